@@ -1,0 +1,198 @@
+// Small pieces of the core: dtype names and promotion, shapes, errors, scalars, threads, RNG.
+#include <algorithm>
+#include <cmath>
+
+#include "oar/core/dtype.h"
+#include "oar/core/error.h"
+#include "oar/core/parallel.h"
+#include "oar/core/random.h"
+#include "oar/core/scalar.h"
+#include "oar/core/shape.h"
+
+namespace oar {
+
+// ---- dtype ----
+size_t dtype_size(DType t) {
+  static constexpr size_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  return sizes[static_cast<int>(t)];
+}
+
+const char* dtype_name(DType t) {
+  static constexpr const char* names[kNumDTypes] = {
+      "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+      "float64", "complex64", "complex128"};
+  return names[static_cast<int>(t)];
+}
+
+DType dtype_from_name(const std::string& name) {
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (name == dtype_name(static_cast<DType>(i))) return static_cast<DType>(i);
+  if (name == "float") return DType::Float32;
+  if (name == "double") return DType::Float64;
+  if (name == "int") return DType::Int64;
+  if (name == "half") return DType::Float16;
+  OAR_THROW(InvalidArgument, "unknown dtype '", name,
+            "': expected one of bool, int8, uint8, int16, int32, int64, float16, bfloat16, "
+            "float32, float64, complex64, complex128");
+}
+
+DType promote_types(DType a, DType b, const char* op) {
+  if (a == b) return a;
+  if (is_floating(a) && is_floating(b)) {
+    if (a == DType::Float64 || b == DType::Float64) return DType::Float64;
+    return DType::Float32;  // float16 with bfloat16, or either with float32
+  }
+  if ((is_complex(a) || is_floating(a)) && (is_complex(b) || is_floating(b))) {
+    const bool wide = a == DType::Complex128 || b == DType::Complex128 || a == DType::Float64 ||
+                      b == DType::Float64;
+    return wide ? DType::Complex128 : DType::Complex64;
+  }
+  OAR_THROW(TypeMismatch, op, ": Type promotion only supports calculations between floating-point ",
+            "numbers and between complex and real numbers, but got x: ", dtype_name(a), ", y: ",
+            dtype_name(b), ". Cast one operand with astype() first");
+}
+
+namespace {
+DType g_default_float = DType::Float32;
+}
+DType default_float_dtype() { return g_default_float; }
+void set_default_float_dtype(DType t) {
+  OAR_ENFORCE_ARG(t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
+                      t == DType::Float64,
+                  "set_default_dtype: dtype must be float16, bfloat16, float32 or float64, got ",
+                  dtype_name(t));
+  g_default_float = t;
+}
+
+DType Scalar::natural_dtype() const {
+  switch (kind_) {
+    case Kind::Bool: return DType::Bool;
+    case Kind::Int: return DType::Int64;
+    case Kind::Float: return default_float_dtype();
+    case Kind::Complex: return DType::Complex64;
+  }
+  return DType::Float32;
+}
+
+// ---- errors ----
+const char* error_kind_name(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::InvalidArgument: return "InvalidArgument";
+    case ErrorKind::OutOfRange: return "OutOfRange";
+    case ErrorKind::NotFound: return "NotFound";
+    case ErrorKind::Unimplemented: return "Unimplemented";
+    case ErrorKind::PreconditionNotMet: return "PreconditionNotMet";
+    case ErrorKind::ResourceExhausted: return "ResourceExhausted";
+    case ErrorKind::External: return "External";
+    case ErrorKind::TypeMismatch: return "TypeMismatch";
+  }
+  return "Error";
+}
+
+// ---- shapes ----
+int64_t numel_of(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+Strides contiguous_strides(const Shape& s) {
+  Strides st(s.size());
+  int64_t acc = 1;
+  for (size_t i = s.size(); i-- > 0;) {
+    st[i] = acc;
+    acc *= std::max<int64_t>(s[i], 1);
+  }
+  return st;
+}
+
+std::string shape_str(const Shape& s) {
+  std::string r = "[";
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) r += ", ";
+    r += std::to_string(s[i]);
+  }
+  return r + "]";
+}
+
+int64_t normalize_axis(int64_t axis, int64_t rank, const char* op, const char* arg) {
+  const int64_t r = std::max<int64_t>(rank, 1);  // a 0-D tensor accepts axis 0 and -1
+  OAR_ENFORCE_ARG(axis >= -r && axis < r, op, ": argument '", arg, "' is out of range: expected ",
+                  "a value in [", -r, ", ", r, ") for a tensor of rank ", rank, ", got ", axis);
+  return axis < 0 ? axis + r : axis;
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    OAR_ENFORCE_ARG(da == db || da == 1 || db == 1, op,
+                    ": Broadcast dimension mismatch. Operands could not be broadcast together ",
+                    "with shapes ", shape_str(a), " and ", shape_str(b), " (dimension ", i,
+                    ": ", da, " vs ", db, ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// ---- threads ----
+namespace {
+int g_num_threads = 0;  // 0: not set, use OpenMP's default
+}
+int get_num_threads() {
+#ifdef _OPENMP
+  if (g_num_threads <= 0) g_num_threads = omp_get_max_threads();
+#else
+  g_num_threads = 1;
+#endif
+  return g_num_threads;
+}
+void set_num_threads(int n) {
+  OAR_ENFORCE_ARG(n >= 1, "set_num_threads: expected a positive thread count, got ", n);
+  g_num_threads = n;
+}
+
+// ---- random ----
+std::array<uint32_t, 4> philox4x32(uint64_t counter, uint64_t subsequence, uint64_t key) {
+  uint32_t c0 = static_cast<uint32_t>(counter), c1 = static_cast<uint32_t>(counter >> 32);
+  uint32_t c2 = static_cast<uint32_t>(subsequence), c3 = static_cast<uint32_t>(subsequence >> 32);
+  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = static_cast<uint64_t>(0xD2511F53u) * c0;
+    const uint64_t p1 = static_cast<uint64_t>(0xCD9E8D57u) * c2;
+    const uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1 ^ k0;
+    const uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3 ^ k1;
+    c1 = static_cast<uint32_t>(p1);
+    c3 = static_cast<uint32_t>(p0);
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return {c0, c1, c2, c3};
+}
+
+void Generator::manual_seed(uint64_t seed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  seed_ = seed;
+  offset_ = 0;
+}
+void Generator::set_state(uint64_t seed, uint64_t offset) {
+  std::lock_guard<std::mutex> lock(mu_);
+  seed_ = seed;
+  offset_ = offset;
+}
+uint64_t Generator::reserve(uint64_t n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const uint64_t first = offset_;
+  offset_ += n;
+  return first;
+}
+Generator& default_generator() {
+  static Generator g;
+  return g;
+}
+
+}  // namespace oar

@@ -1,0 +1,124 @@
+// Tensor: a typed, strided view (shape, strides, offset) onto a shared Storage, plus autograd state.
+// Tensor is a cheap handle (one shared_ptr); copies alias the same TensorImpl, as in Paddle.
+#pragma once
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oar/core/dtype.h"
+#include "oar/core/error.h"
+#include "oar/core/place.h"
+#include "oar/core/scalar.h"
+#include "oar/core/shape.h"
+#include "oar/core/storage.h"
+
+namespace oar {
+
+namespace autograd { struct AutogradMeta; }
+
+struct TensorImpl {
+  DType dtype = DType::Float32;
+  Shape shape;
+  Strides strides;
+  int64_t offset = 0;  // in elements
+  int64_t numel = 0;
+  std::shared_ptr<Storage> storage;
+  std::unique_ptr<autograd::AutogradMeta> autograd;  // created on first autograd use
+  std::string name;
+
+  TensorImpl();
+  ~TensorImpl();
+  bool is_contiguous() const;
+  autograd::AutogradMeta& meta();  // creates it if absent
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  // A new contiguous tensor with uninitialised memory.
+  static Tensor make(const Shape& shape, DType dtype, Place place = CPUPlace());
+  // A view of `base`'s storage with the given geometry (no copy).
+  static Tensor make_view(const Tensor& base, const Shape& shape, const Strides& strides,
+                          int64_t offset);
+  // A tensor owning a copy of the given values.
+  template <typename T>
+  static Tensor from_vector(const std::vector<T>& values, const Shape& shape) {
+    OAR_ENFORCE_ARG(numel_of(shape) == static_cast<int64_t>(values.size()), "from_vector: ",
+                    values.size(), " values do not fill shape ", shape_str(shape));
+    Tensor t = make(shape, dtype_of<T>);
+    if constexpr (std::is_same_v<T, bool>) {
+      for (size_t i = 0; i < values.size(); ++i) t.data<bool>()[i] = values[i];
+    } else if (!values.empty()) {
+      std::memcpy(t.data<T>(), values.data(), values.size() * sizeof(T));
+    }
+    return t;
+  }
+
+  bool defined() const { return impl_ != nullptr; }
+  DType dtype() const { return impl_->dtype; }
+  const Shape& shape() const { return impl_->shape; }
+  const Strides& strides() const { return impl_->strides; }
+  int64_t offset() const { return impl_->offset; }
+  int64_t ndim() const { return static_cast<int64_t>(impl_->shape.size()); }
+  int64_t numel() const { return impl_->numel; }
+  int64_t dim(int64_t i) const;  // negative i counts from the end
+  Place place() const { return impl_->storage->place(); }
+  size_t element_size() const { return dtype_size(impl_->dtype); }
+  const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
+  bool is_contiguous() const { return impl_->is_contiguous(); }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+  const std::string& name() const { return impl_->name; }
+  void set_name(std::string n) { impl_->name = std::move(n); }
+
+  void* raw_data() const {
+    return static_cast<char*>(impl_->storage->data()) + impl_->offset * element_size();
+  }
+  template <typename T> T* data() const {
+    OAR_ENFORCE(dtype_of<T> == dtype(), TypeMismatch, "Tensor::data: tensor holds ",
+                dtype_name(dtype()), ", asked for ", dtype_name(dtype_of<T>));
+    return static_cast<T*>(raw_data());
+  }
+  // The value of a one-element tensor, converted to T.
+  template <typename T> T item() const;
+  // All values in row-major order, converted to T (for tests and examples).
+  template <typename T> std::vector<T> to_vector() const;
+
+  Tensor contiguous() const;  // self when already contiguous
+  Tensor clone() const;       // a contiguous copy, differentiable
+  Tensor detach() const;      // same storage, no autograd history
+  void copy_(const Tensor& src);  // in-place copy with broadcasting and casting
+
+  // Autograd (Paddle semantics: user tensors have stop_gradient=True).
+  bool stop_gradient() const;
+  Tensor& set_stop_gradient(bool value);
+  bool requires_grad() const { return !stop_gradient(); }
+  bool is_leaf() const;
+  Tensor grad() const;  // undefined Tensor when there is none
+  void set_grad(const Tensor& g);
+  void clear_grad(bool set_to_zero = true);
+  void backward(const Tensor& grad_tensor = Tensor(), bool retain_graph = false) const;
+  void retain_grads() const;
+  // Hook on the gradient of this tensor; returns an id for remove_hook.
+  int64_t register_hook(std::function<Tensor(const Tensor&)> hook) const;
+  void remove_hook(int64_t id) const;
+  void bump_version() const { impl_->storage->bump_version(); }
+
+  TensorImpl* impl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
+  std::string to_string() const;  // Paddle-style repr
+
+  // Ops as methods: x.add(y), x.sum({1}, false), ... (generated from oar/ops/*.yaml).
+#include "oar/ops/generated/tensor_methods.inc"
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+}  // namespace oar

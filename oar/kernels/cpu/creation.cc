@@ -1,0 +1,129 @@
+#include "oar/kernels/cpu/creation.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "oar/core/random.h"
+#include "oar/kernels/cpu/convert.h"
+#include "oar/kernels/cpu/dispatch.h"
+#include "oar/kernels/cpu/loops.h"
+
+namespace oar::kernels {
+
+void arange(const Scalar& start, const Scalar& step, const Tensor& out) {
+  dispatch_real(out.dtype(), "arange", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    if constexpr (std::is_integral_v<T>) {
+      const int64_t s = start.to<int64_t>(), d = step.to<int64_t>();
+      for (int64_t i = 0; i < out.numel(); ++i) p[i] = static_cast<T>(s + i * d);
+    } else {
+      const double s = start.to<double>(), d = step.to<double>();
+      for (int64_t i = 0; i < out.numel(); ++i) p[i] = convert<T>(s + static_cast<double>(i) * d);
+    }
+  });
+}
+
+void linspace(const Scalar& start, const Scalar& stop, const Tensor& out) {
+  dispatch_real(out.dtype(), "linspace", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    const int64_t n = out.numel();
+    const double a = start.to<double>(), b = stop.to<double>();
+    const double step = n > 1 ? (b - a) / static_cast<double>(n - 1) : 0.0;
+    // Fill from both ends so that the last value is exactly `stop`.
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = i < n / 2 ? a + step * static_cast<double>(i)
+                                 : b - step * static_cast<double>(n - 1 - i);
+      p[i] = convert<T>(v);
+    }
+  });
+}
+
+void eye(const Tensor& out) {
+  dispatch_all(out.dtype(), "eye", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    const int64_t rows = out.shape()[0], cols = out.shape()[1];
+    for (int64_t i = 0; i < rows * cols; ++i) p[i] = convert<T>(0);
+    for (int64_t i = 0; i < std::min(rows, cols); ++i) p[i * cols + i] = convert<T>(1);
+  });
+}
+
+namespace {
+// Calls f(i, four random words) for every element, in parallel; element i uses counter offset+i.
+template <typename F>
+void for_each_random(int64_t n, uint64_t seed, uint64_t offset, const F& f) {
+  parallel_for(0, n, 8192, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) f(i, philox4x32(offset + static_cast<uint64_t>(i), 0, seed));
+  });
+}
+}  // namespace
+
+void uniform(double low, double high, uint64_t seed, uint64_t offset, const Tensor& out) {
+  dispatch_floating(out.dtype(), "uniform", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
+      const double u = uniform_double(r[0], r[1]);
+      p[i] = convert<T>(low + (high - low) * u);
+    });
+  });
+}
+
+void normal(double mean, double std, uint64_t seed, uint64_t offset, const Tensor& out) {
+  dispatch_floating(out.dtype(), "normal", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
+      // Box-Muller on two uniforms; u1 in (0, 1] keeps the log finite.
+      const double u1 = 1.0 - uniform_double(r[0], r[1]);
+      const double u2 = uniform_double(r[2], r[3]);
+      const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+      p[i] = convert<T>(mean + std * z);
+    });
+  });
+}
+
+void randint(int64_t low, int64_t high, uint64_t seed, uint64_t offset, const Tensor& out) {
+  dispatch_integral(out.dtype(), "randint", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    const uint64_t range = static_cast<uint64_t>(high - low);
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
+      const uint64_t v = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+      p[i] = static_cast<T>(low + static_cast<int64_t>(v % range));
+    });
+  });
+}
+
+void bernoulli(const Tensor& prob, uint64_t seed, uint64_t offset, const Tensor& out) {
+  dispatch_floating(out.dtype(), "bernoulli", [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor pc = prob.contiguous();
+    const T* pp = pc.data<T>();
+    T* p = out.data<T>();
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
+      p[i] = convert<T>(uniform_double(r[0], r[1]) < static_cast<double>(static_cast<compute_t<T>>(pp[i])) ? 1.0 : 0.0);
+    });
+  });
+}
+
+void randperm(uint64_t seed, uint64_t offset, const Tensor& out) {
+  // Fisher-Yates with one counter per swap: sequential, deterministic.
+  const int64_t n = out.numel();
+  std::vector<int64_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  for (int64_t i = n - 1; i > 0; --i) {
+    auto r = philox4x32(offset + static_cast<uint64_t>(i), 0, seed);
+    const uint64_t v = (static_cast<uint64_t>(r[0]) << 32) | r[1];
+    std::swap(perm[i], perm[v % static_cast<uint64_t>(i + 1)]);
+  }
+  dispatch_real(out.dtype(), "randperm", [&](auto tag) {
+    using T = decltype(tag);
+    T* p = out.data<T>();
+    for (int64_t i = 0; i < n; ++i) p[i] = convert<T>(perm[i]);
+  });
+}
+
+}  // namespace oar::kernels

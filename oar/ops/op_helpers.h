@@ -1,0 +1,39 @@
+// Pieces shared by generated op code, infer_meta functions and backward formulas.
+#pragma once
+#include <vector>
+
+#include "oar/core/int_array.h"
+#include "oar/core/tensor.h"
+
+namespace oar {
+
+// What infer_meta computes for one output.
+struct Meta {
+  Shape shape;
+  DType dtype;
+};
+
+// Sums `grad` over the dimensions that were broadcast to reach it, giving `like`'s shape.
+Tensor reduce_to(const Tensor& grad, const Tensor& like);
+Tensor reduce_to_shape(const Tensor& grad, const Shape& shape);
+
+// Writes `result` into `self`'s memory (same shape), bumps the version counter and makes
+// `result`'s history the history of `self`.
+void assign_inplace(Tensor& self, const Tensor& result);
+
+// Normalises a list of axes against rank (negatives counted from the end); empty means all
+// when `empty_is_all`. Throws on out-of-range or repeated axes.
+std::vector<int64_t> normalize_axes(const IntArray& axes, int64_t rank, const char* op,
+                                    bool empty_is_all = true);
+
+// Scalar as a 0-D tensor of the given dtype.
+Tensor scalar_tensor(const Scalar& s, DType dtype);
+// Paddle's tensor-scalar promotion: the tensor's dtype, unless an int/bool tensor meets a
+// float scalar (-> default float dtype) or a non-complex tensor meets a complex scalar.
+DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
+
+namespace autograd {
+bool any_requires_grad_list(const std::vector<Tensor>& ts);
+}
+
+}  // namespace oar

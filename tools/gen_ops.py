@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""The op generator: reads oar/ops/specs/*.yaml and writes, for every op,
+the C++ API function, its autograd node, the Tensor method and the Python binding.
+
+Spec entry (one per op):
+  op: name                      # C++ and Python name
+  args: (Tensor x, Tensor y, bool keepdim=false, ...)   # Paddle's names and order
+  output: Tensor(out)           # or "Tensor(values), Tensor(indices)" or "Tensor[](out)"
+  infer_meta: fn                # infer_meta::fn(args...) -> Meta (or std::vector<Meta>)
+  promote: [x, y]               # cast these tensors to their common dtype first (optional)
+  kernel: expr                  # C++ statement computing outputs, e.g. kernels::binary(BinaryOp::Add, x, y, out)
+  view: true                    # kernel expr returns the output (a view); no allocation
+  composite: |                  # instead of infer_meta/kernel: a C++ body written with other ops
+  backward: {x: formula, y: formula}   # C++ expressions in other ops; names: args, outputs, grad
+  method: false                 # do not add a Tensor method (default: method when arg 0 is a Tensor)
+  inplace: name_                # also generate an in-place variant (x is overwritten)
+  python: false                 # no Python binding (a hand-written one exists)
+Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
+str, DataType, DataType? (std::nullopt when None).
+"""
+import os
+import re
+import sys
+
+import yaml
+
+CPP_TYPES = {
+    "Tensor": "const Tensor&", "Tensor?": "const Tensor&", "Tensor[]": "const std::vector<Tensor>&",
+    "Scalar": "const Scalar&", "Scalar?": "const std::optional<Scalar>&",
+    "IntArray": "const IntArray&", "int": "int64_t", "float": "double",
+    "bool": "bool", "str": "const std::string&", "DataType": "DType",
+    "DataType?": "std::optional<DType>", "int?": "std::optional<int64_t>",
+}
+STORE_TYPES = {  # how a node keeps an attribute
+    "Scalar": "Scalar", "Scalar?": "std::optional<Scalar>", "IntArray": "IntArray",
+    "int": "int64_t", "float": "double", "bool": "bool", "str": "std::string",
+    "DataType": "DType", "DataType?": "std::optional<DType>", "int?": "std::optional<int64_t>",
+}
+
+
+class Arg:
+    def __init__(self, text):
+        text = text.strip()
+        m = re.match(r"^([\w\[\]\?]+)\s+(\w+)\s*(?:=\s*(.+))?$", text)
+        if not m:
+            raise SystemExit(f"gen_ops: cannot parse argument '{text}'")
+        self.type, self.name, self.default = m.group(1), m.group(2), m.group(3)
+        if self.type not in CPP_TYPES:
+            raise SystemExit(f"gen_ops: unknown type '{self.type}' in '{text}'")
+
+    @property
+    def is_tensor(self):
+        return self.type in ("Tensor", "Tensor?")
+
+    def cpp_default(self):
+        d = self.default
+        if d is None:
+            return None
+        if d == "None":
+            return "Tensor()" if self.type == "Tensor?" else "std::nullopt" if "?" in self.type else "{}"
+        if self.type == "str":
+            return d if d.startswith('"') else f'"{d}"'
+        if self.type == "DataType":
+            return f"DType::{d}"
+        return d
+
+    def py_default(self):
+        d = self.default
+        if d is None:
+            return None
+        if d in ("None", "{}"):
+            return "nb::none()"
+        if d in ("true", "false"):
+            return d
+        if self.type == "str":
+            return f'std::string({d if d.startswith(chr(34)) else chr(34) + d + chr(34)})'
+        if self.type == "DataType":
+            return f"DType::{d}"
+        if self.type in ("Scalar", "Scalar?"):
+            return f"Scalar({d})"
+        if self.type == "IntArray":
+            return f"IntArray{d}" if d.startswith("{") else f"IntArray({d})"
+        if self.type == "float":
+            return f"double({d})"
+        if self.type == "int":
+            return f"int64_t({d})"
+        return d
+
+
+def split_args(text):
+    text = text.strip()
+    assert text[0] == "(" and text[-1] == ")", text
+    body, parts, depth, cur = text[1:-1], [], 0, ""
+    for ch in body:
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return [Arg(p) for p in parts]
+
+
+class Op:
+    def __init__(self, spec, source):
+        self.name = spec["op"]
+        self.source = source
+        self.args = split_args(spec["args"])
+        out = spec.get("output", "Tensor(out)")
+        self.multi = out.startswith("Tensor[]")
+        self.outputs = re.findall(r"\((\w+)\)", out)
+        self.infer_meta = spec.get("infer_meta")
+        self.kernel = spec.get("kernel")
+        self.view = spec.get("view", False)
+        self.composite = spec.get("composite")
+        self.promote = spec.get("promote", [])
+        self.float_inputs = spec.get("float_inputs", [])  # ints/bools cast to the default float
+        self.backward = spec.get("backward") or {}
+        self.python = spec.get("python", True)
+        self.inplace = spec.get("inplace")
+        first_tensor = bool(self.args) and self.args[0].type == "Tensor"
+        self.method = spec.get("method", first_tensor)
+        self.doc = spec.get("doc", "")
+        if not self.composite and not self.kernel:
+            raise SystemExit(f"gen_ops: op '{self.name}' needs a kernel or a composite body")
+        for k in self.backward:
+            if k not in [a.name for a in self.args]:
+                raise SystemExit(f"gen_ops: op '{self.name}' backward names unknown input '{k}'")
+
+    def ret_type(self):
+        if self.multi:
+            return "std::vector<Tensor>"
+        if len(self.outputs) > 1:
+            return "std::tuple<" + ", ".join(["Tensor"] * len(self.outputs)) + ">"
+        return "Tensor"
+
+    def params(self, with_defaults, skip_first=False):
+        out = []
+        for i, a in enumerate(self.args):
+            if skip_first and i == 0:
+                continue
+            p = f"{CPP_TYPES[a.type]} {a.name}"
+            if with_defaults and a.cpp_default() is not None:
+                p += f" = {a.cpp_default()}"
+            out.append(p)
+        return ", ".join(out)
+
+    def arg_names(self):
+        return ", ".join(a.name for a in self.args)
+
+
+def words(expr):
+    return set(re.findall(r"[A-Za-z_]\w*", expr))
+
+
+def gen_node(op):
+    """An autograd node class for `op`, or '' when it has no backward."""
+    if not op.backward:
+        return ""
+    used = set()
+    for f in op.backward.values():
+        used |= words(f)
+    tensors = [a for a in op.args if a.type in ("Tensor", "Tensor?", "Tensor[]")]
+    saved = [a for a in tensors if a.name in used]
+    attrs = [a for a in op.args if a.type in STORE_TYPES and a.name in used]
+    saved_outs = [o for o in op.outputs if o in used] if not op.multi else []
+    cls = f"{op.name.title().replace('_', '')}Grad"
+    lines = [f"struct {cls} : autograd::Node {{",
+             f'  const char* name() const override {{ return "{op.name}_grad"; }}']
+    for a in saved:
+        if a.type == "Tensor[]":
+            lines.append(f"  std::vector<autograd::SavedTensor> {a.name}_;")
+        else:
+            lines.append(f"  autograd::SavedTensor {a.name}_;")
+    for o in saved_outs:
+        lines.append(f"  autograd::SavedTensor {o}_;")
+    for a in attrs:
+        lines.append(f"  {STORE_TYPES[a.type]} {a.name};")
+    lines.append("  void release_saved() override {")
+    lines.append("    Node::release_saved();")
+    for a in saved:
+        if a.type == "Tensor[]":
+            lines.append(f"    {a.name}_.clear();")
+        else:
+            lines.append(f"    {a.name}_.reset();")
+    for o in saved_outs:
+        lines.append(f"    {o}_.reset();")
+    lines.append("  }")
+    lines.append("  autograd::TensorList apply(autograd::TensorList&& grads) override {")
+    lines.append("    auto self = shared_from_this();")
+    for a in saved:
+        if a.type == "Tensor[]":
+            lines.append(f"    std::vector<Tensor> {a.name};")
+            lines.append(f"    for (auto& s : {a.name}_) {a.name}.push_back(s.unpack(self, \"{op.name}\"));")
+        else:
+            lines.append(f'    Tensor {a.name} = {a.name}_.unpack(self, "{op.name}");')
+    for o in saved_outs:
+        lines.append(f'    Tensor {o} = {o}_.unpack(self, "{op.name}");')
+    if op.multi:
+        lines.append("    const std::vector<Tensor>& grad = grads;")
+    elif len(op.outputs) == 1:
+        lines.append("    const Tensor& grad = grads[0];")
+    else:
+        for k, o in enumerate(op.outputs):
+            lines.append(f"    const Tensor& grad_{o} = grads[{k}];")
+    # One edge per tensor input (Tensor[] inputs expand to one edge per element).
+    lines.append("    autograd::TensorList result(next_edges.size());")
+    lines.append("    size_t edge = 0;")
+    for a in tensors:
+        formula = op.backward.get(a.name)
+        if a.type == "Tensor[]":
+            lines.append(f"    const size_t {a.name}_first = edge; edge += {a.name}_count;")
+            if formula:
+                lines.append("    {")
+                lines.append(f"      bool any = false; for (size_t i = 0; i < {a.name}_count; ++i) any |= needs_input_grad({a.name}_first + i);")
+                lines.append(f"      if (any) {{ std::vector<Tensor> gs = {formula}; for (size_t i = 0; i < gs.size(); ++i) result[{a.name}_first + i] = gs[i]; }}")
+                lines.append("    }")
+            continue
+        if formula:
+            body = formula.strip()
+            if body.startswith("{"):
+                lines.append(f"    if (needs_input_grad(edge)) result[edge] = [&]() -> Tensor {body}();")
+            else:
+                lines.append(f"    if (needs_input_grad(edge)) result[edge] = {body};")
+        lines.append("    ++edge;")
+    lines.append("    return result;")
+    lines.append("  }")
+    for a in tensors:
+        if a.type == "Tensor[]":
+            lines.append(f"  size_t {a.name}_count = 0;")
+    lines.append("};")
+    return "\n".join(lines) + "\n"
+
+
+def gen_record(op, out_names):
+    """Statements that record the node after the outputs exist."""
+    if not op.backward:
+        return []
+    cls = f"{op.name.title().replace('_', '')}Grad"
+    used = set()
+    for f in op.backward.values():
+        used |= words(f)
+    tensors = [a for a in op.args if a.type in ("Tensor", "Tensor?", "Tensor[]")]
+    diff = [a for a in tensors if a.name in op.backward]
+    conds = []
+    for a in diff:
+        if a.type == "Tensor[]":
+            conds.append(f"autograd::any_requires_grad_list({a.name})")
+        else:
+            conds.append(f"autograd::any_requires_grad({{&{a.name}}})")
+    lines = [f"  if ({' || '.join(conds)}) {{", f"    auto node = std::make_shared<{cls}>();"]
+    for a in tensors:
+        if a.name not in used:
+            continue
+        if a.type == "Tensor[]":
+            lines.append(f"    for (const auto& t : {a.name}) node->{a.name}_.emplace_back(t, false);")
+        else:
+            lines.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name}, false);")
+    for a in op.args:
+        if a.type in STORE_TYPES and a.name in used:
+            lines.append(f"    node->{a.name} = {a.name};")
+    lines.append("    std::vector<const Tensor*> ins;")
+    for a in tensors:
+        if a.type == "Tensor[]":
+            lines.append(f"    node->{a.name}_count = {a.name}.size();")
+            if a.name in op.backward:
+                lines.append(f"    for (const auto& t : {a.name}) ins.push_back(&t);")
+            else:
+                lines.append(f"    for (size_t i = 0; i < {a.name}.size(); ++i) ins.push_back(nullptr);")
+        elif a.name in op.backward:
+            lines.append(f"    ins.push_back({a.name}.defined() ? &{a.name} : nullptr);")
+        else:
+            lines.append("    ins.push_back(nullptr);")
+    if op.multi:
+        lines.append(f"    std::vector<const Tensor*> outs; for (const auto& t : {out_names[0]}) outs.push_back(&t);")
+    else:
+        lines.append("    std::vector<const Tensor*> outs{" + ", ".join("&" + o for o in out_names) + "};")
+    lines.append("    autograd::record(node, ins, outs);")
+    if not op.multi:
+        for o in op.outputs:
+            if o in used:
+                lines.append(f"    node->{o}_ = autograd::SavedTensor({o}, true);")
+    lines.append("  }")
+    return lines
+
+
+def gen_function(op):
+    sig = f"{op.ret_type()} {op.name}({op.params(False)})"
+    body = []
+    if op.composite:
+        return sig + " {\n" + op.composite.rstrip() + "\n}\n"
+    # Type promotion: cast the listed inputs to their common dtype.
+    if op.promote:
+        ps = op.promote
+        body.append("  const DType common = " + " ".join(f"promote_types({p}.dtype()," for p in ps[:-1]) +
+                    f" {ps[-1]}.dtype()" + f", \"{op.name}\")" * (len(ps) - 1) + ";")
+        for p in ps:
+            body.append(f"  const Tensor {p}_p = {p}.dtype() == common ? {p} : cast({p}, common);")
+    for p in op.float_inputs:
+        body.append(f"  const Tensor {p}_p = is_integral({p}.dtype(), true) ? cast({p}, default_float_dtype()) : {p};")
+    rename = {p: f"{p}_p" for p in op.promote + op.float_inputs}
+    call_args = ", ".join(rename.get(a.name, a.name) for a in op.args)
+
+    def subst(expr):
+        return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
+
+    if op.view or op.multi:
+        body.append(f"  {op.ret_type()} result = {subst(op.kernel)};")
+        out_names = ["result"]
+        if not op.multi:
+            out_names = ["result"]
+    else:
+        if op.infer_meta:
+            if len(op.outputs) == 1:
+                body.append(f"  const Meta meta = infer_meta::{op.infer_meta}(\"{op.name}\", {call_args});")
+                body.append(f"  Tensor {op.outputs[0]} = Tensor::make(meta.shape, meta.dtype);")
+            else:
+                body.append(f"  const std::vector<Meta> metas = infer_meta::{op.infer_meta}(\"{op.name}\", {call_args});")
+                for k, o in enumerate(op.outputs):
+                    body.append(f"  Tensor {o} = Tensor::make(metas[{k}].shape, metas[{k}].dtype);")
+            body.append(f"  {subst(op.kernel)};")
+        else:  # the kernel creates its outputs
+            if len(op.outputs) == 1:
+                body.append(f"  Tensor {op.outputs[0]} = {subst(op.kernel)};")
+            else:
+                body.append(f"  auto [{', '.join(op.outputs)}] = {subst(op.kernel)};")
+        out_names = list(op.outputs)
+    # Backward formulas see the promoted inputs under their own names.
+    rec = gen_record(op, out_names)
+    if rec and rename:
+        body.append("  {")
+        for p in rename:
+            body.append(f"    const Tensor& {p} = {p}_p;")
+        body.extend("  " + l for l in rec)
+        body.append("  }")
+    else:
+        body.extend(rec)
+    if op.view and op.backward is not None and not op.backward:
+        pass
+    if op.multi or op.view:
+        body.append("  return result;")
+    elif len(op.outputs) == 1:
+        body.append(f"  return {op.outputs[0]};")
+    else:
+        body.append(f"  return {{{', '.join(op.outputs)}}};")
+    return sig + " {\n" + "\n".join(body) + "\n}\n"
+
+
+def gen_inplace(op):
+    """x.op_(...): computes op out of place, writes the result into x, moves x's history."""
+    if not op.inplace:
+        return "", ""
+    first = op.args[0].name
+    decl = f"Tensor& {op.inplace}({op.params(True).replace('const Tensor& ' + first, 'Tensor& ' + first, 1)});"
+    params = op.params(False).replace("const Tensor& " + first, "Tensor& " + first, 1)
+    body = [f"Tensor& {op.inplace}({params}) {{",
+            f'  autograd::check_inplace({first}, "{op.inplace}");',
+            f"  Tensor r = {op.name}({op.arg_names()});",
+            f'  OAR_ENFORCE_ARG(r.shape() == {first}.shape(), "{op.inplace}: the result shape ", shape_str(r.shape()),',
+            f'                  " differs from the shape of x ", shape_str({first}.shape()), "; in-place ops cannot broadcast x");',
+            f"  assign_inplace({first}, r);",
+            f"  return {first};", "}"]
+    return decl, "\n".join(body) + "\n"
+
+
+def gen_method(op):
+    if not op.method:
+        return "", ""
+    decl = f"  {op.ret_type()} {op.name}({op.params(True, skip_first=True)}) const;"
+    names = ", ".join(["*this"] + [a.name for a in op.args[1:]])
+    defn = (f"{op.ret_type()} Tensor::{op.name}({op.params(False, skip_first=True)}) const {{\n"
+            f"  return oar::{op.name}({names});\n}}\n")
+    return decl, defn
+
+
+def gen_binding(op):
+    if not op.python:
+        return ""
+    params = []
+    call = []
+    for a in op.args:
+        t = CPP_TYPES[a.type]
+        if a.type == "IntArray":
+            t = "const IntArray&"
+        params.append(f"{t} {a.name}")
+        call.append(a.name)
+    params.append("nb::handle name")
+    lam = (f"[]({', '.join(params)}) {{ return oar::{op.name}({', '.join(call)}); }}")
+    arg_specs = []
+    for a in op.args:
+        spec = f'nb::arg("{a.name}")'
+        if a.py_default() is not None:
+            spec += f" = {a.py_default()}"
+        if a.type == "Tensor?" or (a.default == "None"):
+            spec = spec.replace(f'nb::arg("{a.name}")', f'nb::arg("{a.name}").none()')
+        arg_specs.append(spec)
+    arg_specs.append('nb::arg("name") = nb::none()')
+    return f'  m.def("{op.name}", {lam}, {", ".join(arg_specs)});\n'
+
+
+def main():
+    src, out_cpp, out_py = sys.argv[1], sys.argv[2], sys.argv[3]
+    spec_dir = os.path.join(src, "oar", "ops", "specs")
+    ops = []
+    seen = set()
+    for fn in sorted(os.listdir(spec_dir)):
+        if not fn.endswith(".yaml"):
+            continue
+        with open(os.path.join(spec_dir, fn)) as f:
+            for spec in yaml.safe_load(f) or []:
+                op = Op(spec, fn)
+                if op.name in seen:
+                    raise SystemExit(f"gen_ops: op '{op.name}' defined twice")
+                seen.add(op.name)
+                ops.append(op)
+    im_dir = os.path.join(src, "oar", "ops", "infer_meta")
+    im_headers = sorted(f for f in os.listdir(im_dir) if f.endswith(".h"))
+    k_dir = os.path.join(src, "oar", "kernels", "cpu")
+    k_headers = sorted(f for f in os.listdir(k_dir) if f.endswith(".h") and f not in ("loops.h", "dispatch.h"))
+    os.makedirs(out_cpp, exist_ok=True)
+    os.makedirs(out_py, exist_ok=True)
+
+    decls, methods, defs, nodes, binds, inplace_decls, inplace_defs = [], [], [], [], [], [], []
+    for op in ops:
+        params = op.params(True)
+        decls.append(f"{op.ret_type()} {op.name}({params});")
+        md, mdef = gen_method(op)
+        if md:
+            methods.append(md)
+            defs.append(mdef)
+        nodes.append(gen_node(op))
+        defs.append(gen_function(op))
+        idecl, idef = gen_inplace(op)
+        if idecl:
+            inplace_decls.append(idecl)
+            inplace_defs.append(idef)
+            methods.append(f"  Tensor& {op.inplace}({op.params(True, skip_first=True)});")
+            names = ", ".join(["*this"] + [a.name for a in op.args[1:]])
+            defs.append(f"Tensor& Tensor::{op.inplace}({op.params(False, skip_first=True)}) {{\n"
+                        f"  return oar::{op.inplace}({names});\n}}\n")
+        binds.append(gen_binding(op))
+        if op.inplace and op.python:
+            binds.append(f'  m.def("{op.inplace}", []({op.params(False).replace("const Tensor& " + op.args[0].name, "Tensor " + op.args[0].name, 1)}) '
+                         f'{{ oar::{op.inplace}({op.arg_names()}); return {op.args[0].name}; }}, '
+                         + ", ".join(f'nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args) + ");\n")
+
+    def write(path, text):
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:  # keep timestamps stable so rebuilds stay incremental
+            with open(path, "w") as f:
+                f.write(text)
+
+    head = "// Generated by tools/gen_ops.py from oar/ops/specs/*.yaml. Do not edit.\n"
+    write(os.path.join(out_cpp, "api.h"), head + "#pragma once\n#include <optional>\n#include <tuple>\n"
+          "#include <vector>\n#include \"oar/core/tensor.h\"\n#include \"oar/core/int_array.h\"\n\nnamespace oar {\n\n"
+          + "\n".join(decls) + "\n\n// In-place variants.\n" + "\n".join(inplace_decls) + "\n\n}  // namespace oar\n")
+    write(os.path.join(out_cpp, "tensor_methods.inc"), head + "\n".join(methods) + "\n")
+    includes = "".join(f'#include "oar/ops/infer_meta/{h}"\n' for h in im_headers)
+    includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
+    write(os.path.join(out_cpp, "api.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
+          "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/ops/op_helpers.h\"\n"
+          + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
+          + "\n".join(n for n in nodes if n) + "\n" + "\n".join(defs) + "\n" + "\n".join(inplace_defs)
+          + "\n}  // namespace oar\n")
+    write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n\nnamespace oar::python {\n\n"
+          "void bind_generated_ops(nb::module_& m) {\n" + "".join(binds) + "}\n\n}  // namespace oar::python\n")
+    # A list of op names for the Python layer (which ops become Tensor methods).
+    write(os.path.join(out_py, "op_names.txt"), "\n".join(
+        f"{op.name} {int(op.method)} {op.inplace or '-'}" for op in ops if op.python) + "\n")
+
+
+if __name__ == "__main__":
+    main()
