@@ -360,7 +360,7 @@ def gen_inplace(op):
     params = op.params(False).replace("const Tensor& " + first, "Tensor& " + first, 1)
     body = [f"Tensor& {op.inplace}({params}) {{",
             f'  autograd::check_inplace({first}, "{op.inplace}");',
-            f"  Tensor r = {op.name}({op.arg_names()});",
+            f"  Tensor r = oar::{op.name}({op.arg_names()});",
             f'  OAR_ENFORCE_ARG(r.shape() == {first}.shape(), "{op.inplace}: the result shape ", shape_str(r.shape()),',
             f'                  " differs from the shape of x ", shape_str({first}.shape()), "; in-place ops cannot broadcast x");',
             f"  assign_inplace({first}, r);",
@@ -463,12 +463,17 @@ def main():
     includes = "".join(f'#include "oar/ops/infer_meta/{h}"\n' for h in im_headers)
     includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
     write(os.path.join(out_cpp, "api.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
-          "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/ops/op_helpers.h\"\n"
+          "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ops/op_helpers.h\"\n"
           + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
           + "\n".join(n for n in nodes if n) + "\n" + "\n".join(defs) + "\n" + "\n".join(inplace_defs)
           + "\n}  // namespace oar\n")
-    write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n\nnamespace oar::python {\n\n"
-          "void bind_generated_ops(nb::module_& m) {\n" + "".join(binds) + "}\n\n}  // namespace oar::python\n")
+    write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
+          "void bind_generated_ops(nb::module_& m) {\n" + "".join(binds) +
+          "  // Ops that are also Tensor methods (the Python layer attaches them).\n  m.attr(\"_method_ops\") = nb::make_tuple(" +
+          ", ".join(f'"{op.name}"' for op in ops if op.python and op.method) + ");\n"
+          "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +
+          ", ".join(f'"{op.inplace}"' for op in ops if op.python and op.inplace) + ");\n"
+          "}\n\n}  // namespace oar::python\n")
     # A list of op names for the Python layer (which ops become Tensor methods).
     write(os.path.join(out_py, "op_names.txt"), "\n".join(
         f"{op.name} {int(op.method)} {op.inplace or '-'}" for op in ops if op.python) + "\n")

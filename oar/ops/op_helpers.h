@@ -32,6 +32,26 @@ Tensor scalar_tensor(const Scalar& s, DType dtype);
 // float scalar (-> default float dtype) or a non-complex tensor meets a complex scalar.
 DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 
+// where(cond, grad, 0): routes a gradient through the positions where cond holds.
+Tensor mask_grad(const Tensor& grad, const Tensor& cond);
+Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate);
+Tensor scale_grad(const Tensor& grad, const Scalar& scale);
+
+// Arithmetic operators (differentiable; tensor-scalar follows Paddle's promotion).
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor operator+(const Tensor& a, const Scalar& b);
+Tensor operator-(const Tensor& a, const Scalar& b);
+Tensor operator*(const Tensor& a, const Scalar& b);
+Tensor operator/(const Tensor& a, const Scalar& b);
+Tensor operator+(const Scalar& a, const Tensor& b);
+Tensor operator-(const Scalar& a, const Tensor& b);
+Tensor operator*(const Scalar& a, const Tensor& b);
+Tensor operator/(const Scalar& a, const Tensor& b);
+
 namespace autograd {
 bool any_requires_grad_list(const std::vector<Tensor>& ts);
 }

@@ -1,0 +1,118 @@
+#include "oar/ops/op_helpers.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "oar/autograd/grad_mode.h"
+#include "oar/autograd/node.h"
+#include "oar/kernels/cpu/elementwise.h"
+#include "oar/ops/generated/api.h"
+
+namespace oar {
+
+Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
+  if (grad.shape() == shape) return grad;
+  const int64_t lead = grad.ndim() - static_cast<int64_t>(shape.size());
+  IntArray axes;
+  for (int64_t i = 0; i < grad.ndim(); ++i) {
+    if (i < lead || (shape[i - lead] == 1 && grad.shape()[i] != 1)) axes.push_back(i);
+  }
+  Tensor r = axes.empty() ? grad : sum(grad, axes, std::nullopt, true);
+  return reshape(r, IntArray(shape));
+}
+
+Tensor reduce_to(const Tensor& grad, const Tensor& like) { return reduce_to_shape(grad, like.shape()); }
+
+void assign_inplace(Tensor& self, const Tensor& result) {
+  {
+    autograd::NoGradGuard no_grad;
+    kernels::copy(result, self);
+  }
+  self.bump_version();
+  if (result.impl()->autograd && result.impl()->autograd->grad_fn) {
+    autograd::AutogradMeta& m = self.impl()->meta();
+    m.grad_fn = result.impl()->autograd->grad_fn;
+    m.output_nr = result.impl()->autograd->output_nr;
+    m.stop_gradient = false;
+  }
+}
+
+std::vector<int64_t> normalize_axes(const IntArray& axes, int64_t rank, const char* op,
+                                    bool empty_is_all) {
+  std::vector<int64_t> out;
+  if (axes.empty() && empty_is_all) {
+    for (int64_t i = 0; i < rank; ++i) out.push_back(i);
+    return out;
+  }
+  for (int64_t a : axes) {
+    const int64_t n = normalize_axis(a, rank, op);
+    OAR_ENFORCE_ARG(std::find(out.begin(), out.end(), n) == out.end(), op,
+                    ": argument 'axis' repeats dimension ", n, " in ", shape_str(axes));
+    out.push_back(n);
+  }
+  if (rank == 0) out.clear();  // a 0-D tensor has no dims to name
+  return out;
+}
+
+DType scalar_result_dtype(DType t, const Scalar& s) {
+  if (s.is_complex() && !is_complex(t)) return t == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  if (s.is_floating() && (is_integral(t, true))) return default_float_dtype();
+  return t;
+}
+
+Tensor scalar_tensor(const Scalar& s, DType dtype) { return full(IntArray{}, s, dtype); }
+
+Tensor mask_grad(const Tensor& grad, const Tensor& cond) {
+  return where(cond, grad, zeros_like(grad));
+}
+
+Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate) {
+  if (approximate) {
+    const double k = 0.7978845608028654, c = 0.044715;
+    Tensor inner = (x + x * x * x * c) * k;
+    Tensor t = tanh(inner);
+    Tensor dinner = (x * x * (3.0 * c) + 1.0) * k;
+    return grad * (0.5 * (t + 1.0) + x * 0.5 * (1.0 - t * t) * dinner);
+  }
+  Tensor cdf = (erf(x * M_SQRT1_2) + 1.0) * 0.5;
+  Tensor pdf = exp(x * x * -0.5) * 0.3989422804014327;
+  return grad * (cdf + x * pdf);
+}
+
+Tensor scale_grad(const Tensor& grad, const Scalar& s) { return scale(grad, s, 0.0, true); }
+
+namespace {
+// Tensor-scalar arithmetic: the scalar becomes a 0-D tensor of the result dtype.
+Tensor with_scalar(const Tensor& a, const Scalar& b, Tensor (*op)(const Tensor&, const Tensor&),
+                   bool scalar_first) {
+  const DType t = scalar_result_dtype(a.dtype(), b);
+  const Tensor x = a.dtype() == t ? a : cast(a, t);
+  const Tensor s = scalar_tensor(b, t);
+  return scalar_first ? op(s, x) : op(x, s);
+}
+}  // namespace
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return subtract(a, b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return multiply(a, b); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return divide(a, b); }
+Tensor operator-(const Tensor& a) { return neg(a); }
+Tensor operator+(const Tensor& a, const Scalar& b) { return with_scalar(a, b, &add, false); }
+Tensor operator-(const Tensor& a, const Scalar& b) { return with_scalar(a, b, &subtract, false); }
+Tensor operator*(const Tensor& a, const Scalar& b) { return with_scalar(a, b, &multiply, false); }
+Tensor operator/(const Tensor& a, const Scalar& b) { return with_scalar(a, b, &divide, false); }
+Tensor operator+(const Scalar& a, const Tensor& b) { return with_scalar(b, a, &add, true); }
+Tensor operator-(const Scalar& a, const Tensor& b) { return with_scalar(b, a, &subtract, true); }
+Tensor operator*(const Scalar& a, const Tensor& b) { return with_scalar(b, a, &multiply, true); }
+Tensor operator/(const Scalar& a, const Tensor& b) { return with_scalar(b, a, &divide, true); }
+
+namespace autograd {
+bool any_requires_grad_list(const std::vector<Tensor>& ts) {
+  if (!grad_enabled()) return false;
+  for (const Tensor& t : ts)
+    if (t.defined() && t.requires_grad()) return true;
+  return false;
+}
+}  // namespace autograd
+
+}  // namespace oar

@@ -1,0 +1,95 @@
+"""oar: a deep-learning framework with a C++ core and PaddlePaddle's Python API."""
+import os as _os
+
+from . import _C
+from ._C import Tensor  # noqa: F401
+from .framework.dtype import (  # noqa: F401
+    dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
+    complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
+from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
+from .tensor.creation import to_tensor, arange, randint, randint_like, normal, assign  # noqa: F401
+from .tensor.repr import set_printoptions  # noqa: F401
+from .tensor.patch import CPUPlace, Place  # noqa: F401
+from . import autograd, device  # noqa: F401
+from . import tensor as _tensor_pkg  # noqa: F401
+from .tensor import patch as _patch
+
+__version__ = "0.1.0"
+
+# Every generated op is a function here (oar.add, oar.sum, ...), unless Python defines it below.
+for _name in dir(_C):
+    if not _name.startswith("_") and _name not in globals():
+        globals()[_name] = getattr(_C, _name)
+
+seed = _C.seed
+
+
+def _reduce_to_shape(g, shape):
+    """Sum g over broadcast dims so that it has `shape` (used by setitem's backward)."""
+    shape = list(shape)
+    if list(g.shape) == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = [i for i in range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
+    if axes:
+        g = _C.sum(g, axes, None, True)
+    return _C.reshape(g, shape)
+
+
+def pow(x, y, name=None):
+    """x ** y with y a Python number or a tensor (paddle.pow)."""
+    if isinstance(y, Tensor):
+        return _C.elementwise_pow(x, y)
+    return x.__pow__(y)
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def numel(x, name=None):
+    return _C.full([], x.size, int64)
+
+
+def shape(x):
+    return to_tensor(x.shape, dtype="int64") if x.ndim else _C.zeros([0], int64)
+
+
+def get_rng_state():
+    return [_C._get_rng_state()]
+
+
+def set_rng_state(state):
+    s, off = state[0]
+    _C._set_rng_state(s, off)
+
+
+def get_cuda_rng_state():
+    return []
+
+
+def in_dynamic_mode():
+    return True
+
+
+def is_compiled_with_cuda():
+    return False
+
+
+if hasattr(_C, "p_norm"):
+    def norm(x, p=None, axis=None, keepdim=False, name=None):
+        """paddle.norm: p in {'fro', 1, 2, inf, -inf, float}; 'fro' is the 2-norm over axis."""
+        if p is None or p == "fro":
+            p = 2.0
+        elif isinstance(p, str):
+            raise ValueError(f"norm: unsupported p='{p}', expected 'fro' or a number")
+        if axis is None:
+            axis = []
+        return _C.p_norm(x, float(p), axis, keepdim)
+
+
+_patch.install(globals())
+Tensor.pow = pow
+
+from .utils import dlpack as _dlpack  # noqa: E402,F401
+from . import utils  # noqa: E402,F401

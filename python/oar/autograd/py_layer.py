@@ -1,0 +1,68 @@
+"""oar.autograd.PyLayer: custom differentiable functions written in Python."""
+from .. import _C
+
+
+class PyLayerContext:
+    def __init__(self):
+        self._saved = ()
+        self.needs_input_grad = ()
+
+    def save_for_backward(self, *tensors):
+        self._saved = tensors
+
+    def saved_tensor(self):
+        return self._saved
+
+    # PyTorch spelling, for ported code.
+    @property
+    def saved_tensors(self):
+        return self._saved
+
+    def mark_not_inplace(self, *args):
+        pass
+
+    def mark_non_differentiable(self, *args):
+        pass
+
+    def set_materialize_grads(self, value):
+        pass
+
+
+class PyLayer:
+    """Subclass with static forward(ctx, *args) and backward(ctx, *grads); call .apply()."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("PyLayer subclasses must implement forward(ctx, ...)")
+
+    @staticmethod
+    def backward(ctx, *args):
+        raise NotImplementedError("PyLayer subclasses must implement backward(ctx, ...)")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = PyLayerContext()
+        inputs = [a for a in args if isinstance(a, _C.Tensor)]
+        ctx.needs_input_grad = tuple(not t.stop_gradient for t in inputs)
+        prev = _C.is_grad_enabled()
+        _C._set_grad_enabled(False)
+        try:
+            result = cls.forward(ctx, *args, **kwargs)
+        finally:
+            _C._set_grad_enabled(prev)
+        outs = [result] if isinstance(result, _C.Tensor) else [r for r in result if isinstance(r, _C.Tensor)]
+        # Outputs that alias inputs get fresh handles so that history attaches to them only.
+        outs_fixed = [o.detach() if any(o._is_same(i) for i in inputs) else o for o in outs]
+        if any(a is not b for a, b in zip(outs_fixed, outs)):
+            if isinstance(result, _C.Tensor):
+                result = outs_fixed[0]
+            else:
+                it = iter(outs_fixed)
+                result = type(result)(next(it) if isinstance(r, _C.Tensor) else r for r in result)
+            outs = outs_fixed
+
+        def run_backward(*grads):
+            return cls.backward(ctx, *grads)
+
+        _C._pylayer_connect(run_backward, cls.__name__, inputs, outs)
+        return result

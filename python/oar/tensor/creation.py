@@ -1,0 +1,108 @@
+"""Creation functions whose argument handling is Python-shaped (to_tensor, arange, randint, ...)."""
+import numbers
+
+import numpy as np
+
+from .. import _C
+from ..framework.dtype import convert_dtype, get_default_dtype
+
+Tensor = _C.Tensor
+
+
+def _numpy_of(data):
+    """Python data -> (numpy array, came_from_numpy)."""
+    if isinstance(data, np.ndarray):
+        return data, True
+    if isinstance(data, np.generic):
+        return np.asarray(data), True
+    if isinstance(data, (list, tuple)):
+        # Lists may hold tensors (e.g. [t1, t2]): convert each to numpy first.
+        def conv(x):
+            if isinstance(x, Tensor):
+                return x.numpy()
+            if isinstance(x, (list, tuple)):
+                return [conv(v) for v in x]
+            return x
+        arr = np.array(conv(data))
+        return arr, False
+    if isinstance(data, (bool, numbers.Number)):
+        return np.array(data), False
+    if hasattr(data, "__array__"):
+        return np.asarray(data), True
+    raise TypeError(f"to_tensor: can't convert data of type {type(data).__name__} to a Tensor; "
+                    "expected a scalar, list, tuple, numpy.ndarray or Tensor")
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """A new tensor holding a copy of `data` (paddle.to_tensor)."""
+    dtype = convert_dtype(dtype)
+    if isinstance(data, Tensor):
+        t = data.detach().clone() if dtype is None else _C.cast(data.detach(), dtype)
+        if t._is_same(data):
+            t = t.clone()
+    else:
+        arr, from_numpy = _numpy_of(data)
+        if arr.dtype == object:
+            raise TypeError("to_tensor: nested sequences have inconsistent lengths or types")
+        if dtype is None and not from_numpy:
+            if arr.dtype.kind == "f":
+                arr = arr.astype(get_default_dtype())
+            elif arr.dtype.kind == "c":
+                arr = arr.astype(np.complex64)
+            elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
+                arr = arr.astype(np.int64)
+        if arr.dtype.kind == "U" or arr.dtype.kind == "S":
+            raise TypeError("to_tensor: string data is not supported")
+        if dtype is not None and dtype.name != "bfloat16":
+            arr = arr.astype(dtype.name if dtype.name != "bool" else np.bool_, copy=False)
+        if not arr.flags.c_contiguous and not arr.flags.f_contiguous:
+            arr = np.ascontiguousarray(arr)
+        if arr.dtype == np.uint16 and (dtype is None or dtype.name != "bfloat16"):
+            arr = arr.astype(np.int32)
+        t = _C._from_array(arr, True)
+        if dtype is not None and t.dtype != dtype:
+            t = _C.cast(t, dtype)
+    if not stop_gradient:
+        t.stop_gradient = False
+    return t
+
+
+def from_numpy_shared(arr):
+    return _C._from_array(arr, False)
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    if end is None:
+        start, end = 0, start
+    vals = []
+    for v in (start, end, step):
+        vals.append(v.item() if isinstance(v, Tensor) else v)
+    return _C.arange(vals[0], vals[1], vals[2], convert_dtype(dtype))
+
+
+def randint(low=0, high=None, shape=[1], dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    return _C.randint(int(low), int(high), shape, convert_dtype(dtype))
+
+
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    return randint(low, high, x.shape, dtype or x.dtype)
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean if isinstance(mean, Tensor) else to_tensor(mean)
+        s = std if isinstance(std, Tensor) else to_tensor(std)
+        shp = np.broadcast_shapes(tuple(m.shape), tuple(s.shape))
+        return _C.gaussian(list(shp), 0.0, 1.0, m.dtype if m.dtype.name.startswith("float") else None) * s + m
+    return _C.gaussian([1] if shape is None else shape, float(mean), float(std), None)
+
+
+def assign(x, output=None):
+    t = x if isinstance(x, Tensor) else to_tensor(x)
+    r = _C.assign(t)
+    if output is not None:
+        output.copy_(r)
+        return output
+    return r

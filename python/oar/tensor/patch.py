@@ -1,0 +1,107 @@
+"""Tensor methods and properties that live in Python: op methods, printing, indexing, helpers."""
+import numpy as np
+
+from .. import _C
+from ..framework.dtype import convert_dtype
+from . import indexing, repr as _repr
+
+Tensor = _C.Tensor
+
+
+class Place:
+    def __init__(self, kind="cpu", device_id=0):
+        self._kind, self._id = kind, device_id
+
+    def __repr__(self):
+        return "Place(cpu)" if self._kind == "cpu" else f"Place(gpu:{self._id})"
+
+    __str__ = __repr__
+
+    def is_cpu_place(self):
+        return self._kind == "cpu"
+
+    def is_gpu_place(self):
+        return self._kind == "gpu"
+
+    def __eq__(self, other):
+        return isinstance(other, Place) and (self._kind, self._id) == (other._kind, other._id)
+
+    def __hash__(self):
+        return hash((self._kind, self._id))
+
+
+def CPUPlace():
+    return Place("cpu")
+
+
+_CPU = CPUPlace()
+
+
+class _HookHandle:
+    def __init__(self, tensor, hook_id):
+        self._tensor, self._id = tensor, hook_id
+
+    def remove(self):
+        if self._tensor is not None:
+            self._tensor._remove_hook(self._id)
+            self._tensor = None
+        return True
+
+
+def _backward(self, grad_tensor=None, retain_graph=False):
+    self._backward(grad_tensor, retain_graph)
+
+
+def _register_hook(self, hook):
+    return _HookHandle(self, self._register_hook(hook))
+
+
+def _astype(self, dtype):
+    return _C.cast(self, convert_dtype(dtype))
+
+
+def _tolist(self):
+    return self.numpy().tolist()
+
+
+def _dim(self):
+    return self.ndim
+
+
+def install(namespace):
+    """Attach generated op methods (from _C._method_ops) and the Python-side methods."""
+    for name in _C._method_ops + _C._inplace_ops:
+        fn = namespace.get(name) or getattr(_C, name)
+        setattr(Tensor, name, fn)
+    Tensor.__repr__ = _repr.tensor_repr
+    Tensor.__str__ = _repr.tensor_repr
+    Tensor.__getitem__ = indexing.getitem
+    Tensor.__setitem__ = indexing.setitem
+    Tensor.__iter__ = lambda self: (self[i] for i in range(len(self)))
+    Tensor.backward = _backward
+    Tensor.register_hook = _register_hook
+    Tensor.astype = _astype
+    Tensor.cast = _astype
+    Tensor.tolist = _tolist
+    Tensor.dim = _dim
+    Tensor.ndimension = _dim
+    Tensor.place = property(lambda self: _CPU)
+    Tensor.T = property(lambda self: _C.transpose(self, list(range(self.ndim))[::-1]))
+    Tensor.is_tensor = lambda self: True
+    Tensor.__array_priority__ = 100
+    Tensor.__deepcopy__ = lambda self, memo: _deepcopy(self)
+    Tensor.__reduce_ex__ = lambda self, proto: (_rebuild, (self.numpy().copy(), self.stop_gradient, self.name))
+    Tensor.__format__ = lambda self, spec: format(self.item(), spec) if self.ndim == 0 else _repr.tensor_repr(self)
+
+
+def _deepcopy(t):
+    c = t.detach().clone()
+    c.stop_gradient = t.stop_gradient
+    return c
+
+
+def _rebuild(arr, stop_gradient, name):
+    t = _C._from_array(arr, True)
+    t.stop_gradient = stop_gradient
+    t.name = name
+    return t

@@ -1,0 +1,94 @@
+// Autograd for Python: backward over several tensors, oar.grad, grad mode, PyLayer nodes.
+#include "bind_common.h"
+#include "oar/autograd/engine.h"
+#include "oar/autograd/grad_mode.h"
+#include "oar/autograd/node.h"
+#include "oar/ops/op_helpers.h"
+
+namespace oar::python {
+
+namespace {
+
+std::vector<Tensor> tensors_or_empty(const std::vector<nb::object>& objs) {
+  std::vector<Tensor> out;
+  for (const auto& o : objs) out.push_back(o.is_none() ? Tensor() : nb::cast<Tensor>(o));
+  return out;
+}
+
+// A node whose backward is a Python function (oar.autograd.PyLayer).
+class PyLayerNode : public autograd::Node {
+ public:
+  PyLayerNode(nb::callable backward, std::string name)
+      : backward_(std::make_shared<nb::callable>(std::move(backward))), name_(std::move(name)) {}
+  ~PyLayerNode() override {
+    nb::gil_scoped_acquire gil;
+    backward_.reset();
+  }
+  const char* name() const override { return name_.c_str(); }
+  autograd::TensorList apply(autograd::TensorList&& grads) override {
+    nb::gil_scoped_acquire gil;
+    nb::list args;
+    for (auto& g : grads) args.append(nb::cast(g));
+    nb::object r = (*backward_)(*args);
+    autograd::TensorList out;
+    if (nb::isinstance<Tensor>(r) || r.is_none()) {
+      out.push_back(r.is_none() ? Tensor() : nb::cast<Tensor>(r));
+    } else {
+      for (nb::handle h : r) out.push_back(h.is_none() ? Tensor() : nb::cast<Tensor>(h));
+    }
+    OAR_ENFORCE_ARG(out.size() == next_edges.size(), name_, ".backward: returned ", out.size(),
+                    " gradients, but forward received ", next_edges.size(), " tensor inputs");
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (!out[i].defined() || !needs_input_grad(i)) continue;
+      const auto& meta = next_edges[i].node->output_meta[next_edges[i].input_nr];
+      OAR_ENFORCE_ARG(out[i].shape() == meta.first, name_, ".backward: gradient ", i,
+                      " has shape ", shape_str(out[i].shape()), " but the input has shape ",
+                      shape_str(meta.first));
+    }
+    return out;
+  }
+ private:
+  std::shared_ptr<nb::callable> backward_;
+  std::string name_;
+};
+
+}  // namespace
+
+void bind_autograd(nb::module_& m) {
+  m.def("_run_backward", [](std::vector<Tensor> outputs, std::vector<nb::object> grads,
+                            bool retain_graph) {
+    nb::gil_scoped_release release;
+    autograd::backward(outputs, tensors_or_empty(grads), retain_graph);
+  });
+  m.def("_grad", [](std::vector<Tensor> outputs, std::vector<Tensor> inputs,
+                    std::vector<nb::object> grad_outputs, bool retain_graph, bool create_graph,
+                    bool allow_unused) {
+    std::vector<Tensor> r;
+    {
+      nb::gil_scoped_release release;
+      r = autograd::grad(outputs, inputs, tensors_or_empty(grad_outputs), retain_graph,
+                         create_graph, allow_unused);
+    }
+    nb::list out;
+    for (auto& t : r) out.append(t.defined() ? nb::cast(t) : nb::none());
+    return out;
+  });
+  m.def("_assign_inplace", [](Tensor x, const Tensor& r) { assign_inplace(x, r); });
+  m.def("is_grad_enabled", &autograd::grad_enabled);
+  m.def("_set_grad_enabled", &autograd::set_grad_enabled);
+  m.def("_pylayer_connect", [](nb::callable backward, std::string name,
+                               std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
+    if (!autograd::grad_enabled()) return false;
+    bool any = false;
+    for (auto& t : inputs) any |= t.requires_grad();
+    if (!any) return false;
+    auto node = std::make_shared<PyLayerNode>(std::move(backward), std::move(name));
+    std::vector<const Tensor*> ins, outs;
+    for (auto& t : inputs) ins.push_back(&t);
+    for (auto& t : outputs) outs.push_back(&t);
+    autograd::record(node, ins, outs);
+    return true;
+  });
+}
+
+}  // namespace oar::python

@@ -1,0 +1,163 @@
+// oar._C: the extension module. Error translation, dtypes, core queries, then the bindings.
+#include <cstring>
+
+#include "bind_common.h"
+#include "oar/core/allocator.h"
+#include "oar/core/parallel.h"
+#include "oar/core/random.h"
+
+namespace oar::python {
+
+namespace {
+// Python dtype objects (oar.float32, ...) registered by python/oar/framework/dtype.py.
+nb::object g_dtype_objects[kNumDTypes];
+
+PyObject* exception_for(ErrorKind k) {
+  switch (k) {
+    case ErrorKind::InvalidArgument: return PyExc_ValueError;
+    case ErrorKind::OutOfRange: return PyExc_IndexError;
+    case ErrorKind::Unimplemented: return PyExc_NotImplementedError;
+    case ErrorKind::TypeMismatch: return PyExc_TypeError;
+    case ErrorKind::ResourceExhausted: return PyExc_MemoryError;
+    case ErrorKind::External: return PyExc_OSError;
+    default: return PyExc_RuntimeError;
+  }
+}
+}  // namespace
+
+bool dtype_from_python(nb::handle h, DType& out) {
+  if (h.is_none()) return false;
+  if (nb::hasattr(h, "_oar_code")) {
+    out = static_cast<DType>(nb::cast<int>(h.attr("_oar_code")));
+    return true;
+  }
+  try {
+    std::string name;
+    if (PyUnicode_Check(h.ptr())) {
+      name = nb::cast<std::string>(h);
+      if (name.rfind("paddle.", 0) == 0) name = name.substr(7);
+      if (name.rfind("oar.", 0) == 0) name = name.substr(4);
+    } else if (h.ptr() == reinterpret_cast<PyObject*>(&PyFloat_Type)) {
+      name = "float32";
+    } else if (h.ptr() == reinterpret_cast<PyObject*>(&PyLong_Type)) {
+      name = "int64";
+    } else if (h.ptr() == reinterpret_cast<PyObject*>(&PyBool_Type)) {
+      name = "bool";
+    } else {
+      nb::object np = nb::module_::import_("numpy");
+      name = nb::cast<std::string>(np.attr("dtype")(h).attr("name"));
+      if (name == "uint16") name = "bfloat16";  // Paddle's numpy view of bfloat16
+    }
+    out = dtype_from_name(name);
+    return true;
+  } catch (...) {
+    PyErr_Clear();
+    return false;
+  }
+}
+
+bool scalar_from_python(nb::handle h, Scalar& out) {
+  PyObject* p = h.ptr();
+  if (PyBool_Check(p)) { out = Scalar(p == Py_True); return true; }
+  if (PyLong_Check(p)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) return false;
+    out = Scalar(static_cast<int64_t>(v));
+    return true;
+  }
+  if (PyFloat_Check(p)) { out = Scalar(PyFloat_AS_DOUBLE(p)); return true; }
+  if (PyComplex_Check(p)) {
+    out = Scalar(std::complex<double>(PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)));
+    return true;
+  }
+  if (nb::isinstance<Tensor>(h)) {
+    const Tensor& t = nb::cast<const Tensor&>(h);
+    if (t.numel() != 1) return false;
+    if (t.dtype() == DType::Bool) out = Scalar(t.item<bool>());
+    else if (is_integral(t.dtype())) out = Scalar(t.item<int64_t>());
+    else if (is_complex(t.dtype())) out = Scalar(std::complex<double>(t.item<complex128>()));
+    else out = Scalar(t.item<double>());
+    return true;
+  }
+  // NumPy scalars: integers expose __index__, floats __float__.
+  if (nb::hasattr(h, "dtype") && !nb::hasattr(h, "shape")) return false;
+  if (nb::hasattr(h, "dtype") && nb::cast<size_t>(h.attr("size")) != 1) return false;
+  if (PyIndex_Check(p)) {
+    out = Scalar(static_cast<int64_t>(PyLong_AsLongLong(p)));
+    return !PyErr_Occurred();
+  }
+  if (nb::hasattr(h, "__float__") && nb::hasattr(h, "dtype")) {
+    const std::string kind = nb::cast<std::string>(h.attr("dtype").attr("kind"));
+    if (kind == "b") { out = Scalar(PyObject_IsTrue(p) == 1); return true; }
+    if (kind == "i" || kind == "u") { out = Scalar(nb::cast<int64_t>(nb::int_(h))); return true; }
+    if (kind == "c") return false;
+    out = Scalar(PyFloat_AsDouble(p));
+    return !PyErr_Occurred();
+  }
+  return false;
+}
+
+}  // namespace oar::python
+
+nb::handle nb::detail::type_caster<oar::DType>::from_cpp(oar::DType d, rv_policy,
+                                                         cleanup_list*) noexcept {
+  const nb::object& o = oar::python::g_dtype_objects[static_cast<int>(d)];
+  if (!o.is_valid()) return PyUnicode_FromString(oar::dtype_name(d));
+  return o.inc_ref();
+}
+
+NB_MODULE(_C, m) {
+  using namespace oar;
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const oar::Error& e) {
+      PyErr_SetString(oar::python::exception_for(e.kind()), e.what());
+    }
+  });
+
+  m.def("_register_dtypes", [](std::vector<nb::object> objs) {
+    for (size_t i = 0; i < objs.size() && i < static_cast<size_t>(kNumDTypes); ++i)
+      oar::python::g_dtype_objects[i] = objs[i];
+  });
+  m.def("_dtype_names", [] {
+    std::vector<std::string> names;
+    for (int i = 0; i < kNumDTypes; ++i) names.push_back(dtype_name(static_cast<DType>(i)));
+    return names;
+  });
+  m.def("get_default_dtype", [] { return default_float_dtype(); });
+  m.def("set_default_dtype", [](DType d) { set_default_float_dtype(d); }, nb::arg("d"));
+  m.def("set_num_threads", &set_num_threads, nb::arg("n"));
+  m.def("get_num_threads", &get_num_threads);
+
+  // RNG: oar.seed and state for save/restore.
+  m.def("seed", [](int64_t s) { default_generator().manual_seed(static_cast<uint64_t>(s)); },
+        nb::arg("seed"));
+  m.def("_get_rng_state", [] {
+    Generator& g = default_generator();
+    return std::make_tuple(g.seed(), g.offset());
+  });
+  m.def("_set_rng_state", [](uint64_t seed, uint64_t offset) {
+    default_generator().set_state(seed, offset);
+  });
+
+  // Allocator statistics (oar.device.memory_allocated and friends).
+  m.def("_memory_stats", [] {
+    MemoryStats s = CPUAllocator::instance().stats();
+    nb::dict d;
+    d["allocated"] = s.allocated;
+    d["reserved"] = s.reserved;
+    d["peak_allocated"] = s.peak_allocated;
+    d["peak_reserved"] = s.peak_reserved;
+    d["num_allocs"] = s.num_allocs;
+    d["num_cache_hits"] = s.num_cache_hits;
+    return d;
+  });
+  m.def("_reset_peak_memory", [] { CPUAllocator::instance().reset_peak(); });
+  m.def("_empty_cache", [] { CPUAllocator::instance().empty_cache(); });
+
+  oar::python::bind_tensor(m);
+  oar::python::bind_autograd(m);
+  oar::python::bind_generated_ops(m);
+}

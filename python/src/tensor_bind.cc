@@ -1,0 +1,266 @@
+// The Tensor class for Python: properties, NumPy/DLPack interop and operators.
+#include "bind_common.h"
+#include "oar/autograd/grad_mode.h"
+#include "oar/kernels/cpu/elementwise.h"
+#include "oar/ops/generated/api.h"
+#include "oar/ops/op_helpers.h"
+
+namespace oar::python {
+
+namespace {
+
+nb::dlpack::dtype to_dlpack_dtype(DType t) {
+  using nb::dlpack::dtype_code;
+  auto make = [](dtype_code c, int bits) {
+    nb::dlpack::dtype d;
+    d.code = static_cast<uint8_t>(c);
+    d.bits = static_cast<uint8_t>(bits);
+    d.lanes = 1;
+    return d;
+  };
+  switch (t) {
+    case DType::Bool: return make(dtype_code::Bool, 8);
+    case DType::Int8: return make(dtype_code::Int, 8);
+    case DType::UInt8: return make(dtype_code::UInt, 8);
+    case DType::Int16: return make(dtype_code::Int, 16);
+    case DType::Int32: return make(dtype_code::Int, 32);
+    case DType::Int64: return make(dtype_code::Int, 64);
+    case DType::Float16: return make(dtype_code::Float, 16);
+    case DType::BFloat16: return make(dtype_code::UInt, 16);  // NumPy has no bfloat16: raw bits
+    case DType::Float32: return make(dtype_code::Float, 32);
+    case DType::Float64: return make(dtype_code::Float, 64);
+    case DType::Complex64: return make(dtype_code::Complex, 64);
+    case DType::Complex128: return make(dtype_code::Complex, 128);
+  }
+  return make(dtype_code::Float, 32);
+}
+
+DType from_dlpack_dtype(nb::dlpack::dtype d) {
+  using nb::dlpack::dtype_code;
+  const auto code = static_cast<dtype_code>(d.code);
+  if (code == dtype_code::Bool) return DType::Bool;
+  if (code == dtype_code::Int) {
+    switch (d.bits) { case 8: return DType::Int8; case 16: return DType::Int16; case 32: return DType::Int32; case 64: return DType::Int64; }
+  }
+  if (code == dtype_code::UInt) {
+    if (d.bits == 8) return DType::UInt8;
+    if (d.bits == 16) return DType::BFloat16;
+    if (d.bits == 32 || d.bits == 64) return DType::Int64;
+  }
+  if (code == dtype_code::Float) {
+    switch (d.bits) { case 16: return DType::Float16; case 32: return DType::Float32; case 64: return DType::Float64; }
+  }
+  if (code == dtype_code::Bfloat && d.bits == 16) return DType::BFloat16;
+  if (code == dtype_code::Complex) return d.bits == 64 ? DType::Complex64 : DType::Complex128;
+  OAR_THROW(TypeMismatch, "to_tensor: unsupported array element type (code ", int(d.code), ", ",
+            int(d.bits), " bits)");
+}
+
+using ArrayIn = nb::ndarray<nb::ro, nb::device::cpu>;
+
+// A tensor viewing the array's memory; the array stays alive as long as the storage.
+Tensor view_of_array(ArrayIn a) {
+  const DType dt = from_dlpack_dtype(a.dtype());
+  Shape shape(a.ndim());
+  Strides strides(a.ndim());
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    shape[i] = static_cast<int64_t>(a.shape(i));
+    strides[i] = a.stride(i);
+  }
+  // Negative or odd strides: find the lowest address so the storage covers the whole view.
+  int64_t lo = 0, hi = 0;
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    if (shape[i] == 0) { lo = hi = 0; break; }
+    const int64_t span = (shape[i] - 1) * strides[i];
+    if (span < 0) lo += span; else hi += span;
+  }
+  const size_t es = dtype_size(dt);
+  char* base = static_cast<char*>(const_cast<void*>(a.data())) + lo * static_cast<int64_t>(es);
+  auto* keep = new ArrayIn(a);
+  auto storage = std::make_shared<Storage>(base, static_cast<size_t>(hi - lo + 1) * es, CPUPlace(),
+                                           [keep](void*) {
+                                             nb::gil_scoped_acquire gil;
+                                             delete keep;
+                                           });
+  auto impl = std::make_shared<TensorImpl>();
+  impl->dtype = dt;
+  impl->shape = shape;
+  impl->strides = strides;
+  impl->offset = -lo;
+  impl->numel = numel_of(shape);
+  impl->storage = storage;
+  return Tensor(impl);
+}
+
+nb::object to_numpy(const Tensor& t) {
+  Tensor c = t.contiguous();
+  auto* holder = new std::shared_ptr<Storage>(c.storage());
+  nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });
+  std::vector<size_t> shape(c.shape().begin(), c.shape().end());
+  nb::ndarray<nb::numpy> arr(c.raw_data(), shape.size(), shape.data(), owner, nullptr,
+                             to_dlpack_dtype(c.dtype()));
+  return nb::cast(arr, nb::rv_policy::reference);
+}
+
+nb::object item_of(const Tensor& t) {
+  if (t.dtype() == DType::Bool) return nb::bool_(t.item<bool>());
+  if (is_integral(t.dtype())) return nb::int_(t.item<int64_t>());
+  if (is_complex(t.dtype())) {
+    auto c = t.item<complex128>();
+    return nb::steal(PyComplex_FromDoubles(c.real(), c.imag()));
+  }
+  return nb::float_(t.item<double>());
+}
+
+Tensor as_tensor(nb::handle other) {
+  if (nb::isinstance<Tensor>(other)) return nb::cast<Tensor>(other);
+  return nb::cast<Tensor>(nb::module_::import_("oar").attr("to_tensor")(other));
+}
+
+using BinaryFn = Tensor (*)(const Tensor&, const Tensor&);
+
+// x (op) other, with Paddle's tensor-scalar promotion when other is a Python number.
+Tensor binary_op(const Tensor& x, nb::handle other, BinaryFn fn, bool reverse) {
+  if (nb::isinstance<Tensor>(other)) {
+    const Tensor& y = nb::cast<const Tensor&>(other);
+    return reverse ? fn(y, x) : fn(x, y);
+  }
+  Scalar s;
+  if (!PyObject_HasAttrString(other.ptr(), "shape") && scalar_from_python(other, s)) {
+    const DType t = scalar_result_dtype(x.dtype(), s);
+    const Tensor xs = x.dtype() == t ? x : cast(x, t);
+    const Tensor st = scalar_tensor(s, t);
+    return reverse ? fn(st, xs) : fn(xs, st);
+  }
+  Tensor y = as_tensor(other);
+  return reverse ? fn(y, x) : fn(x, y);
+}
+
+Tensor power(const Tensor& x, nb::handle other) {
+  Scalar s;
+  if (!nb::isinstance<Tensor>(other) && scalar_from_python(other, s)) {
+    const DType t = scalar_result_dtype(x.dtype(), s);
+    return pow(x.dtype() == t ? x : cast(x, t), s);
+  }
+  return elementwise_pow(x, as_tensor(other));
+}
+
+}  // namespace
+
+void bind_tensor(nb::module_& m) {
+  nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr());
+  cls.def(nb::init<>())
+      .def_prop_ro("shape", [](const Tensor& t) { return std::vector<int64_t>(t.shape()); })
+      .def_prop_ro("ndim", &Tensor::ndim)
+      .def_prop_ro("size", &Tensor::numel)
+      .def_prop_ro("dtype", &Tensor::dtype)
+      .def_prop_ro("_strides", [](const Tensor& t) { return std::vector<int64_t>(t.strides()); })
+      .def_prop_ro("_offset", &Tensor::offset)
+      .def_prop_ro("_version", [](const Tensor& t) { return t.storage()->version(); })
+      .def_prop_ro("is_leaf", &Tensor::is_leaf)
+      .def_prop_rw("stop_gradient", &Tensor::stop_gradient,
+                   [](Tensor& t, bool v) { t.set_stop_gradient(v); })
+      .def_prop_rw("name", &Tensor::name, [](Tensor& t, std::string n) { t.set_name(std::move(n)); })
+      .def_prop_rw(
+          "grad", [](const Tensor& t) -> nb::object {
+            Tensor g = t.grad();
+            if (!g.defined()) return nb::none();
+            return nb::cast(g);
+          },
+          [](Tensor& t, nb::handle g) { t.set_grad(g.is_none() ? Tensor() : nb::cast<Tensor>(g)); },
+          nb::arg("value").none())
+      .def("numel", &Tensor::numel)
+      .def("element_size", &Tensor::element_size)
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
+      .def("is_contiguous", &Tensor::is_contiguous)
+      .def("contiguous", &Tensor::contiguous)
+      .def("_is_same", &Tensor::is_same)
+      .def("numpy", &to_numpy)
+      .def("item", [](const Tensor& t, nb::args idx) {
+        if (idx.size() == 0) return item_of(t);
+        return item_of(nb::cast<Tensor>(nb::handle(nb::cast(t)).attr("__getitem__")(nb::tuple(idx))));
+      })
+      .def("detach", &Tensor::detach)
+      .def("clone", &Tensor::clone)
+      .def("copy_", [](Tensor& t, const Tensor& src, bool) {
+        t.copy_(src);
+        return t;
+      }, nb::arg("src"), nb::arg("blocking") = true)
+      .def("_backward", [](const Tensor& t, nb::handle grad, bool retain) {
+        t.backward(grad.is_none() ? Tensor() : nb::cast<Tensor>(grad), retain);
+      }, nb::arg("grad_tensor").none(), nb::arg("retain_graph") = false)
+      .def("clear_grad", &Tensor::clear_grad, nb::arg("set_to_zero") = true)
+      .def("clear_gradient", &Tensor::clear_grad, nb::arg("set_to_zero") = true)
+      .def("retain_grads", &Tensor::retain_grads)
+      .def("_register_hook", [](const Tensor& t, nb::callable fn) {
+        auto hook = std::make_shared<nb::callable>(fn);
+        return t.register_hook([hook](const Tensor& g) -> Tensor {
+          nb::gil_scoped_acquire gil;
+          nb::object r = (*hook)(g);
+          return r.is_none() ? Tensor() : nb::cast<Tensor>(r);
+        });
+      })
+      .def("_remove_hook", &Tensor::remove_hook)
+      .def("__len__", [](const Tensor& t) {
+        OAR_ENFORCE(t.ndim() > 0, TypeMismatch, "len() of a 0-D tensor");
+        return t.shape()[0];
+      })
+      .def("__bool__", [](const Tensor& t) {
+        OAR_ENFORCE_ARG(t.numel() == 1, "The truth value of a tensor with ", t.numel(),
+                        " elements is ambiguous; use any() or all()");
+        return t.item<bool>();
+      })
+      .def("__float__", [](const Tensor& t) { return t.item<double>(); })
+      .def("__int__", [](const Tensor& t) { return t.item<int64_t>(); })
+      .def("__index__", [](const Tensor& t) {
+        OAR_ENFORCE(is_integral(t.dtype()) && t.numel() == 1, TypeMismatch,
+                    "only a one-element integer tensor can be used as an index");
+        return t.item<int64_t>();
+      })
+      .def("__hash__", [](const Tensor& t) { return reinterpret_cast<intptr_t>(t.impl()); })
+      .def("__neg__", [](const Tensor& t) { return neg(t); })
+      .def("__abs__", [](const Tensor& t) { return abs(t); })
+      .def("__invert__", [](const Tensor& t) {
+        return t.dtype() == DType::Bool ? logical_not(t) : bitwise_not(t);
+      })
+      .def("__pow__", [](const Tensor& x, nb::handle o) { return power(x, o); })
+      .def("__rpow__", [](const Tensor& x, nb::handle o) { return binary_op(x, o, &elementwise_pow, true); })
+      .def("__matmul__", [](const Tensor& x, nb::handle o) { return matmul(x, as_tensor(o)); })
+      .def("__rmatmul__", [](const Tensor& x, nb::handle o) { return matmul(as_tensor(o), x); })
+      .def("__array__", [](const Tensor& t, nb::handle dtype, nb::handle) {
+        nb::object a = to_numpy(t);
+        return dtype.is_none() ? a : a.attr("astype")(dtype);
+      }, nb::arg("dtype").none() = nb::none(), nb::arg("copy").none() = nb::none())
+      .def("__dlpack__", [](const Tensor& t, nb::handle) { return to_numpy(t).attr("__dlpack__")(); },
+           nb::arg("stream").none() = nb::none())
+      .def("__dlpack_device__", [](const Tensor&) { return std::make_tuple(1, 0); });
+
+#define OAR_BINARY(PY, FN)                                                                   \
+  cls.def(PY, [](const Tensor& x, nb::handle o) { return binary_op(x, o, &FN, false); });
+#define OAR_RBINARY(PY, FN)                                                                  \
+  cls.def(PY, [](const Tensor& x, nb::handle o) { return binary_op(x, o, &FN, true); });
+  OAR_BINARY("__add__", add) OAR_RBINARY("__radd__", add)
+  OAR_BINARY("__sub__", subtract) OAR_RBINARY("__rsub__", subtract)
+  OAR_BINARY("__mul__", multiply) OAR_RBINARY("__rmul__", multiply)
+  OAR_BINARY("__truediv__", divide) OAR_RBINARY("__rtruediv__", divide)
+  OAR_BINARY("__floordiv__", floor_divide) OAR_RBINARY("__rfloordiv__", floor_divide)
+  OAR_BINARY("__mod__", remainder) OAR_RBINARY("__rmod__", remainder)
+  OAR_BINARY("__eq__", equal) OAR_BINARY("__ne__", not_equal)
+  OAR_BINARY("__lt__", less_than) OAR_BINARY("__le__", less_equal)
+  OAR_BINARY("__gt__", greater_than) OAR_BINARY("__ge__", greater_equal)
+  OAR_BINARY("__and__", bitwise_and) OAR_BINARY("__or__", bitwise_or)
+  OAR_BINARY("__xor__", bitwise_xor)
+#undef OAR_BINARY
+#undef OAR_RBINARY
+
+  // Array -> tensor. copy=False shares memory (from_dlpack); the default copies (to_tensor).
+  m.def("_from_array", [](ArrayIn a, bool copy) {
+    Tensor view = view_of_array(a);
+    if (!copy) return view;
+    Tensor out = Tensor::make(view.shape(), view.dtype());
+    kernels::copy(view, out);
+    return out;
+  }, nb::arg("array"), nb::arg("copy") = true);
+}
+
+}  // namespace oar::python
