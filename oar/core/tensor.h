@@ -10,6 +10,7 @@
 
 #include "oar/core/dtype.h"
 #include "oar/core/error.h"
+#include "oar/core/int_array.h"
 #include "oar/core/place.h"
 #include "oar/core/scalar.h"
 #include "oar/core/shape.h"

@@ -18,7 +18,7 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
     if (i < lead || (shape[i - lead] == 1 && grad.shape()[i] != 1)) axes.push_back(i);
   }
   Tensor r = axes.empty() ? grad : sum(grad, axes, std::nullopt, true);
-  return reshape(r, IntArray(shape));
+  return reshape_exact(r, IntArray(shape));
 }
 
 Tensor reduce_to(const Tensor& grad, const Tensor& like) { return reduce_to_shape(grad, like.shape()); }

@@ -33,7 +33,7 @@ def _reduce_to_shape(g, shape):
     axes = [i for i in range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
     if axes:
         g = _C.sum(g, axes, None, True)
-    return _C.reshape(g, shape)
+    return _C.reshape_exact(g, shape)
 
 
 def pow(x, y, name=None):

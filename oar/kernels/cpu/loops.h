@@ -96,6 +96,14 @@ class StridedLoop {
 // out[i] = f(x[i]) with x broadcast to out's shape.
 template <typename Out, typename In, typename F>
 void unary_loop(const Tensor& x, const Tensor& out, const F& f) {
+  if (x.is_contiguous() && out.is_contiguous() && x.shape() == out.shape()) {  // fast path
+    Out* o = static_cast<Out*>(out.raw_data());
+    const In* a = static_cast<const In*>(x.raw_data());
+    parallel_for(0, out.numel(), kElementwiseGrain, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) o[i] = f(a[i]);
+    });
+    return;
+  }
   StridedLoop<2> loop(out.shape(), {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())},
                       {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())});
   loop.run([&](char* const* p, const int64_t* s, int64_t n) {
@@ -117,6 +125,24 @@ void unary_loop(const Tensor& x, const Tensor& out, const F& f) {
 template <typename Out, typename A, typename B, typename F>
 void binary_loop(const Tensor& a, const Tensor& b, const Tensor& out, const F& f) {
   const Shape& shape = out.shape();
+  if (a.is_contiguous() && b.is_contiguous() && out.is_contiguous() && a.shape() == shape) {
+    Out* o = static_cast<Out*>(out.raw_data());
+    const A* x = static_cast<const A*>(a.raw_data());
+    const B* y = static_cast<const B*>(b.raw_data());
+    if (b.shape() == shape) {  // same shapes: one flat loop
+      parallel_for(0, out.numel(), kElementwiseGrain, [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) o[i] = f(x[i], y[i]);
+      });
+      return;
+    }
+    if (b.numel() == 1) {  // tensor with a scalar
+      const B yv = y[0];
+      parallel_for(0, out.numel(), kElementwiseGrain, [&](int64_t s, int64_t e) {
+        for (int64_t i = s; i < e; ++i) o[i] = f(x[i], yv);
+      });
+      return;
+    }
+  }
   StridedLoop<3> loop(shape,
                       {static_cast<char*>(out.raw_data()), static_cast<char*>(a.raw_data()),
                        static_cast<char*>(b.raw_data())},

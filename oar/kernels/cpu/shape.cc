@@ -220,6 +220,40 @@ void tile(const Tensor& x, const Tensor& out) {
 
 void flip(const Tensor& x, const std::vector<int64_t>& axes, const Tensor& out) {
   if (out.numel() == 0) return;
+  const int64_t rank = x.ndim();
+  if (rank >= 1 && x.is_contiguous()) {
+    // Row by row over the last dim: a memcpy, or an element-wise reversal when it is flipped.
+    std::vector<bool> flipped(rank, false);
+    for (int64_t a : axes) flipped[a] = true;
+    const Shape& shape = x.shape();
+    const Strides cst = contiguous_strides(shape);
+    const int64_t inner = shape[rank - 1], rows = x.numel() / inner;
+    const int64_t es = static_cast<int64_t>(x.element_size());
+    const char* src = bytes_of(x);
+    char* dst = bytes_of(out);
+    dispatch_by_size(static_cast<size_t>(es), [&](auto tag) {
+      constexpr int64_t E = sizeof(decltype(tag));
+      parallel_for(0, rows, grain_for(inner * E), [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r) {
+          int64_t rem = r, soff = 0;
+          for (int64_t d = rank - 2; d >= 0; --d) {
+            int64_t i = rem % shape[d];
+            rem /= shape[d];
+            if (flipped[d]) i = shape[d] - 1 - i;
+            soff += i * cst[d];
+          }
+          char* drow = dst + r * inner * E;
+          const char* srow = src + soff * E;
+          if (!flipped[rank - 1]) {
+            std::memcpy(drow, srow, inner * E);
+          } else {
+            for (int64_t k = 0; k < inner; ++k) std::memcpy(drow + k * E, srow + (inner - 1 - k) * E, E);
+          }
+        }
+      });
+    });
+    return;
+  }
   Strides st = x.strides();
   int64_t offset = x.offset();
   for (int64_t a : axes) {

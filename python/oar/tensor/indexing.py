@@ -102,6 +102,8 @@ def getitem(x, item):
                 continue
             if step < 0 and stop < 0:
                 stop = -n - 1  # "before element 0" for a negative step
+            if step < 0 and start < 0:
+                start, stop = 0, 0  # empty selection
             axes.append(dim); starts.append(start); ends.append(stop); strides.append(step)
         else:
             adv.append((dim, it))

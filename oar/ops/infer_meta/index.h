@@ -1,0 +1,31 @@
+// Shape/dtype rules for the indexing ops (gather, index_select, index_add, masked_fill,
+// masked_scatter, index_put). masked_select and index_tensor have data-dependent shapes; their
+// kernels allocate the output and check their arguments.
+#pragma once
+#include <vector>
+
+#include "oar/ops/op_helpers.h"
+
+namespace oar::infer_meta {
+
+// Raises TypeMismatch unless `index` is an int32 or int64 tensor.
+void check_index_dtype(const char* op, const char* arg, const Tensor& index);
+// Raises TypeMismatch unless `mask` is a bool tensor.
+void check_mask_dtype(const char* op, const char* arg, const Tensor& mask);
+
+// x's shape with dim `axis` replaced by index.numel() (removed when index is 0-D).
+Meta gather(const char* op, const Tensor& x, const Tensor& index, int64_t axis);
+// Like gather, but index must be 1-D (or [N, 1]).
+Meta index_select(const char* op, const Tensor& x, const Tensor& index, int64_t axis);
+// Output like x; value must have x's shape with dim `axis` equal to index.numel().
+Meta index_add(const char* op, const Tensor& x, const Tensor& index, int64_t axis,
+               const Tensor& value);
+// Output: x broadcast with mask, x's dtype.
+Meta masked_fill(const char* op, const Tensor& x, const Tensor& mask, const Scalar& value);
+Meta masked_scatter(const char* op, const Tensor& x, const Tensor& mask, const Tensor& value);
+// Output like x; index dtypes and count are checked (value is checked by the kernel, since a
+// bool index makes the indexed shape depend on data).
+Meta index_put(const char* op, const Tensor& x, const std::vector<Tensor>& indices,
+               const Tensor& value, bool accumulate);
+
+}  // namespace oar::infer_meta

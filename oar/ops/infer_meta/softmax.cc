@@ -1,0 +1,23 @@
+#include "oar/ops/infer_meta/softmax.h"
+
+#include <algorithm>
+
+namespace oar::infer_meta {
+
+namespace {
+Meta softmax_like(const char* name, const Tensor& x, int64_t axis) {
+  OAR_ENFORCE(is_floating(x.dtype()), TypeMismatch, name,
+              ": argument 'x' must be a floating-point tensor (float16, bfloat16, float32, "
+              "float64), got ", dtype_name(x.dtype()));
+  // A 0-D x has the one axis -1 / 0.
+  normalize_axis(axis, std::max<int64_t>(x.ndim(), 1), name);
+  return {x.shape(), x.dtype()};
+}
+}  // namespace
+
+Meta softmax(const char*, const Tensor& x, int64_t axis) { return softmax_like("softmax", x, axis); }
+Meta log_softmax(const char*, const Tensor& x, int64_t axis) {
+  return softmax_like("log_softmax", x, axis);
+}
+
+}  // namespace oar::infer_meta

@@ -1,0 +1,11 @@
+// Shape/dtype rules for softmax and log_softmax: the output is like x, which must be floating.
+#pragma once
+#include "oar/ops/op_helpers.h"
+
+namespace oar::infer_meta {
+
+// Errors name the user-facing op (softmax / log_softmax), not the internal one in `op`.
+Meta softmax(const char* op, const Tensor& x, int64_t axis);
+Meta log_softmax(const char* op, const Tensor& x, int64_t axis);
+
+}  // namespace oar::infer_meta
