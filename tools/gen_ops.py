@@ -400,7 +400,11 @@ def gen_binding(op):
             spec = spec.replace(f'nb::arg("{a.name}")', f'nb::arg("{a.name}").none()')
         arg_specs.append(spec)
     arg_specs.append('nb::arg("name") = nb::none()')
-    return f'  m.def("{op.name}", {lam}, {", ".join(arg_specs)});\n'
+    text = f'  m.def("{op.name}", {lam}, {", ".join(arg_specs)});\n'
+    if op.method:  # the same function as a Tensor method (self is the first argument)
+        text += (f'  nb::cpp_function_def({lam}, nb::scope(tensor_cls), nb::name("{op.name}"), nb::is_method()'
+                 + "".join(", " + a for a in arg_specs[1:]) + ");\n")
+    return text
 
 
 def main():
@@ -445,6 +449,10 @@ def main():
                         f"  return oar::{op.inplace}({names});\n}}\n")
         binds.append(gen_binding(op))
         if op.inplace and op.python:
+            ip_lam = (f'[]({op.params(False).replace("const Tensor& " + op.args[0].name, "Tensor " + op.args[0].name, 1)}) '
+                      f'{{ oar::{op.inplace}({op.arg_names()}); return {op.args[0].name}; }}')
+            binds.append(f'  nb::cpp_function_def({ip_lam}, nb::scope(tensor_cls), nb::name("{op.inplace}"), nb::is_method()'
+                         + "".join(f', nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args[1:]) + ");\n")
             binds.append(f'  m.def("{op.inplace}", []({op.params(False).replace("const Tensor& " + op.args[0].name, "Tensor " + op.args[0].name, 1)}) '
                          f'{{ oar::{op.inplace}({op.arg_names()}); return {op.args[0].name}; }}, '
                          + ", ".join(f'nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args) + ");\n")
@@ -468,7 +476,7 @@ def main():
           + "\n".join(n for n in nodes if n) + "\n" + "\n".join(defs) + "\n" + "\n".join(inplace_defs)
           + "\n}  // namespace oar\n")
     write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
-          "void bind_generated_ops(nb::module_& m) {\n" + "".join(binds) +
+          "void bind_generated_ops(nb::module_& m) {\n  nb::handle tensor_cls = nb::type<Tensor>();\n" + "".join(binds) +
           "  // Ops that are also Tensor methods (the Python layer attaches them).\n  m.attr(\"_method_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.name}"' for op in ops if op.python and op.method) + ");\n"
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +

@@ -90,6 +90,8 @@ if hasattr(_C, "p_norm"):
 
 _patch.install(globals())
 Tensor.pow = pow
+if "norm" in globals():
+    Tensor.norm = norm
 
 from .utils import dlpack as _dlpack  # noqa: E402,F401
 from . import utils  # noqa: E402,F401

@@ -21,6 +21,7 @@ class PyLayerNode : public autograd::Node {
   PyLayerNode(nb::callable backward, std::string name)
       : backward_(std::make_shared<nb::callable>(std::move(backward))), name_(std::move(name)) {}
   ~PyLayerNode() override {
+    if (!Py_IsInitialized()) return;
     nb::gil_scoped_acquire gil;
     backward_.reset();
   }

@@ -10,7 +10,8 @@ namespace oar::python {
 
 namespace {
 // Python dtype objects (oar.float32, ...) registered by python/oar/framework/dtype.py.
-nb::object g_dtype_objects[kNumDTypes];
+// Raw references, deliberately never released: they must outlive interpreter teardown.
+PyObject* g_dtype_objects[kNumDTypes] = {};
 
 PyObject* exception_for(ErrorKind k) {
   switch (k) {
@@ -102,9 +103,10 @@ bool scalar_from_python(nb::handle h, Scalar& out) {
 
 nb::handle nb::detail::type_caster<oar::DType>::from_cpp(oar::DType d, rv_policy,
                                                          cleanup_list*) noexcept {
-  const nb::object& o = oar::python::g_dtype_objects[static_cast<int>(d)];
-  if (!o.is_valid()) return PyUnicode_FromString(oar::dtype_name(d));
-  return o.inc_ref();
+  PyObject* o = oar::python::g_dtype_objects[static_cast<int>(d)];
+  if (o == nullptr) return PyUnicode_FromString(oar::dtype_name(d));
+  Py_INCREF(o);
+  return o;
 }
 
 NB_MODULE(_C, m) {
@@ -119,7 +121,7 @@ NB_MODULE(_C, m) {
 
   m.def("_register_dtypes", [](std::vector<nb::object> objs) {
     for (size_t i = 0; i < objs.size() && i < static_cast<size_t>(kNumDTypes); ++i)
-      oar::python::g_dtype_objects[i] = objs[i];
+      oar::python::g_dtype_objects[i] = objs[i].inc_ref().ptr();
   });
   m.def("_dtype_names", [] {
     std::vector<std::string> names;

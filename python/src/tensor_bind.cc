@@ -79,6 +79,7 @@ Tensor view_of_array(ArrayIn a) {
   auto* keep = new ArrayIn(a);
   auto storage = std::make_shared<Storage>(base, static_cast<size_t>(hi - lo + 1) * es, CPUPlace(),
                                            [keep](void*) {
+                                             if (!Py_IsInitialized()) return;
                                              nb::gil_scoped_acquire gil;
                                              delete keep;
                                            });
@@ -193,7 +194,12 @@ void bind_tensor(nb::module_& m) {
       .def("clear_gradient", &Tensor::clear_grad, nb::arg("set_to_zero") = true)
       .def("retain_grads", &Tensor::retain_grads)
       .def("_register_hook", [](const Tensor& t, nb::callable fn) {
-        auto hook = std::make_shared<nb::callable>(fn);
+        // The callable may die on a thread without the GIL (inside backward): take it there.
+        std::shared_ptr<nb::callable> hook(new nb::callable(fn), [](nb::callable* p) {
+          if (!Py_IsInitialized()) return;
+          nb::gil_scoped_acquire gil;
+          delete p;
+        });
         return t.register_hook([hook](const Tensor& g) -> Tensor {
           nb::gil_scoped_acquire gil;
           nb::object r = (*hook)(g);

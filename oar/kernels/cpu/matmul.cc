@@ -431,24 +431,29 @@ Tensor contiguous_copy(const Tensor& t) {
 }
 
 void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tensor& out) {
-  Tensor x = x0, y = y0;
+  // Operands BLAS cannot read in place (neither row- nor column-contiguous) are copied first.
+  const Tensor* x = &x0;
+  const Tensor* y = &y0;
+  Tensor xcopy, ycopy;
   Plan p;
-  make_plan(x, y, tx, ty, p);
+  make_plan(*x, *y, tx, ty, p);
   char ta = 'N', tb = 'N';
   int64_t lda = 1, ldb = 1;
   if (!blas_layout(p.M, p.K, p.xrs, p.xcs, ta, lda)) {
-    x = contiguous_copy(x);
-    make_plan(x, y, tx, ty, p);
+    xcopy = contiguous_copy(x0);
+    x = &xcopy;
+    make_plan(*x, *y, tx, ty, p);
     blas_layout(p.M, p.K, p.xrs, p.xcs, ta, lda);
   }
   if (!blas_layout(p.K, p.N, p.yrs, p.ycs, tb, ldb)) {
-    y = contiguous_copy(y);
-    make_plan(x, y, tx, ty, p);
+    ycopy = contiguous_copy(y0);
+    y = &ycopy;
+    make_plan(*x, *y, tx, ty, p);
     blas_layout(p.M, p.K, p.xrs, p.xcs, ta, lda);
     blas_layout(p.K, p.N, p.yrs, p.ycs, tb, ldb);
   }
-  const float* xp = static_cast<const float*>(x.raw_data());
-  const float* yp = static_cast<const float*>(y.raw_data());
+  const float* xp = static_cast<const float*>(x->raw_data());
+  const float* yp = static_cast<const float*>(y->raw_data());
   float* op = static_cast<float*>(out.raw_data());
   for_each_batch(p, [&](int64_t ox, int64_t oy, int64_t oo) {
     sgemm(ta == 'T', tb == 'T', p.M, p.N, p.K, 1.0f, xp + ox, lda, yp + oy, ldb, 0.0f, op + oo,

@@ -15,7 +15,7 @@ const char* reduce_op_name(ReduceOp op);
 // out = op over `axis` of x (empty axis = every axis; axes already validated).
 // Sum/Mean/Prod/Max/Min compute in out's dtype (x is converted first when it differs);
 // All/Any test x != 0 for any input dtype and write bool.
-// Float sums accumulate blocks of 4096 in float and the block sums in double; float16/bfloat16
+// Float sums accumulate short blocks in float and the block sums in double; float16/bfloat16
 // compute in float.
 void reduce(ReduceOp op, const Tensor& x, const IntArray& axis, const Tensor& out);
 

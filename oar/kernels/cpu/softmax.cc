@@ -18,13 +18,14 @@ constexpr int64_t kColumns = 64;   // columns per task in the strided pattern
 // exp written as plain arithmetic so loops over it vectorise (range reduction by ln 2 and a
 // degree-6 polynomial, ~1 ulp). Underflows to 0 below -87.3; NaN stays NaN.
 inline float exp_vec(float x) {
+  // Branch-free (selects only), so loops vectorise without -fno-trapping-math.
   constexpr float kLo = -87.33654f, kHi = 88.3762626647949f;
-  const float xc = x > kHi ? kHi : x;
-  const float fx = (xc < kLo ? kLo : xc) * 1.44269504088896341f;
+  const float xc = std::min(std::max(x, kLo), kHi);  // NaN passes through
+  const float fx = xc * 1.44269504088896341f;
   const float kn = fx + 12582912.0f;  // 1.5 * 2^23: rounds fx to the nearest integer
   const float n = kn - 12582912.0f;
   const int32_t ni = std::bit_cast<int32_t>(kn) - 0x4B400000;
-  const float r = (xc < kLo ? kLo : xc) - n * 0.693359375f - n * -2.12194440e-4f;
+  const float r = xc - n * 0.693359375f - n * -2.12194440e-4f;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
@@ -32,7 +33,7 @@ inline float exp_vec(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float e = (p * r * r + r + 1.0f) * std::bit_cast<float>((ni + 127) << 23);
-  return x < kLo ? 0.0f : e;
+  return e * static_cast<float>(!(x < kLo));  // 0 below the range; NaN * 0 stays NaN
 }
 inline double exp_vec(double x) { return std::exp(x); }
 
@@ -218,18 +219,24 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
     for (int64_t d = ax + 1; d < rank; ++d) inner *= s[d];
   }
   // The kernels read and write contiguous memory; other layouts go through copies.
-  const Tensor xc = x.is_contiguous() && x.dtype() == out.dtype() ? x : [&] {
-    Tensor t = Tensor::make(x.shape(), out.dtype());
-    copy(x, t);
-    return t;
-  }();
-  const Tensor oc = out.is_contiguous() ? out : Tensor::make(out.shape(), out.dtype());
+  const Tensor* xc = &x;
+  const Tensor* oc = &out;
+  Tensor xcopy, ocopy;
+  if (!x.is_contiguous() || x.dtype() != out.dtype()) {
+    xcopy = Tensor::make(x.shape(), out.dtype());
+    copy(x, xcopy);
+    xc = &xcopy;
+  }
+  if (!out.is_contiguous()) {
+    ocopy = Tensor::make(out.shape(), out.dtype());
+    oc = &ocopy;
+  }
   dispatch_floating(out.dtype(), log ? "log_softmax" : "softmax", [&](auto tag) {
     using T = decltype(tag);
-    run<T>(static_cast<const T*>(xc.raw_data()), static_cast<T*>(oc.raw_data()), outer, n, inner,
-           log);
+    run<T>(static_cast<const T*>(xc->raw_data()), static_cast<T*>(oc->raw_data()), outer, n,
+           inner, log);
   });
-  if (!oc.is_same(out)) copy(oc, out);
+  if (oc != &out) copy(*oc, out);
 }
 
 }  // namespace oar::kernels

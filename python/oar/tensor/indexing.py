@@ -169,6 +169,8 @@ def _assign_no_grad(x, item, value):
         x2, items = _expand(x, item)
         if any(isinstance(it, Tensor) for it in items):
             view = getitem(x, item)  # shape of the target region
+            if not isinstance(value, Tensor):
+                value = _C.full([], value, x.dtype)
             idx_value = _C.cast(value, x.dtype) if value.dtype != x.dtype else value
             idx_value = _C.broadcast_to(idx_value, view.shape) if list(idx_value.shape) != view.shape else idx_value
             # Write through index_put on the leading advanced dims after a transpose-free path:

@@ -70,9 +70,7 @@ def _dim(self):
 
 def install(namespace):
     """Attach generated op methods (from _C._method_ops) and the Python-side methods."""
-    for name in _C._method_ops + _C._inplace_ops:
-        fn = namespace.get(name) or getattr(_C, name)
-        setattr(Tensor, name, fn)
+    # Generated op methods are bound on Tensor in C++ (bind_ops.cc); Python overrides follow.
     Tensor.__repr__ = _repr.tensor_repr
     Tensor.__str__ = _repr.tensor_repr
     Tensor.__getitem__ = indexing.getitem
