@@ -43,6 +43,13 @@ def pow(x, y, name=None):
     return x.__pow__(y)
 
 
+def split(x, num_or_sections, axis=0, name=None):
+    """paddle.split: an int is a number of equal parts; a list or tuple holds section sizes."""
+    if isinstance(num_or_sections, (list, tuple)):
+        return _C.split_with_sizes(x, list(num_or_sections), axis)
+    return _C.split(x, num_or_sections, axis)
+
+
 def is_tensor(x):
     return isinstance(x, Tensor)
 
@@ -81,6 +88,8 @@ if hasattr(_C, "p_norm"):
         """paddle.norm: p in {'fro', 1, 2, inf, -inf, float}; 'fro' is the 2-norm over axis."""
         if p is None or p == "fro":
             p = 2.0
+        elif p in ("inf", "-inf"):
+            p = float(p)
         elif isinstance(p, str):
             raise ValueError(f"norm: unsupported p='{p}', expected 'fro' or a number")
         if axis is None:
@@ -90,6 +99,7 @@ if hasattr(_C, "p_norm"):
 
 _patch.install(globals())
 Tensor.pow = pow
+Tensor.split = split
 if "norm" in globals():
     Tensor.norm = norm
 

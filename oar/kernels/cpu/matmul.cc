@@ -1,6 +1,9 @@
 #include "oar/kernels/cpu/matmul.h"
 
 #include <oneapi/dnnl/dnnl.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -17,6 +20,7 @@ namespace {
 constexpr int64_t kTinyF32Work = 1024;      // M*N*K up to this: direct loops beat sgemm's overhead
 constexpr int64_t kSmallWork = 32 * 32 * 32;  // generic kernel: direct loops below this
 constexpr int64_t kParallelWork = 1 << 17;    // M*N*K below this runs on one thread
+constexpr int64_t kBlasParallelWork = 1 << 20;  // below this one-threaded sgemm beats two threads
 constexpr int kMaxBatchDims = 16;
 
 // A matrix operand op(A): element (i, j) sits at p[i * rs + j * cs].
@@ -417,7 +421,7 @@ void for_each_batch(const Plan& p, const F& f) {
       f(ox, oy, b * mn);
     }
   };
-  if (per < kParallelWork && per * p.batch >= kParallelWork) {
+  if (per < kBlasParallelWork && per * p.batch >= kParallelWork) {
     parallel_for(0, p.batch, std::max<int64_t>(1, kParallelWork / per), body);
   } else {
     body(0, p.batch);
@@ -493,6 +497,26 @@ void sgemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float al
     gemm_simple<float>(M, N, K, a, b, C, ldc, beta == 1.0f);
     return;
   }
+  // oneDNN threads through OpenMP with omp_get_max_threads() threads: one for small problems,
+  // oar's thread count otherwise (inside a parallel region it runs on one thread by itself).
+  struct ThreadGuard {
+    int saved = 0;
+    explicit ThreadGuard(int want) {
+#ifdef _OPENMP
+      if (!omp_in_parallel() && want != omp_get_max_threads()) {
+        saved = omp_get_max_threads();
+        omp_set_num_threads(want);
+      }
+#else
+      (void)want;
+#endif
+    }
+    ~ThreadGuard() {
+#ifdef _OPENMP
+      if (saved > 0) omp_set_num_threads(saved);
+#endif
+    }
+  } guard(M * N * K < kBlasParallelWork ? 1 : get_num_threads());
   const dnnl_status_t st = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', M, N, K, alpha,
                                       A, lda, B, ldb, beta, C, ldc);
   OAR_ENFORCE(st == dnnl_success, External, "matmul: oneDNN sgemm failed with status ",

@@ -28,7 +28,7 @@ namespace {
 constexpr int64_t kRowBlock = 256;
 constexpr int64_t kColBlock = 64;
 constexpr int64_t kGrain = 32768;  // input elements per parallel task
-constexpr int64_t kCols = 256;     // output columns kept in registers/L1 in the [outer, red, inner] path
+constexpr int64_t kCols = 2048;    // output columns accumulated together when the innermost dim is kept
 constexpr int kLanes = 8;          // independent accumulators per contiguous row
 
 template <typename T>
@@ -115,7 +115,7 @@ struct ProdPolicy {
 template <typename C, bool IsMax>
 inline C pick(C a, C x) {
   const bool better = IsMax ? (x > a) : (x < a);
-  if constexpr (std::is_floating_point_v<C>) return (better || x != x) ? x : a;
+  if constexpr (std::is_floating_point_v<C>) return (better | (x != x)) ? x : a;  // no branch
   else return better ? x : a;
 }
 
@@ -203,13 +203,117 @@ struct NormPolicy {
   }
 };
 
+// log(sum(exp(x))) in one pass: (m, s) with s = sum(exp(x - m)) and m the running max, rescaled
+// when the max grows. -inf values add nothing, +inf gives +inf, NaN gives NaN.
+template <typename A>
+struct LseAcc {
+  A m, s;
+};
+
+template <typename A>
+inline LseAcc<A> lse_add(LseAcc<A> a, A x) {
+  constexpr A kInf = std::numeric_limits<A>::infinity();
+  if (x != x || a.m != a.m) return {x + a.m, x + a.m};  // NaN
+  if (x > a.m) {
+    a.s = (a.m == -kInf ? A(0) : a.s * std::exp(a.m - x)) + A(1);
+    a.m = x;
+  } else if (x == a.m) {
+    a.s += A(1);
+  } else {
+    a.s += std::exp(x - a.m);
+  }
+  return a;
+}
+
+template <typename A>
+inline LseAcc<A> lse_merge(LseAcc<A> a, LseAcc<A> b) {
+  constexpr A kInf = std::numeric_limits<A>::infinity();
+  if (a.m != a.m || b.m != b.m) return {a.m + b.m, a.m + b.m};  // NaN
+  if (b.m == -kInf) return a;
+  if (a.m == -kInf) return b;
+  if (a.m == b.m) return {a.m, a.s + b.s};
+  if (a.m > b.m) return {a.m, a.s + b.s * std::exp(b.m - a.m)};
+  return {b.m, b.s + a.s * std::exp(a.m - b.m)};
+}
+
+template <typename T>
+struct LogSumExpPolicy {
+  using In = T;
+  using Out = T;
+  using C = compute_t<T>;
+  using Part = LseAcc<C>;
+  using Acc = LseAcc<double>;
+  Part part0() const { return {-std::numeric_limits<C>::infinity(), C(0)}; }
+  Part step(Part a, const T& v) const { return lse_add<C>(a, load(v)); }
+  Part merge(Part a, Part b) const { return lse_merge<C>(a, b); }
+  Acc acc0() const { return {-std::numeric_limits<double>::infinity(), 0.0}; }
+  Acc fold(Acc a, Part p) const { return lse_merge<double>(a, {double(p.m), double(p.s)}); }
+  Acc combine(Acc a, Acc b) const { return lse_merge<double>(a, b); }
+  Out finish(Acc a, int64_t) const { return out_cast<T>(a.m + std::log(a.s)); }
+};
+
 // ---------------------------------------------------------------------------------------------
-// Layout planning: the input is brought to a contiguous [outer, red, inner] block (out[o, i] is
-// the reduction over r of src[o, r, inner]).
+// Layout planning. x's dims are taken in memory order (so a transposed or permuted view needs no
+// copy), size-1 dims are dropped and neighbours with the same role merged into groups. The
+// innermost (contiguous) group is either reduced -- each output then reduces contiguous
+// segments -- or kept -- outputs are then columns accumulated over rows. `outs` holds the other
+// kept groups, `rows` the other reduced groups (sizes and strides in elements).
+
+struct Dims {
+  std::vector<int64_t> size, stride;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t s : size) n *= s;
+    return n;
+  }
+  int64_t offset_at(int64_t lin) const {
+    int64_t off = 0;
+    for (int64_t k = static_cast<int64_t>(size.size()) - 1; k >= 0; --k) {
+      off += (lin % size[k]) * stride[k];
+      lin /= size[k];
+    }
+    return off;
+  }
+};
+
+// Offsets of consecutive linear indices of a Dims, from `start` on.
+class Walker {
+ public:
+  Walker(const Dims& d, int64_t start) : d_(d), idx_(d.size.size(), 0) {
+    for (int64_t k = static_cast<int64_t>(idx_.size()) - 1; k >= 0; --k) {
+      idx_[k] = start % d.size[k];
+      start /= d.size[k];
+      off_ += idx_[k] * d.stride[k];
+    }
+  }
+  int64_t offset() const { return off_; }
+  void next() {
+    for (int64_t k = static_cast<int64_t>(idx_.size()) - 1; k >= 0; --k) {
+      off_ += d_.stride[k];
+      if (++idx_[k] < d_.size[k]) return;
+      off_ -= d_.size[k] * d_.stride[k];
+      idx_[k] = 0;
+    }
+  }
+
+ private:
+  const Dims& d_;
+  std::vector<int64_t> idx_;
+  int64_t off_ = 0;
+};
 
 struct Plan {
-  Tensor src;
-  int64_t outer = 1, red = 1, inner = 1;
+  Tensor src;                 // keeps the values alive (x itself, or a converted/dense copy)
+  const void* base = nullptr; // the element at index (0, ..., 0)
+  bool last_reduced = true;
+  int64_t seg = 1;            // length of the innermost group
+  Dims outs, rows;
+  int64_t count = 1;          // input values per output
+  // When the kept dims lie in memory in another order than in x, results are computed in memory
+  // order (mem_shape) and then permuted into `out` through a view of shape view_shape.
+  bool reorder = false;
+  Shape mem_shape, view_shape;
+  Strides view_strides;
 };
 
 // A contiguous tensor of `dtype` holding x's values (x itself when it already is one).
@@ -230,55 +334,78 @@ std::vector<bool> axis_mask(const IntArray& axis, int64_t rank) {
 }
 
 Plan make_plan(const Tensor& x, const std::vector<bool>& mask, DType dtype) {
-  const Shape& sh = x.shape();
-  const int64_t rank = x.ndim();
-  // Drop size-1 dims and merge neighbours with the same role (valid for a contiguous layout).
-  std::vector<std::pair<bool, int64_t>> groups;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (sh[d] == 1) continue;
-    if (!groups.empty() && groups.back().first == mask[d]) groups.back().second *= sh[d];
-    else groups.emplace_back(mask[d], sh[d]);
-  }
   Plan p;
-  bool fits = true;
-  const size_t n = groups.size();
-  if (n == 0) {
-  } else if (n == 1) {
-    (groups[0].first ? p.red : p.inner) = groups[0].second;
-  } else if (n == 2) {
-    if (groups[0].first) {
-      p.red = groups[0].second;
-      p.inner = groups[1].second;
+  Tensor src = x.dtype() == dtype ? x : dense(x, dtype);
+  const int64_t rank = src.ndim();
+  // The dims of size > 1 from the largest stride to the smallest; the layout is "dense" when
+  // they then tile memory exactly (any permutation of a contiguous tensor).
+  auto memory_order = [&](const Tensor& t) {
+    std::vector<int64_t> order;
+    for (int64_t d = 0; d < rank; ++d)
+      if (t.shape()[d] != 1) order.push_back(d);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return t.strides()[a] > t.strides()[b]; });
+    return order;
+  };
+  std::vector<int64_t> order = memory_order(src);
+  int64_t expect = 1;
+  bool dense_layout = true;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    if (src.strides()[*it] != expect) {
+      dense_layout = false;
+      break;
+    }
+    expect *= src.shape()[*it];
+  }
+  if (!dense_layout) {  // broadcast, sliced, overlapping or negative strides: copy
+    Tensor c = Tensor::make(src.shape(), dtype);
+    copy(src, c);
+    src = c;
+    order = memory_order(src);
+  }
+  p.src = src;
+  p.base = src.raw_data();
+  const Shape& sh = src.shape();
+  const Strides& st = src.strides();
+
+  struct Group {
+    bool red;
+    int64_t size, stride;
+  };
+  std::vector<Group> groups;
+  for (int64_t d : order) {
+    if (!groups.empty() && groups.back().red == mask[d]) {
+      groups.back().size *= sh[d];
+      groups.back().stride = st[d];
     } else {
-      p.outer = groups[0].second;
-      p.red = groups[1].second;
+      groups.push_back({static_cast<bool>(mask[d]), sh[d], st[d]});
     }
-  } else if (n == 3 && !groups[0].first) {
-    p.outer = groups[0].second;
-    p.red = groups[1].second;
-    p.inner = groups[2].second;
-  } else {
-    fits = false;
   }
-  if (fits) {
-    p.src = dense(x, dtype);
-    return p;
+  if (!groups.empty()) {
+    p.last_reduced = groups.back().red;
+    p.seg = groups.back().size;
+    for (size_t k = 0; k + 1 < groups.size(); ++k) {
+      Dims& dst = groups[k].red ? p.rows : p.outs;
+      dst.size.push_back(groups[k].size);
+      dst.stride.push_back(groups[k].stride);
+    }
   }
-  // General case: a copy with the kept dims first and the reduced dims last -> [outer, red].
-  Shape pshape;
-  Strides pstrides;
-  p = Plan();
-  for (int pass = 0; pass < 2; ++pass) {
+  p.count = p.rows.numel() * (p.last_reduced ? p.seg : 1);
+
+  std::vector<int64_t> kept_mem;  // kept dims (size > 1) in memory order
+  for (int64_t d : order)
+    if (!mask[d]) kept_mem.push_back(d);
+  if (!std::is_sorted(kept_mem.begin(), kept_mem.end())) {
+    p.reorder = true;
+    for (int64_t d : kept_mem) p.mem_shape.push_back(sh[d]);
+    const Strides cs = contiguous_strides(p.mem_shape);
     for (int64_t d = 0; d < rank; ++d) {
-      if (mask[d] != (pass == 1)) continue;
-      pshape.push_back(sh[d]);
-      pstrides.push_back(x.strides()[d]);
-      (pass == 0 ? p.outer : p.red) *= sh[d];
+      const auto it = std::find(kept_mem.begin(), kept_mem.end(), d);
+      if (it == kept_mem.end()) continue;
+      p.view_shape.push_back(sh[d]);
+      p.view_strides.push_back(cs[it - kept_mem.begin()]);
     }
   }
-  const Tensor view = Tensor::make_view(x, pshape, pstrides, x.offset());
-  p.src = Tensor::make(pshape, dtype);
-  copy(view, p.src);
   return p;
 }
 
@@ -289,6 +416,11 @@ Plan make_plan(const Tensor& x, const std::vector<bool>& mask, DType dtype) {
 template <typename P>
 typename P::Acc reduce_row(const P& pol, const typename P::In* p, int64_t n) {
   using Part = typename P::Part;
+  if (n < 2 * kLanes) {
+    Part s = pol.part0();
+    for (int64_t i = 0; i < n; ++i) s = pol.step(s, p[i]);
+    return pol.fold(pol.acc0(), s);
+  }
   typename P::Acc acc = pol.acc0();
   for (int64_t b = 0; b < n; b += kRowBlock) {
     const int64_t m = std::min(kRowBlock, n - b);
@@ -296,8 +428,10 @@ typename P::Acc reduce_row(const P& pol, const typename P::In* p, int64_t n) {
     Part s[kLanes];
     for (int k = 0; k < kLanes; ++k) s[k] = pol.part0();
     int64_t i = 0;
-    for (; i + kLanes <= m; i += kLanes)
+    for (; i + kLanes <= m; i += kLanes) {
+#pragma omp simd
       for (int k = 0; k < kLanes; ++k) s[k] = pol.step(s[k], q[i + k]);
+    }
     for (; i < m; ++i) s[0] = pol.step(s[0], q[i]);
     for (int w = kLanes / 2; w > 0; w /= 2)
       for (int k = 0; k < w; ++k) s[k] = pol.merge(s[k], s[k + w]);
@@ -306,19 +440,22 @@ typename P::Acc reduce_row(const P& pol, const typename P::In* p, int64_t n) {
   return acc;
 }
 
-// acc[j] = reduction over r < rows of p[r * stride + j], for j < w (w <= kCols).
+// acc[j] = reduction over the rows r0 <= r < r1 of p[rows(r) + j], for j < w (w <= kCols).
 template <typename P>
-void reduce_cols(const P& pol, const typename P::In* p, int64_t rows, int64_t stride, int64_t w,
-                 typename P::Acc* acc) {
+void reduce_cols(const P& pol, const typename P::In* p, const Dims& rows, int64_t r0, int64_t r1,
+                 int64_t w, typename P::Acc* acc) {
   using Part = typename P::Part;
   for (int64_t j = 0; j < w; ++j) acc[j] = pol.acc0();
   Part part[kCols];
-  for (int64_t rb = 0; rb < rows; rb += kColBlock) {
-    const int64_t re = std::min(rows, rb + kColBlock);
+  Walker it(rows, r0);
+  for (int64_t rb = r0; rb < r1; rb += kColBlock) {
+    const int64_t re = std::min(r1, rb + kColBlock);
     for (int64_t j = 0; j < w; ++j) part[j] = pol.part0();
     for (int64_t r = rb; r < re; ++r) {
-      const typename P::In* row = p + r * stride;
+      const typename P::In* row = p + it.offset();
+#pragma omp simd
       for (int64_t j = 0; j < w; ++j) part[j] = pol.step(part[j], row[j]);
+      it.next();
     }
     for (int64_t j = 0; j < w; ++j) acc[j] = pol.fold(acc[j], part[j]);
   }
@@ -328,84 +465,132 @@ template <typename P>
 void run_plan(const P& pol, const Plan& pl, typename P::Out* out) {
   using In = typename P::In;
   using Acc = typename P::Acc;
-  const In* src = static_cast<const In*>(pl.src.raw_data());
-  const int64_t outer = pl.outer, R = pl.red, inner = pl.inner;
+  const In* src = static_cast<const In*>(pl.base);
+  const Dims& outs = pl.outs;
+  const Dims& rows = pl.rows;
+  const int64_t n_outer = outs.numel(), n_rows = rows.numel(), seg = pl.seg, count = pl.count;
   const int64_t nthreads = std::max(1, get_num_threads());
+  const int64_t total = n_outer * n_rows * seg;
 
-  if (inner == 1) {  // outer contiguous rows of length R
-    if (outer >= nthreads || R < 2 * kGrain) {
-      const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(R, 1));
-      parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
-        for (int64_t o = b; o < e; ++o) out[o] = pol.finish(reduce_row(pol, src + o * R, R), R);
+  if (pl.last_reduced) {
+    // out[o] = reduction of the segments src[outs(o) + rows(r) + (0 .. seg)] over r.
+    const int64_t per_out = n_rows * seg;
+    if (n_outer >= nthreads || per_out < 2 * kGrain) {
+      const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(per_out, 1));
+      parallel_for(0, n_outer, grain, [&](int64_t b, int64_t e) {
+        Walker wo(outs, b);
+        for (int64_t o = b; o < e; ++o, wo.next()) {
+          const In* p = src + wo.offset();
+          if (n_rows == 1) {
+            out[o] = pol.finish(reduce_row(pol, p, seg), count);
+            continue;
+          }
+          Acc acc = pol.acc0();
+          Walker wr(rows, 0);
+          for (int64_t r = 0; r < n_rows; ++r, wr.next())
+            acc = pol.combine(acc, reduce_row(pol, p + wr.offset(), seg));
+          out[o] = pol.finish(acc, count);
+        }
       });
       return;
     }
-    // A few long rows: each row is split among the threads and the partial results combined.
-    int64_t nchunks = std::min<int64_t>(nthreads, R / kGrain);
-    const int64_t chunk = ((R + nchunks - 1) / nchunks + kRowBlock - 1) / kRowBlock * kRowBlock;
-    nchunks = (R + chunk - 1) / chunk;
-    std::unique_ptr<Acc[]> parts(new Acc[nchunks]);  // not vector: Acc may be bool
-    for (int64_t o = 0; o < outer; ++o) {
-      const In* row = src + o * R;
-      parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
-        for (int64_t c = b; c < e; ++c)
-          parts[c] = reduce_row(pol, row + c * chunk, std::min(chunk, R - c * chunk));
+    // Few outputs with long reductions: each output's work -- its rows, each cut into nseg
+    // pieces -- is shared among the threads, and the partial results combined in order.
+    int64_t nseg = 1, piece = seg;
+    if (n_rows < nthreads) {
+      nseg = std::max<int64_t>(1, std::min<int64_t>(nthreads, seg / kGrain));
+      piece = ((seg + nseg - 1) / nseg + kRowBlock - 1) / kRowBlock * kRowBlock;
+      nseg = (seg + piece - 1) / piece;
+    }
+    const int64_t units = n_rows * nseg;
+    const int64_t nparts = std::min(nthreads, units);
+    std::unique_ptr<Acc[]> parts(new Acc[nparts]);  // not vector: Acc may be bool
+    for (int64_t o = 0; o < n_outer; ++o) {
+      const In* p = src + outs.offset_at(o);
+      parallel_for(0, nparts, 1, [&](int64_t b, int64_t e) {
+        for (int64_t part = b; part < e; ++part) {
+          const int64_t u0 = part * units / nparts, u1 = (part + 1) * units / nparts;
+          Walker wr(rows, u0 / nseg);
+          int64_t c = u0 % nseg;
+          Acc acc = pol.acc0();
+          for (int64_t u = u0; u < u1; ++u) {
+            const int64_t l0 = c * piece;
+            acc = pol.combine(acc, reduce_row(pol, p + wr.offset() + l0, std::min(piece, seg - l0)));
+            if (++c == nseg) {
+              c = 0;
+              wr.next();
+            }
+          }
+          parts[part] = acc;
+        }
       });
       Acc acc = parts[0];
-      for (int64_t c = 1; c < nchunks; ++c) acc = pol.combine(acc, parts[c]);
-      out[o] = pol.finish(acc, R);
+      for (int64_t k = 1; k < nparts; ++k) acc = pol.combine(acc, parts[k]);
+      out[o] = pol.finish(acc, count);
     }
     return;
   }
 
-  // [outer, R, inner]: rows of `inner` values are accumulated column-wise (vectorisable).
-  const int64_t nblk = (inner + kCols - 1) / kCols;
-  const int64_t items = outer * nblk;
-  const int64_t n_out = outer * inner;
-  const int64_t work = R * n_out;
-  if (items >= nthreads || work < 4 * kGrain || n_out > (int64_t{1} << 16) || R < 2 * nthreads) {
-    const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(R * std::min(inner, kCols), 1));
+  // The innermost group is kept: out[o * seg + j] = reduction over r of src[outs(o) + rows(r) + j],
+  // accumulated for kCols columns at a time (vectorisable).
+  const int64_t nblk = (seg + kCols - 1) / kCols;
+  const int64_t items = n_outer * nblk;
+  const int64_t n_out = n_outer * seg;
+  if (items >= nthreads || total < 4 * kGrain || n_out > (int64_t{1} << 16) || n_rows < 2 * nthreads) {
+    const int64_t grain =
+        std::max<int64_t>(1, kGrain / std::max<int64_t>(n_rows * std::min(seg, kCols), 1));
     parallel_for(0, items, grain, [&](int64_t b, int64_t e) {
       Acc acc[kCols];
       for (int64_t it = b; it < e; ++it) {
-        const int64_t o = it / nblk, j0 = (it % nblk) * kCols, w = std::min(kCols, inner - j0);
-        reduce_cols(pol, src + o * R * inner + j0, R, inner, w, acc);
-        for (int64_t j = 0; j < w; ++j) out[o * inner + j0 + j] = pol.finish(acc[j], R);
+        const int64_t o = it / nblk, j0 = (it % nblk) * kCols, w = std::min(kCols, seg - j0);
+        reduce_cols(pol, src + outs.offset_at(o) + j0, rows, 0, n_rows, w, acc);
+        for (int64_t j = 0; j < w; ++j) out[o * seg + j0 + j] = pol.finish(acc[j], count);
       }
     });
     return;
   }
-  // Few outputs and a long reduction: split R among the threads, then combine the columns.
-  int64_t nchunks = std::min<int64_t>(nthreads, std::max<int64_t>(1, work / kGrain));
-  const int64_t chunk = (R + nchunks - 1) / nchunks;
-  nchunks = (R + chunk - 1) / chunk;
+  // Few outputs and many rows: the rows are split among the threads, then the columns combined.
+  int64_t nchunks = std::min<int64_t>(nthreads, std::max<int64_t>(1, total / kGrain));
+  const int64_t chunk = (n_rows + nchunks - 1) / nchunks;
+  nchunks = (n_rows + chunk - 1) / chunk;
   std::unique_ptr<Acc[]> parts(new Acc[nchunks * n_out]);
   parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
     for (int64_t c = b; c < e; ++c) {
-      const int64_t r0 = c * chunk, rn = std::min(chunk, R - r0);
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t j0 = 0; j0 < inner; j0 += kCols)
-          reduce_cols(pol, src + (o * R + r0) * inner + j0, rn, inner, std::min(kCols, inner - j0),
-                      parts.get() + c * n_out + o * inner + j0);
+      const int64_t r0 = c * chunk, r1 = std::min(n_rows, r0 + chunk);
+      for (int64_t o = 0; o < n_outer; ++o) {
+        const In* p = src + outs.offset_at(o);
+        for (int64_t j0 = 0; j0 < seg; j0 += kCols)
+          reduce_cols(pol, p + j0, rows, r0, r1, std::min(kCols, seg - j0),
+                      parts.get() + c * n_out + o * seg + j0);
+      }
     }
   });
   for (int64_t i = 0; i < n_out; ++i) {
     Acc acc = parts[i];
     for (int64_t c = 1; c < nchunks; ++c) acc = pol.combine(acc, parts[c * n_out + i]);
-    out[i] = pol.finish(acc, R);
+    out[i] = pol.finish(acc, count);
   }
 }
 
-// Runs `pol` writing into out (through a temporary when out is not contiguous).
+// Runs `pol` writing into out (through a temporary when out is not contiguous, and a permuting
+// copy when the plan computes in memory order).
 template <typename P>
 void run(const P& pol, const Plan& pl, const Tensor& out) {
-  if (out.is_contiguous()) {
-    run_plan(pol, pl, static_cast<typename P::Out*>(out.raw_data()));
+  using Out = typename P::Out;
+  if (!out.is_contiguous()) {
+    Tensor tmp = Tensor::make(out.shape(), out.dtype());
+    run(pol, pl, tmp);
+    copy(tmp, out);
     return;
   }
-  Tensor tmp = Tensor::make(out.shape(), out.dtype());
-  run_plan(pol, pl, static_cast<typename P::Out*>(tmp.raw_data()));
-  copy(tmp, out);
+  if (!pl.reorder) {
+    run_plan(pol, pl, static_cast<Out*>(out.raw_data()));
+    return;
+  }
+  Tensor tmp = Tensor::make(pl.mem_shape, out.dtype());
+  run_plan(pol, pl, static_cast<Out*>(tmp.raw_data()));
+  copy(Tensor::make_view(tmp, pl.view_shape, pl.view_strides, tmp.offset()),
+       Tensor::make_view(out, pl.view_shape, contiguous_strides(pl.view_shape), out.offset()));
 }
 
 template <typename F>
@@ -425,7 +610,9 @@ void reduce(ReduceOp op, const Tensor& x, const IntArray& axis, const Tensor& ou
     switch (op) {
       case ReduceOp::Sum: return fill(out, Scalar(0));
       case ReduceOp::Prod: return fill(out, Scalar(1));
-      case ReduceOp::Mean: return fill(out, Scalar(std::numeric_limits<double>::quiet_NaN()));
+      case ReduceOp::Mean:
+        if (is_integral(out.dtype(), true)) return fill(out, Scalar(0));
+        return fill(out, Scalar(std::numeric_limits<double>::quiet_NaN()));
       case ReduceOp::All: return fill(out, Scalar(true));
       case ReduceOp::Any: return fill(out, Scalar(false));
       default:
@@ -441,7 +628,8 @@ void reduce(ReduceOp op, const Tensor& x, const IntArray& axis, const Tensor& ou
     case ReduceOp::Sum:
       return dispatch_numeric(t, name, false, [&](auto tag) { run(SumPolicy<decltype(tag)>{}, pl, out); });
     case ReduceOp::Mean:
-      return dispatch_numeric(t, name, true, [&](auto tag) { run(MeanPolicy<decltype(tag)>{}, pl, out); });
+      if (t == DType::Bool) return run(LogicalPolicy<bool, false>{}, pl, out);  // mean != 0
+      return dispatch_numeric(t, name, false, [&](auto tag) { run(MeanPolicy<decltype(tag)>{}, pl, out); });
     case ReduceOp::Prod:
       return dispatch_numeric(t, name, false, [&](auto tag) { run(ProdPolicy<decltype(tag)>{}, pl, out); });
     case ReduceOp::Max:
@@ -453,6 +641,15 @@ void reduce(ReduceOp op, const Tensor& x, const IntArray& axis, const Tensor& ou
     case ReduceOp::Any:
       return dispatch_all(t, name, [&](auto tag) { run(LogicalPolicy<decltype(tag), false>{}, pl, out); });
   }
+}
+
+void logsumexp_reduce(const Tensor& x, const IntArray& axis, const Tensor& out) {
+  if (out.numel() == 0) return;
+  if (x.numel() == 0) return fill(out, Scalar(-std::numeric_limits<double>::infinity()));
+  const Plan pl = make_plan(x, axis_mask(axis, x.ndim()), out.dtype());
+  dispatch_floating(pl.src.dtype(), "logsumexp", [&](auto tag) {
+    run(LogSumExpPolicy<decltype(tag)>{}, pl, out);
+  });
 }
 
 void norm_reduce(const Tensor& x, double porder, const IntArray& axis, const Tensor& out) {
@@ -502,12 +699,41 @@ template <typename T, typename I, bool IsMin>
 void arg_impl(const T* src, int64_t outer, int64_t R, int64_t inner, I* out) {
   using C = compute_t<T>;
   const int64_t nthreads = std::max(1, get_num_threads());
-  // First best of [r0, r1) in a strided row.
-  auto scan_row = [](const T* p, int64_t r0, int64_t r1, int64_t stride, C& best, int64_t& idx) {
-    best = load(p[r0 * stride]);
+  // First best of the contiguous values p[r0 .. r1): kLanes lanes each keep their first best
+  // (vectorisable), then the lanes are merged preferring the lower index on ties.
+  auto scan_row = [](const T* p, int64_t r0, int64_t r1, C& best, int64_t& idx) {
+    int64_t r = r0;
+    best = load(p[r0]);
     idx = r0;
-    for (int64_t r = r0 + 1; r < r1; ++r) {
-      const C v = load(p[r * stride]);
+    if (r1 - r0 >= 2 * kLanes) {
+      C bv[kLanes];
+      int64_t bi[kLanes];
+      for (int k = 0; k < kLanes; ++k) {
+        bv[k] = load(p[r0 + k]);
+        bi[k] = r0 + k;
+      }
+      for (r = r0 + kLanes; r + kLanes <= r1; r += kLanes) {
+#pragma omp simd
+        for (int k = 0; k < kLanes; ++k) {
+          const C v = load(p[r + k]);
+          const bool take = arg_better<C, IsMin>(v, bv[k]);
+          bv[k] = take ? v : bv[k];
+          bi[k] = take ? r + k : bi[k];
+        }
+      }
+      best = bv[0];
+      idx = bi[0];
+      for (int k = 1; k < kLanes; ++k) {
+        if (arg_better<C, IsMin>(bv[k], best) ||
+            (bi[k] < idx && !arg_better<C, IsMin>(best, bv[k]))) {
+          best = bv[k];
+          idx = bi[k];
+        }
+      }
+      --r;  // the tail below starts after the last full group
+    }
+    for (++r; r < r1; ++r) {
+      const C v = load(p[r]);
       if (arg_better<C, IsMin>(v, best)) {
         best = v;
         idx = r;
@@ -521,7 +747,7 @@ void arg_impl(const T* src, int64_t outer, int64_t R, int64_t inner, I* out) {
         for (int64_t o = b; o < e; ++o) {
           C best;
           int64_t idx;
-          scan_row(src + o * R, 0, R, 1, best, idx);
+          scan_row(src + o * R, 0, R, best, idx);
           out[o] = static_cast<I>(idx);
         }
       });
@@ -534,7 +760,7 @@ void arg_impl(const T* src, int64_t outer, int64_t R, int64_t inner, I* out) {
     for (int64_t o = 0; o < outer; ++o) {
       parallel_for(0, nchunks, 1, [&](int64_t b, int64_t e) {
         for (int64_t c = b; c < e; ++c)
-          scan_row(src + o * R, c * chunk, std::min(R, (c + 1) * chunk), 1, bests[c].first,
+          scan_row(src + o * R, c * chunk, std::min(R, (c + 1) * chunk), bests[c].first,
                    bests[c].second);
       });
       C best = bests[0].first;
@@ -563,6 +789,7 @@ void arg_impl(const T* src, int64_t outer, int64_t R, int64_t inner, I* out) {
       }
       for (int64_t r = 1; r < R; ++r) {
         const T* row = base + r * inner;
+#pragma omp simd
         for (int64_t j = 0; j < w; ++j) {
           const C v = load(row[j]);
           const bool take = arg_better<C, IsMin>(v, best[j]);
@@ -646,7 +873,20 @@ void scan_impl(const T* src, T* dst, int64_t outer, int64_t R, int64_t inner, bo
     if (outer >= nthreads || R < 4 * kGrain) {
       const int64_t grain = std::max<int64_t>(1, kGrain / R);
       parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
-        for (int64_t o = b; o < e; ++o) {
+        int64_t o = b;
+        // Four rows at a time: independent dependency chains overlap.
+        for (; o + 4 <= e; o += 4) {
+          Acc acc[4] = {ident, ident, ident, ident};
+          for (int64_t k = 0; k < R; ++k) {
+            const int64_t r = reverse ? R - 1 - k : k;
+            for (int q = 0; q < 4; ++q) {
+              const int64_t i = (o + q) * R + r;
+              acc[q] = op(acc[q], to_acc(src[i]));
+              dst[i] = out_cast<T>(acc[q]);
+            }
+          }
+        }
+        for (; o < e; ++o) {
           const int64_t first = reverse ? o * R + R - 1 : o * R;
           scan_seg(src + first, dst + first, R, step, ident, true);
         }

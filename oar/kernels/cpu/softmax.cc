@@ -1,9 +1,10 @@
 #include "oar/kernels/cpu/softmax.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
@@ -13,18 +14,77 @@ namespace oar::kernels {
 namespace {
 
 constexpr int64_t kGrain = 16384;  // elements per parallel chunk, at least
-constexpr int64_t kColumns = 64;   // columns per task in the strided pattern
 
-// exp written as plain arithmetic so loops over it vectorise (range reduction by ln 2 and a
-// degree-6 polynomial, ~1 ulp). Underflows to 0 below -87.3; NaN stays NaN.
-inline float exp_vec(float x) {
-  // Branch-free (selects only), so loops vectorise without -fno-trapping-math.
-  constexpr float kLo = -87.33654f, kHi = 88.3762626647949f;
-  const float xc = std::min(std::max(x, kLo), kHi);  // NaN passes through
-  const float fx = xc * 1.44269504088896341f;
-  const float kn = fx + 12582912.0f;  // 1.5 * 2^23: rounds fx to the nearest integer
+#define OAR_INLINE __attribute__((always_inline)) inline
+// The wide vector types only ever live inside always-inline helpers of functions compiled for
+// the matching ISA, so the ABI note about passing them is moot.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// ---- float32: explicit vectors (GCC vector extensions), so exp vectorises without fast-math ----
+// The bodies are compiled for 64-, 32- and 16-byte vectors (AVX-512, AVX2, baseline) and the
+// widest the CPU supports is picked at run time.
+template <int W>
+struct Vec {
+  typedef float F __attribute__((vector_size(W)));
+  typedef int32_t I __attribute__((vector_size(W)));
+  static constexpr int L = W / 4;
+};
+
+template <typename V>
+OAR_INLINE V splat(float v) { return V{} + v; }
+template <typename V>
+OAR_INLINE V load(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+template <typename V>
+OAR_INLINE void store(float* p, const V& v) { std::memcpy(p, &v, sizeof(V)); }
+template <typename V, int L>
+OAR_INLINE float hmax(const V& v, float m) {
+  float buf[L];
+  store(buf, v);
+  for (int i = 0; i < L; ++i) m = buf[i] > m ? buf[i] : m;
+  return m;
+}
+template <typename V, int L>
+OAR_INLINE float hsum(const V& v, float s) {
+  float buf[L];
+  store(buf, v);
+  for (int i = 0; i < L; ++i) s += buf[i];
+  return s;
+}
+
+// exp: range reduction by ln 2 and a degree-6 polynomial (~1 ulp); 0 below -87.3 (so
+// exp(-inf) = 0), NaN stays NaN. exp_v works on every lane, exp_s is the same on one value.
+constexpr float kExpLo = -87.33654f, kExpHi = 88.3762626647949f;
+template <typename V, typename VI>
+OAR_INLINE V exp_v(const V& x) {
+  const V lo = splat<V>(kExpLo), hi = splat<V>(kExpHi);
+  V xc = x < lo ? lo : x;
+  xc = xc > hi ? hi : xc;
+  const V magic = splat<V>(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
+  const V kn = xc * 1.44269504088896341f + magic;
+  const V n = kn - magic;
+  const VI ni = (VI)kn - 0x4B400000;
+  const V r = xc - n * 0.693359375f - n * -2.12194440e-4f;
+  V p = splat<V>(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const V e = (p * r * r + r + 1.0f) * (V)((ni + 127) << 23);
+  return x < lo ? splat<V>(0.0f) : e;
+}
+OAR_INLINE float exp_s(float x) {
+  if (x < kExpLo) return 0.0f;
+  const float xc = x > kExpHi ? kExpHi : x;
+  const float kn = xc * 1.44269504088896341f + 12582912.0f;
   const float n = kn - 12582912.0f;
-  const int32_t ni = std::bit_cast<int32_t>(kn) - 0x4B400000;
+  int32_t ni;
+  std::memcpy(&ni, &kn, 4);
+  ni -= 0x4B400000;
   const float r = xc - n * 0.693359375f - n * -2.12194440e-4f;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
@@ -32,149 +92,160 @@ inline float exp_vec(float x) {
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  const float e = (p * r * r + r + 1.0f) * std::bit_cast<float>((ni + 127) << 23);
-  return e * static_cast<float>(!(x < kLo));  // 0 below the range; NaN * 0 stays NaN
+  const int32_t eb = (ni + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &eb, 4);
+  return (p * r * r + r + 1.0f) * scale;
 }
-inline double exp_vec(double x) { return std::exp(x); }
 
-template <typename C>
-inline C max_of(C a, C b) { return a > b ? a : b; }
-
-// Softmax over rows [r0, r1) of length n, contiguous (the axis is the innermost dim).
-template <typename T>
-__attribute__((always_inline)) inline void rows_body(const T* x, T* y, int64_t r0, int64_t r1,
-                                                     int64_t n, bool log) {
-  using C = compute_t<T>;
+// Rows [r0, r1) of length n, contiguous (the axis is the innermost dim). Vectors over the
+// multiple-of-L part, scalars for the tail.
+template <int W>
+OAR_INLINE void rows_f32(const float* x, float* y, int64_t r0, int64_t r1, int64_t n, bool log) {
+  using V = typename Vec<W>::F;
+  using VI = typename Vec<W>::I;
+  constexpr int L = Vec<W>::L;
+  const int64_t full = n / L * L;
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int64_t r = r0; r < r1; ++r) {
-    const T* xr = x + r * n;
-    T* yr = y + r * n;
-    C m = -std::numeric_limits<C>::infinity();
-#pragma omp simd reduction(max : m)
-    for (int64_t i = 0; i < n; ++i) m = max_of(m, C(xr[i]));
-    C s = 0;
-    if (log) {
-#pragma omp simd reduction(+ : s)
-      for (int64_t i = 0; i < n; ++i) s += exp_vec(C(xr[i]) - m);
-      const C ls = std::log(s);
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) yr[i] = T((C(xr[i]) - m) - ls);
-    } else if constexpr (std::is_same_v<T, C>) {
-#pragma omp simd reduction(+ : s)
-      for (int64_t i = 0; i < n; ++i) {
-        const C e = exp_vec(xr[i] - m);
-        yr[i] = e;
-        s += e;
+    const float* xr = x + r * n;
+    float* yr = y + r * n;
+    float m = kNegInf;
+    if (full) {
+      V vm = load<V>(xr);
+      for (int64_t i = L; i < full; i += L) {
+        const V v = load<V>(xr + i);
+        vm = v > vm ? v : vm;
       }
-      const C inv = C(1) / s;
-#pragma omp simd
-      for (int64_t i = 0; i < n; ++i) yr[i] *= inv;
+      m = hmax<V, L>(vm, m);
+    }
+    for (int64_t i = full; i < n; ++i) m = xr[i] > m ? xr[i] : m;
+    const V mv = splat<V>(m);
+    V vs = splat<V>(0.0f);
+    float s = 0.0f;
+    if (log) {
+      for (int64_t i = 0; i < full; i += L) vs += exp_v<V, VI>(load<V>(xr + i) - mv);
+      for (int64_t i = full; i < n; ++i) s += exp_s(xr[i] - m);
+      const float ls = std::log(hsum<V, L>(vs, s));
+      for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - m) - ls;
     } else {
-      // Half types: recompute exp rather than round it to T in between.
-#pragma omp simd reduction(+ : s)
-      for (int64_t i = 0; i < n; ++i) s += exp_vec(C(xr[i]) - m);
-      const C inv = C(1) / s;
-      for (int64_t i = 0; i < n; ++i) yr[i] = T(exp_vec(C(xr[i]) - m) * inv);
+      for (int64_t i = 0; i < full; i += L) {
+        const V e = exp_v<V, VI>(load<V>(xr + i) - mv);
+        store(yr + i, e);
+        vs += e;
+      }
+      for (int64_t i = full; i < n; ++i) {
+        yr[i] = exp_s(xr[i] - m);
+        s += yr[i];
+      }
+      const float inv = 1.0f / hsum<V, L>(vs, s);
+      for (int64_t i = 0; i < n; ++i) yr[i] *= inv;
     }
   }
 }
 
-// Softmax over the middle dim of [outer, n, inner] for tasks [t0, t1); a task is one outer
-// index and a block of up to kColumns contiguous inner columns.
-template <typename T>
-__attribute__((always_inline)) inline void strided_body(const T* x, T* y, int64_t t0, int64_t t1,
-                                                        int64_t n, int64_t inner, bool log) {
-  using C = compute_t<T>;
-  const int64_t blocks = (inner + kColumns - 1) / kColumns;
-  C m[kColumns], s[kColumns];
+// Per-thread scratch of at least n floats/doubles (kept between calls).
+template <typename C>
+C* scratch(int64_t n) {
+  thread_local std::vector<C> buf;
+  if (static_cast<int64_t>(buf.size()) < n) buf.resize(static_cast<size_t>(n));
+  return buf.data();
+}
+
+// The middle dim of [outer, n, inner] for tasks [t0, t1); a task is one outer index and a block
+// of `cols` contiguous inner columns, reduced column-wise down the n rows with running maxima and
+// sums in ms/ss (vectors over the multiple-of-L columns, scalars for the rest). Each row of a
+// block is read contiguously, so wide blocks stream well.
+template <int W>
+OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
+                            int64_t inner, int64_t cols, bool log) {
+  using V = typename Vec<W>::F;
+  using VI = typename Vec<W>::I;
+  constexpr int L = Vec<W>::L;
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const int64_t blocks = (inner + cols - 1) / cols;
+  float* ms = scratch<float>(2 * cols);
+  float* ss = ms + cols;
   for (int64_t t = t0; t < t1; ++t) {
-    const int64_t o = t / blocks, j0 = (t % blocks) * kColumns;
-    const int64_t w = std::min(kColumns, inner - j0);
-    const T* xb = x + o * n * inner + j0;
-    T* yb = y + o * n * inner + j0;
+    const int64_t o = t / blocks, j0 = (t % blocks) * cols;
+    const int64_t w = std::min(cols, inner - j0), vw = w / L * L;
+    const float* xb = x + o * n * inner + j0;
+    float* yb = y + o * n * inner + j0;
     for (int64_t j = 0; j < w; ++j) {
-      m[j] = -std::numeric_limits<C>::infinity();
-      s[j] = 0;
+      ms[j] = kNegInf;
+      ss[j] = 0.0f;
     }
     for (int64_t k = 0; k < n; ++k) {
-      const T* xr = xb + k * inner;
-#pragma omp simd
-      for (int64_t j = 0; j < w; ++j) m[j] = max_of(m[j], C(xr[j]));
+      const float* xr = xb + k * inner;
+      for (int64_t j = 0; j < vw; j += L) {
+        const V a = load<V>(xr + j), m = load<V>(ms + j);
+        store(ms + j, a > m ? a : m);
+      }
+      for (int64_t j = vw; j < w; ++j) ms[j] = xr[j] > ms[j] ? xr[j] : ms[j];
     }
     if (log) {
       for (int64_t k = 0; k < n; ++k) {
-        const T* xr = xb + k * inner;
-#pragma omp simd
-        for (int64_t j = 0; j < w; ++j) s[j] += exp_vec(C(xr[j]) - m[j]);
+        const float* xr = xb + k * inner;
+        for (int64_t j = 0; j < vw; j += L)
+          store(ss + j, load<V>(ss + j) + exp_v<V, VI>(load<V>(xr + j) - load<V>(ms + j)));
+        for (int64_t j = vw; j < w; ++j) ss[j] += exp_s(xr[j] - ms[j]);
       }
-      for (int64_t j = 0; j < w; ++j) s[j] = std::log(s[j]);
+      for (int64_t j = 0; j < w; ++j) ss[j] = std::log(ss[j]);
       for (int64_t k = 0; k < n; ++k) {
-        const T* xr = xb + k * inner;
-        T* yr = yb + k * inner;
-#pragma omp simd
-        for (int64_t j = 0; j < w; ++j) yr[j] = T((C(xr[j]) - m[j]) - s[j]);
-      }
-    } else if constexpr (std::is_same_v<T, C>) {
-      for (int64_t k = 0; k < n; ++k) {
-        const T* xr = xb + k * inner;
-        T* yr = yb + k * inner;
-#pragma omp simd
-        for (int64_t j = 0; j < w; ++j) {
-          const C e = exp_vec(xr[j] - m[j]);
-          yr[j] = e;
-          s[j] += e;
-        }
-      }
-      for (int64_t j = 0; j < w; ++j) s[j] = C(1) / s[j];
-      for (int64_t k = 0; k < n; ++k) {
-        T* yr = yb + k * inner;
-#pragma omp simd
-        for (int64_t j = 0; j < w; ++j) yr[j] *= s[j];
+        const float* xr = xb + k * inner;
+        float* yr = yb + k * inner;
+        for (int64_t j = 0; j < vw; j += L)
+          store(yr + j, (load<V>(xr + j) - load<V>(ms + j)) - load<V>(ss + j));
+        for (int64_t j = vw; j < w; ++j) yr[j] = (xr[j] - ms[j]) - ss[j];
       }
     } else {
       for (int64_t k = 0; k < n; ++k) {
-        const T* xr = xb + k * inner;
-#pragma omp simd
-        for (int64_t j = 0; j < w; ++j) s[j] += exp_vec(C(xr[j]) - m[j]);
+        const float* xr = xb + k * inner;
+        float* yr = yb + k * inner;
+        for (int64_t j = 0; j < vw; j += L) {
+          const V e = exp_v<V, VI>(load<V>(xr + j) - load<V>(ms + j));
+          store(yr + j, e);
+          store(ss + j, load<V>(ss + j) + e);
+        }
+        for (int64_t j = vw; j < w; ++j) {
+          yr[j] = exp_s(xr[j] - ms[j]);
+          ss[j] += yr[j];
+        }
       }
-      for (int64_t j = 0; j < w; ++j) s[j] = C(1) / s[j];
+      for (int64_t j = 0; j < w; ++j) ss[j] = 1.0f / ss[j];
       for (int64_t k = 0; k < n; ++k) {
-        const T* xr = xb + k * inner;
-        T* yr = yb + k * inner;
-        for (int64_t j = 0; j < w; ++j) yr[j] = T(exp_vec(C(xr[j]) - m[j]) * s[j]);
+        float* yr = yb + k * inner;
+        for (int64_t j = 0; j < vw; j += L) store(yr + j, load<V>(yr + j) * load<V>(ss + j));
+        for (int64_t j = vw; j < w; ++j) yr[j] *= ss[j];
       }
     }
   }
 }
 
-// Each body compiled for AVX-512, AVX2 and the baseline; picked once at run time.
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma"))) void rows_avx512(
-    const T* x, T* y, int64_t r0, int64_t r1, int64_t n, bool log) {
-  rows_body<T>(x, y, r0, r1, n, log);
+#define OAR_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma")))
+#define OAR_AVX2 __attribute__((target("avx2,fma")))
+OAR_AVX512 void rows_f32_avx512(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
+                                bool log) {
+  rows_f32<64>(x, y, r0, r1, n, log);
 }
-template <typename T>
-__attribute__((target("avx2,fma"))) void rows_avx2(const T* x, T* y, int64_t r0, int64_t r1,
-                                                   int64_t n, bool log) {
-  rows_body<T>(x, y, r0, r1, n, log);
+OAR_AVX2 void rows_f32_avx2(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
+                            bool log) {
+  rows_f32<32>(x, y, r0, r1, n, log);
 }
-template <typename T>
-void rows_default(const T* x, T* y, int64_t r0, int64_t r1, int64_t n, bool log) {
-  rows_body<T>(x, y, r0, r1, n, log);
+void rows_f32_base(const float* x, float* y, int64_t r0, int64_t r1, int64_t n, bool log) {
+  rows_f32<16>(x, y, r0, r1, n, log);
 }
-template <typename T>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma"))) void strided_avx512(
-    const T* x, T* y, int64_t t0, int64_t t1, int64_t n, int64_t inner, bool log) {
-  strided_body<T>(x, y, t0, t1, n, inner, log);
+OAR_AVX512 void strided_f32_avx512(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
+                                   int64_t inner, int64_t cols, bool log) {
+  strided_f32<64>(x, y, t0, t1, n, inner, cols, log);
 }
-template <typename T>
-__attribute__((target("avx2,fma"))) void strided_avx2(const T* x, T* y, int64_t t0, int64_t t1,
-                                                      int64_t n, int64_t inner, bool log) {
-  strided_body<T>(x, y, t0, t1, n, inner, log);
+OAR_AVX2 void strided_f32_avx2(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
+                               int64_t inner, int64_t cols, bool log) {
+  strided_f32<32>(x, y, t0, t1, n, inner, cols, log);
 }
-template <typename T>
-void strided_default(const T* x, T* y, int64_t t0, int64_t t1, int64_t n, int64_t inner,
-                     bool log) {
-  strided_body<T>(x, y, t0, t1, n, inner, log);
+void strided_f32_base(const float* x, float* y, int64_t t0, int64_t t1, int64_t n, int64_t inner,
+                      int64_t cols, bool log) {
+  strided_f32<16>(x, y, t0, t1, n, inner, cols, log);
 }
 
 int isa_level() {  // 2: AVX-512, 1: AVX2+FMA, 0: baseline
@@ -189,27 +260,106 @@ int isa_level() {  // 2: AVX-512, 1: AVX2+FMA, 0: baseline
   return level;
 }
 
-template <typename T>
-void run(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log) {
-  const int level = isa_level();
+// ---- float64: plain loops (exp from libm) ----
+void rows_f64(const double* x, double* y, int64_t r0, int64_t r1, int64_t n, bool log) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const double* xr = x + r * n;
+    double* yr = y + r * n;
+    double m = -std::numeric_limits<double>::infinity();
+#pragma omp simd reduction(max : m)
+    for (int64_t i = 0; i < n; ++i) m = xr[i] > m ? xr[i] : m;
+    double s = 0;
+    if (log) {
+      for (int64_t i = 0; i < n; ++i) s += std::exp(xr[i] - m);
+      const double ls = std::log(s);
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - m) - ls;
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        yr[i] = std::exp(xr[i] - m);
+        s += yr[i];
+      }
+      const double inv = 1.0 / s;
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) yr[i] *= inv;
+    }
+  }
+}
+
+void strided_f64(const double* x, double* y, int64_t t0, int64_t t1, int64_t n, int64_t inner,
+                 int64_t cols, bool log) {
+  const int64_t blocks = (inner + cols - 1) / cols;
+  double* m = scratch<double>(2 * cols);
+  double* s = m + cols;
+  for (int64_t t = t0; t < t1; ++t) {
+    const int64_t o = t / blocks, j0 = (t % blocks) * cols;
+    const int64_t w = std::min(cols, inner - j0);
+    const double* xb = x + o * n * inner + j0;
+    double* yb = y + o * n * inner + j0;
+    for (int64_t j = 0; j < w; ++j) {
+      m[j] = -std::numeric_limits<double>::infinity();
+      s[j] = 0;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      const double* xr = xb + k * inner;
+#pragma omp simd
+      for (int64_t j = 0; j < w; ++j) m[j] = xr[j] > m[j] ? xr[j] : m[j];
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      const double* xr = xb + k * inner;
+      double* yr = yb + k * inner;
+      for (int64_t j = 0; j < w; ++j) {
+        const double e = std::exp(xr[j] - m[j]);
+        if (!log) yr[j] = e;
+        s[j] += e;
+      }
+    }
+    if (log) {
+      for (int64_t j = 0; j < w; ++j) s[j] = std::log(s[j]);
+      for (int64_t k = 0; k < n; ++k) {
+        const double* xr = xb + k * inner;
+        double* yr = yb + k * inner;
+#pragma omp simd
+        for (int64_t j = 0; j < w; ++j) yr[j] = (xr[j] - m[j]) - s[j];
+      }
+    } else {
+      for (int64_t j = 0; j < w; ++j) s[j] = 1.0 / s[j];
+      for (int64_t k = 0; k < n; ++k) {
+        double* yr = yb + k * inner;
+#pragma omp simd
+        for (int64_t j = 0; j < w; ++j) yr[j] *= s[j];
+      }
+    }
+  }
+}
+
+template <typename T, typename Rows, typename Strided>
+void run(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log, Rows rows,
+         Strided strided) {
   if (inner == 1) {
-    auto f = level == 2 ? rows_avx512<T> : level == 1 ? rows_avx2<T> : rows_default<T>;
-    parallel_for(0, outer, std::max<int64_t>(1, kGrain / n),
-                 [&](int64_t r0, int64_t r1) { f(x, y, r0, r1, n, log); });
+    parallel_for(0, outer, std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1)),
+                 [&](int64_t r0, int64_t r1) { rows(x, y, r0, r1, n, log); });
     return;
   }
-  auto f = level == 2 ? strided_avx512<T> : level == 1 ? strided_avx2<T> : strided_default<T>;
-  const int64_t blocks = (inner + kColumns - 1) / kColumns;
-  const int64_t per_task = n * std::min(inner, kColumns);
+  // Columns per task: the whole inner extent when there are enough outer slices to go round
+  // the threads, else inner split evenly (in whole cache lines) between them.
+  const int64_t line = 64 / static_cast<int64_t>(sizeof(T));
+  const int64_t threads = (outer * n * inner >= 2 * kGrain) ? get_num_threads() : 1;
+  const int64_t split = std::max<int64_t>(1, (threads + outer - 1) / outer);
+  const int64_t per_split = ((inner + split - 1) / split + line - 1) / line * line;
+  const int64_t cols = std::min(inner, std::max(line, per_split));
+  const int64_t blocks = (inner + cols - 1) / cols;
+  const int64_t per_task = std::max<int64_t>(n * std::min(inner, cols), 1);
   parallel_for(0, outer * blocks, std::max<int64_t>(1, kGrain / per_task),
-               [&](int64_t t0, int64_t t1) { f(x, y, t0, t1, n, inner, log); });
+               [&](int64_t t0, int64_t t1) { strided(x, y, t0, t1, n, inner, cols, log); });
 }
 
 }  // namespace
 
 void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
+  const char* name = log ? "log_softmax" : "softmax";
   const int64_t rank = x.ndim();
-  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), log ? "log_softmax" : "softmax");
+  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), name);
   if (x.numel() == 0) return;
   int64_t outer = 1, n = 1, inner = 1;
   if (rank > 0) {
@@ -218,24 +368,35 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
     n = s[ax];
     for (int64_t d = ax + 1; d < rank; ++d) inner *= s[d];
   }
-  // The kernels read and write contiguous memory; other layouts go through copies.
+  // The kernels compute in float32/float64 on contiguous memory: other layouts, and float16/
+  // bfloat16 (computed in float32), go through copies.
+  const DType dt = out.dtype();
+  const bool half = dt == DType::Float16 || dt == DType::BFloat16;
+  if (!half && dt != DType::Float32 && dt != DType::Float64)
+    unsupported_dtype(name, dt, "float16, bfloat16, float32, float64");
+  const DType ct = half ? DType::Float32 : dt;
   const Tensor* xc = &x;
   const Tensor* oc = &out;
   Tensor xcopy, ocopy;
-  if (!x.is_contiguous() || x.dtype() != out.dtype()) {
-    xcopy = Tensor::make(x.shape(), out.dtype());
+  if (!x.is_contiguous() || x.dtype() != ct) {
+    xcopy = Tensor::make(x.shape(), ct);
     copy(x, xcopy);
     xc = &xcopy;
   }
-  if (!out.is_contiguous()) {
-    ocopy = Tensor::make(out.shape(), out.dtype());
+  if (!out.is_contiguous() || half) {
+    ocopy = Tensor::make(out.shape(), ct);
     oc = &ocopy;
   }
-  dispatch_floating(out.dtype(), log ? "log_softmax" : "softmax", [&](auto tag) {
-    using T = decltype(tag);
-    run<T>(static_cast<const T*>(xc->raw_data()), static_cast<T*>(oc->raw_data()), outer, n,
-           inner, log);
-  });
+  if (ct == DType::Float32) {
+    const int level = isa_level();
+    run<float>(static_cast<const float*>(xc->raw_data()), static_cast<float*>(oc->raw_data()),
+               outer, n, inner, log,
+               level == 2 ? rows_f32_avx512 : level == 1 ? rows_f32_avx2 : rows_f32_base,
+               level == 2 ? strided_f32_avx512 : level == 1 ? strided_f32_avx2 : strided_f32_base);
+  } else {
+    run<double>(static_cast<const double*>(xc->raw_data()), static_cast<double*>(oc->raw_data()),
+                outer, n, inner, log, rows_f64, strided_f64);
+  }
   if (oc != &out) copy(*oc, out);
 }
 

@@ -10,10 +10,10 @@
 
 namespace oar::infer_meta {
 
-// The dims to reduce: normalised, sorted, without repeats; an empty list means every dim.
-// A 0-D tensor accepts axis 0 / -1 and has nothing to reduce. Out-of-range axes raise
-// InvalidArgument as Paddle: "sum: The reduce dim index 0 should be in the range [-2, 2), but
-// received 3 (argument 'axis')".
+// The dims to reduce: normalised and sorted; an empty list means every dim. Repeated dims and
+// out-of-range axes raise InvalidArgument as Paddle does.
+// A 0-D tensor accepts axis 0 / -1 and has nothing to reduce. Message for an out-of-range axis:
+// "sum: The reduce dim index 0 should be in the range [-2, 2), but received 3 (argument 'axis'...".
 std::vector<int64_t> reduce_axes(const char* op, const IntArray& axis, int64_t rank);
 // `in` without the reduced dims (size 1 there when keepdim).
 Shape reduced_shape(const Shape& in, const std::vector<int64_t>& axes, bool keepdim);
@@ -23,7 +23,8 @@ int64_t reduced_count(const Shape& in, const std::vector<int64_t>& axes);
 // sum: dtype when given; otherwise bool and int32 sum to int64 (as Paddle), others keep x's.
 Meta reduce_sum(const char* op, const Tensor& x, const IntArray& axis, std::optional<DType> dtype,
                 bool keepdim);
-// Output of x's dtype (mean, and composites that validate their axes with it).
+// Output of x's dtype (mean -- integer means truncate, as Paddle -- and the composites that
+// validate their axes with it).
 Meta reduce_mean(const char* op, const Tensor& x, const IntArray& axis, bool keepdim);
 // prod: dtype when given, else x's (bool -> int64).
 Meta reduce_prod(const char* op, const Tensor& x, const IntArray& axis, bool keepdim,

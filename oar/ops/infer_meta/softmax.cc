@@ -15,7 +15,9 @@ Meta softmax_like(const char* name, const Tensor& x, int64_t axis) {
 }
 }  // namespace
 
-Meta softmax(const char*, const Tensor& x, int64_t axis) { return softmax_like("softmax", x, axis); }
+Meta softmax(const char*, const Tensor& x, int64_t axis) {
+  return softmax_like("softmax", x, axis);
+}
 Meta log_softmax(const char*, const Tensor& x, int64_t axis) {
   return softmax_like("log_softmax", x, axis);
 }
