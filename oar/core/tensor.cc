@@ -111,8 +111,8 @@ Tensor Tensor::detach() const {
 }
 
 void Tensor::copy_(const Tensor& src) {
-  broadcast_shapes(src.shape(), shape(), "copy_");
-  OAR_ENFORCE_ARG(numel_of(broadcast_shapes(src.shape(), shape(), "copy_")) == numel(),
+  // The source must broadcast to exactly this tensor's shape (not to a larger one).
+  OAR_ENFORCE_ARG(broadcast_shapes(src.shape(), shape(), "copy_") == shape(),
                   "copy_: cannot broadcast value of shape ", shape_str(src.shape()),
                   " to the destination shape ", shape_str(shape()));
   kernels::copy(src, *this);
