@@ -429,8 +429,13 @@ def main():
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
-    decls, methods, defs, nodes, binds, inplace_decls, inplace_defs = [], [], [], [], [], [], []
+    # Declarations (api.h, tensor_methods.inc) cover every op; definitions and bindings are
+    # written one file per spec family so that editing one family recompiles only its files.
+    decls, methods, inplace_decls = [], [], []
+    families = {}  # spec stem -> {"defs": [...], "nodes": [...], "binds": [...]}
     for op in ops:
+        fam = families.setdefault(op.source[:-len(".yaml")], {"defs": [], "nodes": [], "binds": []})
+        defs, nodes, binds = fam["defs"], fam["nodes"], fam["binds"]
         params = op.params(True)
         decls.append(f"{op.ret_type()} {op.name}({params});")
         md, mdef = gen_method(op)
@@ -442,7 +447,7 @@ def main():
         idecl, idef = gen_inplace(op)
         if idecl:
             inplace_decls.append(idecl)
-            inplace_defs.append(idef)
+            defs.append(idef)
             methods.append(f"  Tensor& {op.inplace}({op.params(True, skip_first=True)});")
             names = ", ".join(["*this"] + [a.name for a in op.args[1:]])
             defs.append(f"Tensor& Tensor::{op.inplace}({op.params(False, skip_first=True)}) {{\n"
@@ -470,13 +475,18 @@ def main():
     write(os.path.join(out_cpp, "tensor_methods.inc"), head + "\n".join(methods) + "\n")
     includes = "".join(f'#include "oar/ops/infer_meta/{h}"\n' for h in im_headers)
     includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
-    write(os.path.join(out_cpp, "api.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
-          "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ops/op_helpers.h\"\n"
-          + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
-          + "\n".join(n for n in nodes if n) + "\n" + "\n".join(defs) + "\n" + "\n".join(inplace_defs)
-          + "\n}  // namespace oar\n")
-    write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
-          "void bind_generated_ops(nb::module_& m) {\n  nb::handle tensor_cls = nb::type<Tensor>();\n" + "".join(binds) +
+    for stem, fam in families.items():
+        write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ops/op_helpers.h\"\n"
+              + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
+              + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
+              + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
+        write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
+              f"void bind_ops_{stem}(nb::module_& m) {{\n  nb::handle tensor_cls = nb::type<Tensor>();\n  (void)tensor_cls;\n"
+              + "".join(fam["binds"]) + "}\n\n}  // namespace oar::python\n")
+    write(os.path.join(out_py, "bind_ops.cc"), head + "#include \"bind_common.h\"\n\nnamespace oar::python {\n\n"
+          + "".join(f"void bind_ops_{stem}(nb::module_& m);\n" for stem in families) +
+          "\nvoid bind_generated_ops(nb::module_& m) {\n" + "".join(f"  bind_ops_{stem}(m);\n" for stem in families) +
           "  // Ops that are also Tensor methods (the Python layer attaches them).\n  m.attr(\"_method_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.name}"' for op in ops if op.python and op.method) + ");\n"
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +

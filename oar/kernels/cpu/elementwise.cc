@@ -6,6 +6,7 @@
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/loops.h"
+#include "oar/kernels/cpu/vec_math.h"
 
 namespace oar::kernels {
 
@@ -266,6 +267,41 @@ void unary_float(UnaryOp op, const Tensor& x, const Tensor& out) {
   OAR_THROW(Unimplemented, unary_op_name(op), ": no float kernel");
 }
 
+// out = fn(x) through a vectorised span kernel. Strided runs are gathered into a small buffer
+// first, so every element goes through the same code whatever the layout.
+template <typename T>
+void span_loop(const Tensor& x, const Tensor& out, SpanFn<T> fn) {
+  if (x.is_contiguous() && out.is_contiguous() && x.shape() == out.shape()) {
+    const T* a = static_cast<const T*>(x.raw_data());
+    T* o = static_cast<T*>(out.raw_data());
+    parallel_for(0, out.numel(), kElementwiseGrain,
+                 [&](int64_t b, int64_t e) { fn(a + b, o + b, e - b); });
+    return;
+  }
+  StridedLoop<2> loop(out.shape(), {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())},
+                      {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())});
+  loop.run([&](char* const* p, const int64_t* s, int64_t n) {
+    if (s[0] == sizeof(T) && s[1] == sizeof(T))
+      return fn(reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
+    constexpr int64_t kBuf = 256;
+    T buf[kBuf];
+    for (int64_t i0 = 0; i0 < n; i0 += kBuf) {
+      const int64_t m = std::min(kBuf, n - i0);
+      for (int64_t i = 0; i < m; ++i) buf[i] = *reinterpret_cast<const T*>(p[1] + (i0 + i) * s[1]);
+      fn(buf, buf, m);
+      for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(p[0] + (i0 + i) * s[0]) = buf[i];
+    }
+  });
+}
+
+// The vectorised kernel for op on T, or nullptr (half types and ints have none).
+template <typename T>
+SpanFn<T> vec_span(UnaryOp op) {
+  if constexpr (std::is_same_v<T, float>) return vec_span_f32(op);
+  else if constexpr (std::is_same_v<T, double>) return vec_span_f64(op);
+  else return nullptr;
+}
+
 // Ops defined for every real type (ints too).
 template <typename T>
 bool unary_any_real(UnaryOp op, const Tensor& x, const Tensor& out) {
@@ -341,7 +377,9 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
   }
   dispatch_floating(t, name, [&](auto tag) {
     using T = decltype(tag);
-    if (!unary_any_real<T>(op, x, out)) unary_float<T>(op, x, out);
+    if (unary_any_real<T>(op, x, out)) return;
+    if (const SpanFn<T> fn = vec_span<T>(op)) return span_loop<T>(x, out, fn);
+    unary_float<T>(op, x, out);
   });
 }
 
