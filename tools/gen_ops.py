@@ -158,6 +158,32 @@ def words(expr):
     return set(re.findall(r"[A-Za-z_]\w*", expr))
 
 
+META_CALLS = {"shape": "{n}_shape", "dtype": "{n}_dtype", "ndim": "int64_t({n}_shape.size())",
+              "numel": "numel_of({n}_shape)"}
+
+
+def meta_only_inputs(op):
+    """Tensor inputs whose backward formulas read only shape/dtype/ndim/numel: the node keeps
+    those, not the tensor, so no storage is held and writing to it in place stays legal."""
+    text = "\n".join(op.backward.values())
+    out = set()
+    for a in op.args:
+        if a.type != "Tensor":
+            continue
+        uses = re.findall(r"\b" + a.name + r"\b(\.\w+\(\))?", text)
+        if uses and all(u[1:-2] in META_CALLS for u in uses):
+            out.add(a.name)
+    return out
+
+
+def use_meta(formula, names):
+    """Rewrites x.shape() and friends into the saved metadata for the meta-only inputs."""
+    for n in names:
+        formula = re.sub(r"\b" + n + r"\.(shape|dtype|ndim|numel)\(\)",
+                         lambda m: META_CALLS[m.group(1)].format(n=n), formula)
+    return formula
+
+
 def gen_node(op):
     """An autograd node class for `op`, or '' when it has no backward."""
     if not op.backward:
@@ -166,7 +192,8 @@ def gen_node(op):
     for f in op.backward.values():
         used |= words(f)
     tensors = [a for a in op.args if a.type in ("Tensor", "Tensor?", "Tensor[]")]
-    saved = [a for a in tensors if a.name in used]
+    metas = meta_only_inputs(op)
+    saved = [a for a in tensors if a.name in used and a.name not in metas]
     attrs = [a for a in op.args if a.type in STORE_TYPES and a.name in used]
     saved_outs = [o for o in op.outputs if o in used] if not op.multi else []
     cls = f"{op.name.title().replace('_', '')}Grad"
@@ -179,6 +206,9 @@ def gen_node(op):
             lines.append(f"  autograd::SavedTensor {a.name}_;")
     for o in saved_outs:
         lines.append(f"  autograd::SavedTensor {o}_;")
+    for n in sorted(metas):
+        lines.append(f"  Shape {n}_shape;")
+        lines.append(f"  DType {n}_dtype;")
     for a in attrs:
         lines.append(f"  {STORE_TYPES[a.type]} {a.name};")
     lines.append("  void release_saved() override {")
@@ -213,6 +243,8 @@ def gen_node(op):
     lines.append("    size_t edge = 0;")
     for a in tensors:
         formula = op.backward.get(a.name)
+        if formula:
+            formula = use_meta(formula, metas)
         if a.type == "Tensor[]":
             lines.append(f"    const size_t {a.name}_first = edge; edge += {a.name}_count;")
             if formula:
@@ -254,10 +286,14 @@ def gen_record(op, out_names):
         else:
             conds.append(f"autograd::any_requires_grad({{&{a.name}}})")
     lines = [f"  if ({' || '.join(conds)}) {{", f"    auto node = std::make_shared<{cls}>();"]
+    metas = meta_only_inputs(op)
     for a in tensors:
         if a.name not in used:
             continue
-        if a.type == "Tensor[]":
+        if a.name in metas:
+            lines.append(f"    node->{a.name}_shape = {a.name}.shape();")
+            lines.append(f"    node->{a.name}_dtype = {a.name}.dtype();")
+        elif a.type == "Tensor[]":
             lines.append(f"    for (const auto& t : {a.name}) node->{a.name}_.emplace_back(t, false);")
         else:
             lines.append(f"    node->{a.name}_ = autograd::SavedTensor({a.name}, false);")

@@ -118,6 +118,19 @@ def test_inplace_on_saved_tensor_raises():
         b.sum().backward()
 
 
+def test_shape_only_backward_keeps_no_tensor():
+    # reshape/add only need their input's shape for backward, so writing that input in place
+    # afterwards is legal (PyTorch and Paddle agree); the gradient is unchanged.
+    p = param([1.0, 2.0, 3.0, 4.0])
+    a = p * 2
+    r = a.reshape([2, 2])
+    s = a + oar.ones([4], dtype="float64")
+    with oar.no_grad():
+        a.add_(oar.ones([4], dtype="float64"))
+    (r.sum() + s.sum()).backward()
+    np.testing.assert_allclose(p.grad.numpy(), [4, 4, 4, 4])
+
+
 def test_inplace_on_leaf_that_requires_grad_is_value_error():
     p = param([1.0, 2.0])
     with pytest.raises(ValueError, match="Leaf Tensor"):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import oar
-from op_test import FLOAT_DTYPES, assert_close, check_forward, check_grad, rand
+from op_test import FLOAT_DTYPES, INT_DTYPES, assert_close, check_forward, check_grad, rand
 
 NUM_DTYPES = ["float32", "float64", "int32", "int64"]
 
@@ -335,3 +335,26 @@ def test_matmul_random_shapes():
         out = oar.matmul(ta, tb, transpose_x=tx, transpose_y=ty)
         f = (lambda v: v.astype(np.float64)) if dt.startswith("float") else (lambda v: v)
         assert_close(out, np_matmul(f(a), f(b), tx, ty), dt, f"matmul {xs} x {ys} tx={tx} ty={ty} [{dt}]")
+
+
+def test_conj():
+    z = (rand((3, 4), seed=41) + 1j * rand((3, 4), seed=42)).astype(np.complex64)
+    np.testing.assert_array_equal(oar.conj(oar.to_tensor(z)).numpy(), np.conj(z))
+    np.testing.assert_array_equal(oar.to_tensor(z).conj().numpy(), np.conj(z))
+    # Real tensors come back unchanged (a copy, same dtype), as Paddle.
+    for dt in FLOAT_DTYPES + INT_DTYPES:
+        a = rand((2, 3), dt, seed=43)
+        out = oar.conj(oar.to_tensor(a))
+        assert out.dtype.name == dt
+        np.testing.assert_array_equal(out.numpy(), a)
+    check_grad(oar.conj, [rand((2, 3), seed=44)], what="conj (real)")
+
+
+def test_complex_matmul_gradient_uses_conjugate():
+    # Values measured with paddle 3.3: d(real(sum(c @ d)))/dc = conj(d)^T, and so on.
+    c = oar.to_tensor(np.array([[1 + 2j, 3 - 1j]], np.complex64), stop_gradient=False)
+    d = oar.to_tensor(np.array([[2 - 1j], [1 + 1j]], np.complex64), stop_gradient=False)
+    out = oar.matmul(c, d)
+    out.backward(oar.to_tensor(np.ones((1, 1), np.complex64)))
+    np.testing.assert_allclose(c.grad.numpy(), [[2 + 1j, 1 - 1j]])
+    np.testing.assert_allclose(d.grad.numpy(), [[1 - 2j], [3 + 1j]])

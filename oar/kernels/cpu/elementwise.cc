@@ -203,7 +203,7 @@ const char* unary_op_name(UnaryOp op) {
       "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
       "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid",
       "relu", "silu", "gelu", "gelu", "relu6", "hardswish",
-      "logical_not", "bitwise_not", "isnan", "isinf", "isfinite"};
+      "logical_not", "bitwise_not", "isnan", "isinf", "isfinite", "conj"};
   return names[static_cast<int>(op)];
 }
 
@@ -318,6 +318,7 @@ bool unary_any_real(UnaryOp op, const Tensor& x, const Tensor& out) {
       map<T>(x, out, [](C a) { return std::min(std::max(a, C(0)), C(6)); });
       return true;
     case UnaryOp::LogicalNot: predicate<T>(x, out, [](C a) { return a == C(0); }); return true;
+    case UnaryOp::Conj: unary_loop<T, T>(x, out, [](T a) { return a; }); return true;
     default: return false;
   }
 }
@@ -333,6 +334,7 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
     if (op == UnaryOp::IsNan || op == UnaryOp::IsInf)
       return unary_loop<bool, bool>(x, out, [](bool) { return false; });
     if (op == UnaryOp::IsFinite) return unary_loop<bool, bool>(x, out, [](bool) { return true; });
+    if (op == UnaryOp::Conj) return unary_loop<bool, bool>(x, out, [](bool a) { return a; });
     unsupported_dtype(name, t, "numeric types");
   }
   if (is_complex(t)) {
@@ -340,6 +342,7 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
       using T = decltype(tag);
       switch (op) {
         case UnaryOp::Neg: return unary_loop<T, T>(x, out, [](T a) { return -a; });
+        case UnaryOp::Conj: return unary_loop<T, T>(x, out, [](T a) { return std::conj(a); });
         case UnaryOp::Exp: return unary_loop<T, T>(x, out, [](T a) { return std::exp(a); });
         case UnaryOp::Log: return unary_loop<T, T>(x, out, [](T a) { return std::log(a); });
         case UnaryOp::Sqrt: return unary_loop<T, T>(x, out, [](T a) { return std::sqrt(a); });

@@ -19,7 +19,7 @@ enum class UnaryOp {
   Exp, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt,
   Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Erf, Sigmoid,
   Relu, Silu, Gelu, GeluTanh, Relu6, Hardswish,
-  LogicalNot, BitNot, IsNan, IsInf, IsFinite
+  LogicalNot, BitNot, IsNan, IsInf, IsFinite, Conj
 };
 const char* unary_op_name(UnaryOp op);
 void unary(UnaryOp op, const Tensor& x, const Tensor& out);

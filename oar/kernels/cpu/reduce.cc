@@ -729,11 +729,12 @@ void norm_reduce(const Tensor& x, double porder, const IntArray& axis, const Ten
 
 namespace {
 
-// Whether x replaces the current best b: strictly better, or the first NaN.
+// Whether x replaces the current best b: strictly better. As Paddle, NaNs are skipped: a NaN is
+// never better, and any number beats a NaN best (an all-NaN run gives its first index).
 template <typename C, bool IsMin>
 inline bool arg_better(C x, C b) {
   const bool better = IsMin ? (x < b) : (x > b);
-  if constexpr (std::is_floating_point_v<C>) return better || (x != x && b == b);
+  if constexpr (std::is_floating_point_v<C>) return x == x && (better || b != b);
   else return better;
 }
 

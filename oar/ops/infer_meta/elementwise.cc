@@ -7,11 +7,6 @@ Meta broadcast(const char* op, const Tensor& x, const Tensor& y) {
   return {broadcast_shapes(x.shape(), y.shape(), op), x.dtype()};
 }
 
-Meta true_divide(const char* op, const Tensor& x, const Tensor& y) {
-  Meta m = broadcast(op, x, y);
-  return m;
-}
-
 Meta where(const char* op, const Tensor& cond, const Tensor& x, const Tensor& y) {
   OAR_ENFORCE(cond.dtype() == DType::Bool, TypeMismatch, op,
               ": argument 'condition' must be a bool tensor, got ", dtype_name(cond.dtype()));

@@ -17,8 +17,6 @@ template <typename... Attrs>
 Meta broadcast_bool(const char* op, const Tensor& x, const Tensor& y, const Attrs&...) {
   return {broadcast(op, x, y).shape, DType::Bool};
 }
-// Real-valued output for true division (ints divide to the default float dtype).
-Meta true_divide(const char* op, const Tensor& x, const Tensor& y);
 Meta where(const char* op, const Tensor& cond, const Tensor& x, const Tensor& y);
 Meta cast(const char* op, const Tensor& x, DType dtype);
 // Ops on floats only: rejects integer and bool inputs with a TypeError naming the op.
