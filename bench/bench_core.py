@@ -80,6 +80,16 @@ def fmt(s):
     return f"{s * 1e6:.2f}us" if s < 1e-3 else f"{s * 1e3:.2f}ms"
 
 
+def fma_peak():
+    """GFLOP/s of the machine's float32 FMA peak (build/release/fma_peak), or None."""
+    exe = os.path.join(ROOT, "build", "release", "fma_peak")
+    if not os.path.exists(exe):
+        return None
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    out = subprocess.run([exe], capture_output=True, text=True, env=env).stdout.strip()
+    return float(out) if out and float(out) > 0 else None
+
+
 def main():
     oar_res, err = run(sys.executable, "oar")
     if oar_res is None:
@@ -90,13 +100,17 @@ def main():
         others[fw] = res
         if res is None:
             print(f"({fw} not measured: {ferr})")
+    peak = fma_peak()
     print("ratio = other's time / oar's time (above 1: oar is faster)")
     print(f"{'case':30s} {'oar':>10s} {'torch':>10s} {'paddle':>10s} {'torch/oar':>9s} {'paddle/oar':>10s}")
     for k, v in oar_res.items():
         t = (others["torch"] or {}).get(k)
         p = (others["paddle"] or {}).get(k)
         ratio = lambda o: f"{o / v:.2f}" if o else "n/a"
-        extra = f"   oar {2 * 1024 ** 3 / v / 1e9:.0f} GFLOP/s" if k.startswith("matmul") else ""
+        extra = ""
+        if k.startswith("matmul"):
+            gf = 2 * 1024 ** 3 / v / 1e9
+            extra = f"   oar {gf:.0f} GFLOP/s" + (f" = {100 * gf / peak:.0f}% of the FMA peak {peak:.0f}" if peak else "")
         print(f"{k:30s} {fmt(v):>10s} {fmt(t):>10s} {fmt(p):>10s} {ratio(t):>9s} {ratio(p):>10s}{extra}")
 
 

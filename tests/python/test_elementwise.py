@@ -229,3 +229,26 @@ def test_inplace_ops_bump_version_and_work():
     np.testing.assert_allclose(x.numpy(), [2, 3])
     x.scale_(2.0)
     np.testing.assert_allclose(x.numpy(), [4, 6])
+
+
+def test_exp_range_edges():
+    # The vectorised float32 exp: overflow to inf, denormal results, 0 and NaN handled as libm.
+    v = np.array([-np.inf, -110.0, -104.5, -100.0, -87.5, -1e-3, 0.0, 1e-3, 88.0, 88.7, 88.73, 100.0,
+                  np.inf, np.nan], np.float32)
+    for n in (len(v), 37):  # whole vectors and a tail
+        a = np.resize(v, n)
+        got = oar.exp(oar.to_tensor(a)).numpy()
+        with np.errstate(over="ignore"):
+            want = np.exp(a.astype(np.float64)).astype(np.float32)
+        np.testing.assert_allclose(got, want, rtol=2e-7, atol=2e-45, equal_nan=True)
+    # Dense sweep against float64: at most 2 ulp apart.
+    a = np.linspace(-103, 88.7, 200001, dtype=np.float32)
+    got = oar.exp(oar.to_tensor(a)).numpy()
+    want = np.exp(a.astype(np.float64))
+    normal = want > np.finfo(np.float32).tiny
+    ulp = np.spacing(want[normal].astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(got[normal] - want[normal]) / ulp) <= 2.0
+    # sigmoid and silu built on it: saturate without NaN.
+    big = oar.to_tensor(np.array([-200.0, -50.0, 0.0, 50.0, 200.0], np.float32))
+    np.testing.assert_allclose(oar.sigmoid(big).numpy(), [0, 1.9287498e-22, 0.5, 1, 1], rtol=1e-6)
+    np.testing.assert_allclose(oar.silu(big).numpy(), [-0.0, -9.643749e-21, 0, 50, 200], rtol=1e-6)

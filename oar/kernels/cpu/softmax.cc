@@ -9,6 +9,7 @@
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/vec_exp.h"
 
 namespace oar::kernels {
 namespace {
@@ -26,7 +27,6 @@ constexpr int64_t kGrain = 16384;  // elements per parallel chunk, at least
 template <int W>
 struct Vec {
   typedef float F __attribute__((vector_size(W)));
-  typedef int32_t I __attribute__((vector_size(W)));
   static constexpr int L = W / 4;
 };
 
@@ -55,55 +55,12 @@ OAR_INLINE float hsum(const V& v, float s) {
   return s;
 }
 
-// exp: range reduction by ln 2 and a degree-6 polynomial (~1 ulp); 0 below -87.3 (so
-// exp(-inf) = 0), NaN stays NaN. exp_v works on every lane, exp_s is the same on one value.
-constexpr float kExpLo = -87.33654f, kExpHi = 88.3762626647949f;
-template <typename V, typename VI>
-OAR_INLINE V exp_v(const V& x) {
-  const V lo = splat<V>(kExpLo), hi = splat<V>(kExpHi);
-  V xc = x < lo ? lo : x;
-  xc = xc > hi ? hi : xc;
-  const V magic = splat<V>(12582912.0f);  // 1.5 * 2^23: adding it rounds to an integer
-  const V kn = xc * 1.44269504088896341f + magic;
-  const V n = kn - magic;
-  const VI ni = (VI)kn - 0x4B400000;
-  const V r = xc - n * 0.693359375f - n * -2.12194440e-4f;
-  V p = splat<V>(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const V e = (p * r * r + r + 1.0f) * (V)((ni + 127) << 23);
-  return x < lo ? splat<V>(0.0f) : e;
-}
-OAR_INLINE float exp_s(float x) {
-  if (x < kExpLo) return 0.0f;
-  const float xc = x > kExpHi ? kExpHi : x;
-  const float kn = xc * 1.44269504088896341f + 12582912.0f;
-  const float n = kn - 12582912.0f;
-  int32_t ni;
-  std::memcpy(&ni, &kn, 4);
-  ni -= 0x4B400000;
-  const float r = xc - n * 0.693359375f - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const int32_t eb = (ni + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &eb, 4);
-  return (p * r * r + r + 1.0f) * scale;
-}
 
 // Rows [r0, r1) of length n, contiguous (the axis is the innermost dim). Vectors over the
 // multiple-of-L part, scalars for the tail.
 template <int W>
 OAR_INLINE void rows_f32(const float* x, float* y, int64_t r0, int64_t r1, int64_t n, bool log) {
   using V = typename Vec<W>::F;
-  using VI = typename Vec<W>::I;
   constexpr int L = Vec<W>::L;
   const int64_t full = n / L * L;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
@@ -124,18 +81,18 @@ OAR_INLINE void rows_f32(const float* x, float* y, int64_t r0, int64_t r1, int64
     V vs = splat<V>(0.0f);
     float s = 0.0f;
     if (log) {
-      for (int64_t i = 0; i < full; i += L) vs += exp_v<V, VI>(load<V>(xr + i) - mv);
-      for (int64_t i = full; i < n; ++i) s += exp_s(xr[i] - m);
+      for (int64_t i = 0; i < full; i += L) vs += exp_f32(load<V>(xr + i) - mv);
+      for (int64_t i = full; i < n; ++i) s += exp_f32(xr[i] - m);
       const float ls = std::log(hsum<V, L>(vs, s));
       for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - m) - ls;
     } else {
       for (int64_t i = 0; i < full; i += L) {
-        const V e = exp_v<V, VI>(load<V>(xr + i) - mv);
+        const V e = exp_f32(load<V>(xr + i) - mv);
         store(yr + i, e);
         vs += e;
       }
       for (int64_t i = full; i < n; ++i) {
-        yr[i] = exp_s(xr[i] - m);
+        yr[i] = exp_f32(xr[i] - m);
         s += yr[i];
       }
       const float inv = 1.0f / hsum<V, L>(vs, s);
@@ -160,7 +117,6 @@ template <int W>
 OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
                             int64_t inner, int64_t cols, bool log) {
   using V = typename Vec<W>::F;
-  using VI = typename Vec<W>::I;
   constexpr int L = Vec<W>::L;
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const int64_t blocks = (inner + cols - 1) / cols;
@@ -187,8 +143,8 @@ OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, in
       for (int64_t k = 0; k < n; ++k) {
         const float* xr = xb + k * inner;
         for (int64_t j = 0; j < vw; j += L)
-          store(ss + j, load<V>(ss + j) + exp_v<V, VI>(load<V>(xr + j) - load<V>(ms + j)));
-        for (int64_t j = vw; j < w; ++j) ss[j] += exp_s(xr[j] - ms[j]);
+          store(ss + j, load<V>(ss + j) + exp_f32(load<V>(xr + j) - load<V>(ms + j)));
+        for (int64_t j = vw; j < w; ++j) ss[j] += exp_f32(xr[j] - ms[j]);
       }
       for (int64_t j = 0; j < w; ++j) ss[j] = std::log(ss[j]);
       for (int64_t k = 0; k < n; ++k) {
@@ -203,12 +159,12 @@ OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, in
         const float* xr = xb + k * inner;
         float* yr = yb + k * inner;
         for (int64_t j = 0; j < vw; j += L) {
-          const V e = exp_v<V, VI>(load<V>(xr + j) - load<V>(ms + j));
+          const V e = exp_f32(load<V>(xr + j) - load<V>(ms + j));
           store(yr + j, e);
           store(ss + j, load<V>(ss + j) + e);
         }
         for (int64_t j = vw; j < w; ++j) {
-          yr[j] = exp_s(xr[j] - ms[j]);
+          yr[j] = exp_f32(xr[j] - ms[j]);
           ss[j] += yr[j];
         }
       }
