@@ -525,6 +525,8 @@ def main():
           "\nvoid bind_generated_ops(nb::module_& m) {\n" + "".join(f"  bind_ops_{stem}(m);\n" for stem in families) +
           "  // Ops that are also Tensor methods (the Python layer attaches them).\n  m.attr(\"_method_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.name}"' for op in ops if op.python and op.method) + ");\n"
+          "  m.attr(\"_generated_ops\") = nb::make_tuple(" +
+          ", ".join(f'"{op.name}"' for op in ops if op.python) + ");\n"
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.inplace}"' for op in ops if op.python and op.inplace) + ");\n"
           "}\n\n}  // namespace oar::python\n")

@@ -21,7 +21,6 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
   return reshape_exact(r, IntArray(shape));
 }
 
-Tensor reduce_to(const Tensor& grad, const Tensor& like) { return reduce_to_shape(grad, like.shape()); }
 
 void assign_inplace(Tensor& self, const Tensor& result) {
   {

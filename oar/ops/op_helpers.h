@@ -13,8 +13,8 @@ struct Meta {
   DType dtype;
 };
 
-// Sums `grad` over the dimensions that were broadcast to reach it, giving `like`'s shape.
-Tensor reduce_to(const Tensor& grad, const Tensor& like);
+// Sums `grad` over the dimensions that were broadcast to reach it, giving `shape`. Backward
+// formulas pass an input's shape(), so the node keeps only that shape, not the input.
 Tensor reduce_to_shape(const Tensor& grad, const Shape& shape);
 
 // Writes `result` into `self`'s memory (same shape), bumps the version counter and makes

@@ -95,8 +95,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
         m = mean if isinstance(mean, Tensor) else to_tensor(mean)
         s = std if isinstance(std, Tensor) else to_tensor(std)
         shp = np.broadcast_shapes(tuple(m.shape), tuple(s.shape))
-        return _C.gaussian(list(shp), 0.0, 1.0, m.dtype if m.dtype.name.startswith("float") else None) * s + m
-    return _C.gaussian([1] if shape is None else shape, float(mean), float(std), None)
+        return _C.gaussian(list(shp), 0.0, 1.0, 0, m.dtype if m.dtype.name.startswith("float") else None) * s + m
+    return _C.gaussian([1] if shape is None else shape, float(mean), float(std), 0, None)
 
 
 def assign(x, output=None):
