@@ -33,6 +33,8 @@ fi
 
 # Build and install oar (incremental: the CMake tree lives in build/, compiler cache in ccache).
 export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache}
+# Paths relative to the checkout in cache keys: another clone (or git worktree) shares hits.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 echo "[setup] building oar"
 .venv/bin/python -m pip install -q --no-build-isolation --no-deps . \

@@ -1,0 +1,2 @@
+"""oar.nn, as paddle.nn: the functional API now; layers arrive with the training stack."""
+from . import functional  # noqa: F401

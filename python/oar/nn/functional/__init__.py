@@ -1,0 +1,2 @@
+"""oar.nn.functional, as paddle.nn.functional: one module per family of ops."""
+from .activation import *  # noqa: F401,F403
