@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Conformance with Paddle: imports the real `paddle` (pip install paddlepaddle, CPU) beside oar and
+
+1. lists every public name of `paddle`, `paddle.nn.functional`, `paddle.linalg` and the
+   `paddle.Tensor` methods, and whether oar has it;
+2. for the names present, runs generated cases (random shapes with broadcasting, each dtype the
+   case family covers, default and non-default arguments) and compares outputs (shape, dtype,
+   values) and, for float inputs of differentiable ops, gradients;
+3. writes the coverage table (docs/api_coverage.md) listing every missing name and every
+   difference, the known ones with their reason (tools/conformance_cases.py: KNOWN_DIFFERENCES).
+
+Usage: .venv/bin/python tools/conformance.py [--write docs/api_coverage.md] [--quiet]
+Exit status 1 when a present name differs from Paddle without a written reason.
+"""
+import argparse
+import importlib
+import os
+import sys
+import traceback
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import conformance_cases as cases  # noqa: E402
+
+NAMESPACES = [("paddle", "oar"), ("paddle.nn.functional", "oar.nn.functional"),
+              ("paddle.linalg", "oar.linalg"), ("paddle.Tensor", "oar.Tensor")]
+
+
+def resolve(path):
+    """The module or class named by a dotted path (None when oar has no such module yet)."""
+    mod, _, attr = path.rpartition(".")
+    if path.endswith(".Tensor"):
+        return getattr(importlib.import_module(mod), attr)
+    try:
+        return importlib.import_module(path)
+    except ImportError:
+        return None
+
+
+def public_names(obj, is_class):
+    if is_class:
+        return sorted(n for n in dir(obj) if not n.startswith("_"))
+    names = getattr(obj, "__all__", None) or [n for n in dir(obj) if not n.startswith("_")]
+    return sorted(set(names))
+
+
+def presence():
+    """{namespace: (present names, missing names)} for each Paddle namespace."""
+    out = {}
+    for pd_path, oar_path in NAMESPACES:
+        is_class = pd_path.endswith(".Tensor")
+        pd_obj, oar_obj = resolve(pd_path), resolve(oar_path)
+        names = public_names(pd_obj, is_class)
+        present = [n for n in names if oar_obj is not None and hasattr(oar_obj, n)]
+        missing = [n for n in names if n not in present]
+        out[pd_path] = (present, missing)
+    return out
+
+
+# ---- running one case in both frameworks ----
+
+def to_framework(fw, value, requires_grad):
+    """NumPy arrays become tensors of fw; lists/tuples are converted element-wise."""
+    if isinstance(value, np.ndarray):
+        t = fw.to_tensor(value)
+        t.stop_gradient = not requires_grad
+        return t
+    if isinstance(value, (list, tuple)) and any(isinstance(v, np.ndarray) for v in value):
+        return type(value)(to_framework(fw, v, requires_grad) for v in value)
+    return value
+
+
+def flatten_outputs(out):
+    if isinstance(out, (list, tuple)):
+        res = []
+        for o in out:
+            res.extend(flatten_outputs(o))
+        return res
+    return [out]
+
+
+def call(fw, ns, name, case, with_grad):
+    """(outputs as numpy, grads as numpy or None) of one case in framework fw (paddle or oar)."""
+    fn = getattr(resolve(ns.replace("paddle", fw.__name__, 1)), name)
+    args = [to_framework(fw, a, with_grad and case.differentiable(i)) for i, a in enumerate(case.args)]
+    kwargs = {k: to_framework(fw, v, False) for k, v in case.kwargs.items()}
+    if ns.endswith(".Tensor"):
+        out = fn(args[0], *args[1:], **kwargs)
+    else:
+        out = fn(*args, **kwargs)
+    outs = [o for o in flatten_outputs(out)]
+    values = [(np.asarray(o.numpy()), str(o.dtype).replace("paddle.", "")) if hasattr(o, "numpy")
+              else (np.asarray(o), "python") for o in outs]
+    grads = None
+    if with_grad:
+        leaves = [a for i, a in enumerate(args) if case.differentiable(i)]
+        fouts = [o for o in outs if hasattr(o, "dtype") and "float" in str(o.dtype)]
+        if leaves and fouts:
+            rng = np.random.default_rng(7)
+            loss = None
+            for o in fouts:
+                w = fw.to_tensor(rng.uniform(0.5, 1.5, size=o.shape).astype(np.float64)).astype(o.dtype)
+                term = (o * w).sum()
+                loss = term if loss is None else loss + term
+            gs = fw.grad([loss], leaves, allow_unused=True)
+            grads = [None if g is None else np.asarray(g.numpy()) for g in gs]
+    return values, grads
+
+
+def compare(name, case, pd_res, oar_res):
+    """A list of difference strings (empty when they agree)."""
+    diffs = []
+    (pv, pg), (ov, og) = pd_res, oar_res
+    if len(pv) != len(ov):
+        return [f"{len(ov)} outputs, Paddle gives {len(pv)}"]
+    tol = case.tolerance()
+    for k, ((p, pdt), (o, odt)) in enumerate(zip(pv, ov)):
+        if list(p.shape) != list(o.shape):
+            diffs.append(f"output {k}: shape {list(o.shape)}, Paddle {list(p.shape)}")
+            continue
+        if pdt != "python" and odt != "python" and pdt != odt:
+            diffs.append(f"output {k}: dtype {odt}, Paddle {pdt}")
+        if p.dtype.kind in "fc" or o.dtype.kind in "fc":
+            ok = np.allclose(o.astype(np.complex128 if "c" in (p.dtype.kind + o.dtype.kind) else np.float64),
+                             p, rtol=tol, atol=tol, equal_nan=True)
+        else:
+            ok = np.array_equal(o, p)
+        if not ok:
+            diffs.append(f"output {k}: values differ (max abs diff "
+                         f"{np.max(np.abs(o.astype(np.float64) - p.astype(np.float64))) if o.size else 0:.3g})")
+    if pg is not None and og is not None:
+        for k, (p, o) in enumerate(zip(pg, og)):
+            if (p is None) != (o is None):
+                diffs.append(f"grad {k}: {'none' if o is None else 'present'} in oar, "
+                             f"{'none' if p is None else 'present'} in Paddle")
+            elif p is not None and (p.shape != o.shape or not np.allclose(o, p, rtol=tol, atol=tol, equal_nan=True)):
+                diffs.append(f"grad {k}: differs")
+    return diffs
+
+
+def run_cases(present, quiet):
+    """{(ns, name): {"cases": n, "diffs": [...]}} for every present name with generated cases."""
+    import paddle
+    import oar
+    report = {}
+    for ns in present:
+        for name in present[ns][0]:
+            generated = cases.cases_for(ns, name)
+            if not generated:
+                continue
+            entry = report.setdefault((ns, name), {"cases": 0, "diffs": []})
+            for case in generated:
+                entry["cases"] += 1
+                with_grad = case.grad
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        pd_res = call(paddle, ns, name, case, with_grad)
+                except Exception as e:
+                    try:  # Paddle's forward works but its backward raises: compare the forward
+                        pd_res = call(paddle, ns, name, case, False) if with_grad else None
+                    except Exception:
+                        pd_res = None
+                    if pd_res is None:  # Paddle rejects this case: oar must reject it too
+                        try:
+                            call(oar, ns, name, case, False)
+                            entry["diffs"].append(f"{case}: Paddle raises, oar does not")
+                        except Exception:
+                            pass
+                        continue
+                    with_grad = False
+                    entry["diffs"].append(f"{case}: Paddle's backward raises "
+                                          f"{type(e).__name__}: {str(e).splitlines()[0][:100]}")
+                try:
+                    oar_res = call(oar, ns, name, case, with_grad)
+                except Exception as e:
+                    entry["diffs"].append(f"{case}: oar raises {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+                    continue
+                for d in compare(name, case, pd_res, oar_res):
+                    entry["diffs"].append(f"{case}: {d}")
+            if not quiet and entry["diffs"]:
+                print(f"DIFF {ns}.{name}: {entry['diffs'][0]}")
+    return report
+
+
+def write_table(path, present, report):
+    import paddle
+    lines = ["# API coverage against Paddle", "",
+             f"Generated by `tools/conformance.py` against paddle {paddle.__version__}. "
+             "A name counts as present when oar has it; present names with generated cases are "
+             "run in both frameworks (outputs, dtypes, shapes and float64/float32 gradients compared).", "",
+             "| namespace | Paddle names | present in oar | coverage | with generated cases | matching Paddle |",
+             "|---|---|---|---|---|---|"]
+    total = total_present = 0
+    for ns, (pres, miss) in present.items():
+        n = len(pres) + len(miss)
+        total += n
+        total_present += len(pres)
+        run = [k for k in report if k[0] == ns]
+        good = [k for k in run if not unexplained(k, report[k])]
+        lines.append(f"| `{ns}` | {n} | {len(pres)} | {100 * len(pres) / max(n, 1):.0f}% | {len(run)} | {len(good)} |")
+    lines.append(f"| all | {total} | {total_present} | {100 * total_present / max(total, 1):.0f}% | "
+                 f"{len(report)} | {sum(1 for k in report if not unexplained(k, report[k]))} |")
+    lines += ["", "## Differences", ""]
+    any_diff = False
+    for (ns, name), entry in sorted(report.items()):
+        if not entry["diffs"]:
+            continue
+        any_diff = True
+        reason = cases.KNOWN_DIFFERENCES.get(f"{ns}.{name}")
+        lines.append(f"- `{ns}.{name}`: {entry['diffs'][0]}" + (f" — known: {reason}" if reason else " — UNEXPLAINED")
+                     + (f" (+{len(entry['diffs']) - 1} more)" if len(entry["diffs"]) > 1 else ""))
+    if not any_diff:
+        lines.append("None: every generated case matches Paddle.")
+    lines += ["", "## Missing names", ""]
+    for ns, (_, miss) in present.items():
+        lines.append(f"### `{ns}` ({len(miss)} missing)")
+        lines.append("")
+        lines.append(", ".join(f"`{m}`" for m in miss) if miss else "none")
+        lines.append("")
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def unexplained(key, entry):
+    return bool(entry["diffs"]) and f"{key[0]}.{key[1]}" not in cases.KNOWN_DIFFERENCES
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", metavar="PATH", help="write the coverage table (markdown) here")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        import paddle  # noqa: F401
+    except ImportError:
+        print("conformance: paddle is not importable (pip install paddlepaddle); skipped")
+        return 0
+    present = presence()
+    report = run_cases(present, args.quiet)
+    for ns, (pres, miss) in present.items():
+        print(f"{ns:24s} {len(pres):4d} / {len(pres) + len(miss):4d} present")
+    bad = [k for k in report if unexplained(k, report[k])]
+    n_cases = sum(e["cases"] for e in report.values())
+    print(f"{len(report)} names run in {n_cases} cases; {len(bad)} with unexplained differences")
+    if args.write:
+        write_table(args.write, present, report)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Exception:
+        traceback.print_exc()
+        sys.exit(2)

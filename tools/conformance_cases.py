@@ -1,0 +1,180 @@
+"""Generated cases for tools/conformance.py, by family of op: the argument shapes (with
+broadcasting), dtypes and keyword arguments each name is run with, in Paddle and in oar.
+
+A name with no family here is still counted as present or missing; it just runs no cases yet.
+KNOWN_DIFFERENCES holds every accepted difference from Paddle with its reason.
+"""
+import numpy as np
+
+# "namespace.name" -> why oar differs (Paddle bugs count as reasons).
+_MATMUL_BWD = ("Paddle 3.3's matmul backward raises InvalidArgument ('Input dimension size should be "
+               "equal to 2') when x has a size-1 batch dim broadcast against y's batch, e.g. "
+               "[2,1,3,4] @ [5,4,2]; the forward agrees and oar's gradient is checked numerically")
+_F32_ATTR = ("Paddle stores float attributes in float32 (alpha=0.7 becomes 0.699999988), so its "
+             "float64 results differ from the exact value by ~1e-8 relative; oar keeps the double")
+KNOWN_DIFFERENCES = {
+    "paddle.matmul": _MATMUL_BWD,
+    "paddle.Tensor.matmul": _MATMUL_BWD,
+    "paddle.nn.functional.elu": _F32_ATTR,
+    "paddle.nn.functional.hardsigmoid": _F32_ATTR,
+}
+
+
+class Case:
+    def __init__(self, args, kwargs=None, grad=True, diff_args=None, tol=None):
+        self.args, self.kwargs, self.grad = list(args), dict(kwargs or {}), grad
+        self._diff = diff_args  # indices of differentiable args (default: every float array)
+        self._tol = tol
+
+    def differentiable(self, i):
+        a = self.args[i]
+        if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
+            return False
+        return self._diff is None or i in self._diff
+
+    def tolerance(self):
+        if self._tol is not None:
+            return self._tol
+        kinds = [a.dtype for a in self.args if isinstance(a, np.ndarray)]
+        return 1e-9 if kinds and all(k == np.float64 for k in kinds) else 2e-5
+
+    def __str__(self):
+        shapes = ",".join(f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else repr(a)
+                          for a in self.args)
+        kw = "".join(f", {k}={v!r}" for k, v in self.kwargs.items() if not isinstance(v, np.ndarray))
+        return f"({shapes}{kw})"
+
+
+_rng = np.random.default_rng(2024)
+
+
+def arr(shape, dtype="float64", low=-2.0, high=2.0):
+    if np.dtype(dtype).kind in "iu":
+        return _rng.integers(int(low), int(high) + 1, size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "b":
+        return _rng.random(shape) > 0.5
+    return _rng.uniform(low, high, size=shape).astype(dtype)
+
+
+FLOATS = ("float32", "float64")
+SHAPES = [(), (5,), (2, 3, 4)]
+PAIRS = [((3, 4), (3, 4)), ((2, 3, 4), (4,)), ((2, 1, 4), (3, 1)), ((), (2, 3))]
+
+# Unary math on floats, with the input domain.
+UNARY_FLOAT = {
+    "exp": (-3, 3), "expm1": (-3, 3), "log": (0.1, 4), "log2": (0.1, 4), "log10": (0.1, 4),
+    "log1p": (-0.5, 3), "sqrt": (0.1, 4), "rsqrt": (0.1, 4), "sin": (-3, 3), "cos": (-3, 3),
+    "tan": (-1.2, 1.2), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atan": (-3, 3),
+    "sinh": (-3, 3), "cosh": (-3, 3), "tanh": (-3, 3), "erf": (-2, 2), "reciprocal": (0.5, 3),
+    "square": (-3, 3), "sigmoid": (-4, 4), "floor": (-3, 3), "ceil": (-3, 3), "round": (-3, 3),
+    "trunc": (-3, 3), "abs": (0.1, 3), "neg": (-3, 3), "sign": (-3, 3),
+}
+NONDIFF = {"floor", "ceil", "round", "trunc", "sign"}
+UNARY_INT_TOO = {"abs", "neg", "sign", "square", "floor", "ceil", "round", "trunc"}
+
+BINARY = {"add": (-2, 2), "subtract": (-2, 2), "multiply": (-2, 2), "divide": (0.5, 2),
+          "maximum": (-2, 2), "minimum": (-2, 2), "atan2": (0.2, 2), "floor_divide": (0.5, 4),
+          "remainder": (0.5, 4), "fmax": (-2, 2), "fmin": (-2, 2)}
+BINARY_INT = {"add", "subtract", "multiply", "maximum", "minimum", "floor_divide", "remainder"}
+BINARY_NONDIFF = {"floor_divide", "remainder"}
+COMPARE = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal"]
+LOGICAL = ["logical_and", "logical_or", "logical_xor"]
+BITWISE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
+
+REDUCE = {"sum": True, "mean": True, "prod": True, "max": True, "min": True, "amax": True,
+          "amin": True, "logsumexp": True, "all": False, "any": False}
+ACTIVATIONS = {"relu": {}, "relu6": {}, "silu": {}, "sigmoid": {}, "tanh": {}, "hardswish": {},
+               "hardsigmoid": {}, "softplus": {"beta": 2.0, "threshold": 3.0},
+               "leaky_relu": {"negative_slope": 0.1}, "elu": {"alpha": 0.7}, "gelu": {"approximate": True},
+               "softmax": {"axis": 0}, "log_softmax": {"axis": -1}}
+
+
+def _unary(name, low, high):
+    out = [Case([arr(s, dt, low, high)], grad=name not in NONDIFF) for dt in FLOATS for s in SHAPES]
+    if name in UNARY_INT_TOO:
+        out.append(Case([arr((3, 4), "int64", -5, 5)], grad=False))
+    return out
+
+
+def _binary(name, low, high):
+    out = [Case([arr(a, dt, low, high), arr(b, dt, low, high)], grad=name not in BINARY_NONDIFF)
+           for dt in FLOATS for a, b in PAIRS]
+    if name in BINARY_INT:
+        lo = 1 if name in ("floor_divide", "remainder") else -5
+        out += [Case([arr(a, dt, lo, 6), arr(b, dt, lo, 6)], grad=False)
+                for dt in ("int32", "int64") for a, b in PAIRS[:2]]
+    return out
+
+
+def _reduce(name, float_input):
+    dts = FLOATS if float_input else ("bool",)
+    out = []
+    for dt in dts:
+        x = arr((2, 3, 4), dt)
+        for axis in (None, 0, -1, [0, 2]):
+            for keepdim in (False, True):
+                out.append(Case([x], {"axis": axis, "keepdim": keepdim}, grad=float_input))
+    return out
+
+
+def _function_cases(name):
+    if name in UNARY_FLOAT:
+        return _unary(name, *UNARY_FLOAT[name])
+    if name in BINARY:
+        return _binary(name, *BINARY[name])
+    if name in COMPARE:
+        return [Case([arr(a, dt, -2, 2), arr(b, dt, -2, 2)], grad=False)
+                for dt in ("float32", "int64") for a, b in PAIRS]
+    if name in LOGICAL:
+        return [Case([arr(a, "bool"), arr(b, "bool")], grad=False) for a, b in PAIRS]
+    if name in BITWISE:
+        return [Case([arr(a, dt, -8, 8), arr(b, dt, -8, 8)], grad=False)
+                for dt in ("int32", "int64") for a, b in PAIRS[:2]]
+    if name in REDUCE:
+        return _reduce(name, REDUCE[name])
+    if name in ("argmax", "argmin"):
+        return [Case([arr((3, 4, 5), dt)], {"axis": ax, "keepdim": kd}, grad=False)
+                for dt in FLOATS for ax in (None, 1) for kd in (False, True)]
+    if name in ("var", "std"):
+        return [Case([arr((3, 4), dt)], {"axis": ax, "unbiased": ub, "keepdim": kd})
+                for dt in FLOATS for ax in (None, 1) for ub in (True, False) for kd in (False, True)]
+    if name in ("cumsum",):
+        return [Case([arr((3, 4), dt)], {"axis": ax}) for dt in FLOATS for ax in (None, 0, -1)]
+    if name == "matmul":
+        return [Case([arr(a, dt), arr(b, dt)], kw) for dt in FLOATS
+                for a, b, kw in [((3, 4), (4, 5), {}), ((2, 3, 4), (4,), {}), ((4,), (4,), {}),
+                                 ((2, 1, 3, 4), (5, 4, 2), {}), ((4, 3), (5, 4), {"transpose_x": True, "transpose_y": True})]]
+    if name in ("reshape",):
+        return [Case([arr((2, 3, 4), dt)], {"shape": s}) for dt in FLOATS for s in ([6, -1], [0, 12], [24])]
+    if name == "transpose":
+        return [Case([arr((2, 3, 4), dt)], {"perm": [2, 0, 1]}) for dt in FLOATS]
+    if name == "flatten":
+        return [Case([arr((2, 3, 4), dt)], {"start_axis": s, "stop_axis": e}) for dt in FLOATS
+                for s, e in ((0, -1), (1, 2))]
+    if name in ("squeeze", "unsqueeze"):
+        return [Case([arr((2, 1, 4), dt)], {"axis": ax}) for dt in FLOATS for ax in (1, [0, -1])
+                if not (name == "squeeze" and ax == [0, -1])]
+    if name in ("concat", "stack"):
+        return [Case([[arr((2, 3), dt), arr((2, 3), dt)]], {"axis": ax}) for dt in FLOATS for ax in (0, -1)]
+    if name in ("tril", "triu"):
+        return [Case([arr((4, 5), dt)], {"diagonal": d}) for dt in FLOATS for d in (0, 1, -2)]
+    if name == "clip":
+        return [Case([arr((3, 4), dt)], {"min": -0.5, "max": 0.7}) for dt in FLOATS]
+    if name in ("flip",):
+        return [Case([arr((2, 3, 4), dt)], {"axis": [0, 2]}) for dt in FLOATS]
+    if name == "where":
+        return [Case([arr((3, 4), "bool"), arr((3, 4), dt), arr((4,), dt)]) for dt in FLOATS]
+    return []
+
+
+def cases_for(namespace, name):
+    """The cases that `namespace.name` is run with (empty: none generated yet)."""
+    if namespace == "paddle.nn.functional":
+        if name in ACTIVATIONS:
+            return [Case([arr(s, dt, -4, 4) + 0.013], ACTIVATIONS[name]) for dt in FLOATS
+                    for s in ((5,), (2, 3, 4))]
+        return []
+    if namespace == "paddle.linalg":
+        return []
+    # paddle.<name> and the Tensor method of the same name share their cases.
+    return _function_cases(name)
