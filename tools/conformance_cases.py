@@ -117,6 +117,87 @@ def _reduce(name, float_input):
     return out
 
 
+# Alias and convenience functions (python/oar/tensor/compat.py): explicit cases per name.
+def _compat_cases(name):
+    f, i = FLOATS, ("int32", "int64")
+    x3 = lambda dt: arr((2, 3, 4), dt)
+    table = {
+        "cat": [Case([[arr((2, 3), dt), arr((1, 3), dt)]], {"axis": 0}) for dt in f],
+        "concatenate": [Case([[arr((2, 3), dt), arr((2, 2), dt)]], {"axis": 1}) for dt in f],
+        "clamp": [Case([arr((3, 4), dt)], kw) for dt in f for kw in ({"min": -0.5}, {"max": 0.3}, {"min": -1, "max": 1})],
+        "div": [Case([arr((3, 4), dt, 0.5, 3), arr((4,), dt, 0.5, 3)], kw, grad=not kw) for dt in f
+                for kw in ({}, {"rounding_mode": "trunc"}, {"rounding_mode": "floor"})]
+               + [Case([arr((6,), dt, -9, 9), arr((6,), dt, 1, 4)], kw, grad=False) for dt in i
+                  for kw in ({"rounding_mode": "trunc"}, {"rounding_mode": "floor"})],
+        "true_divide": [Case([arr((3, 4), dt, 0.5, 2), arr((3, 4), dt, 0.5, 2)]) for dt in f],
+        "mul": [Case([arr((3, 4), dt), arr((4,), dt)]) for dt in f],
+        "sub": [Case([arr((3, 4), dt), arr((4,), dt)]) for dt in f],
+        "floor_mod": [Case([arr((3, 4), dt, 1, 5), arr((3, 4), dt, 1, 5)], grad=False) for dt in f + i],
+        "mod": [Case([arr((3, 4), dt, -5, 5), arr((3, 4), dt, 1, 5)], grad=False) for dt in i],
+        "eq": [Case([arr((3, 4), "int64", 0, 2), arr((4,), "int64", 0, 2)], grad=False)],
+        "ne": [Case([arr((3, 4), "int64", 0, 2), arr((4,), "int64", 0, 2)], grad=False)],
+        "gt": [Case([arr((3, 4)), arr((4,))], grad=False)], "ge": [Case([arr((3, 4)), arr((4,))], grad=False)],
+        "lt": [Case([arr((3, 4)), arr((4,))], grad=False)], "le": [Case([arr((3, 4)), arr((4,))], grad=False)],
+        "greater": [Case([arr((3, 4)), arr((4,))], grad=False)], "less": [Case([arr((3, 4)), arr((4,))], grad=False)],
+        "negative": [Case([x3(dt)]) for dt in f], "positive": [Case([x3(dt)]) for dt in f],
+        "sgn": [Case([x3(dt)], grad=False) for dt in f],
+        "signbit": [Case([np.array([-1.0, -0.0, 0.0, 2.0], dt)], grad=False) for dt in f],
+        "frac": [Case([x3(dt)]) for dt in f],
+        "deg2rad": [Case([x3(dt)]) for dt in f] + [Case([arr((4,), "int64", -180, 180)], grad=False)],
+        "rad2deg": [Case([x3(dt)]) for dt in f],
+        "logit": [Case([arr((5,), dt, 0.05, 0.95)], kw) for dt in f for kw in ({}, {"eps": 0.2})],
+        "logaddexp": [Case([arr((3, 4), dt), arr((4,), dt)]) for dt in f],
+        "hypot": [Case([arr((3, 4), dt, 0.5, 2), arr((4,), dt, 0.5, 2)]) for dt in f],
+        "sinc": [Case([np.array([0.0, 0.3, -1.7, 2.0], dt)]) for dt in f],
+        "nansum": [Case([np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]], dt)], kw, grad=False)
+                   for dt in f for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True})],
+        "nanmean": [Case([np.array([[1.0, np.nan, 2.0], [3.0, 4.0, np.nan]], dt)], kw, grad=False)
+                    for dt in f for kw in ({}, {"axis": 1})],
+        "count_nonzero": [Case([np.array([[0.0, 1.0, 2.0], [0.0, 0.0, 3.0]], dt)], kw, grad=False)
+                          for dt in f for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True})],
+        "isin": [Case([arr((3, 4), "int64", 0, 5), arr((3,), "int64", 0, 5)], kw, grad=False)
+                 for kw in ({}, {"invert": True})],
+        "permute": [Case([x3(dt)], {"dims": [2, 0, 1]}) for dt in f],
+        "swapaxes": [Case([x3(dt), 0, 2]) for dt in f], "swapdims": [Case([x3(dt), 1, -1]) for dt in f],
+        "moveaxis": [Case([x3(dt), [0, 1], [2, 0]]) for dt in f] + [Case([x3("float32"), -1, 0])],
+        "matrix_transpose": [Case([x3(dt)]) for dt in f],
+        "ravel": [Case([x3(dt)]) for dt in f],
+        "narrow": [Case([x3(dt), 1, 1, 2]) for dt in f] + [Case([x3("float32"), -1, -3, 2])],
+        "view": [Case([x3(dt), [4, 6]]) for dt in f],
+        "view_as": [Case([x3(dt), arr((6, 4), dt)], diff_args=[0]) for dt in f],
+        "unflatten": [Case([x3(dt), 2, [2, 2]]) for dt in f],
+        "unstack": [Case([x3(dt)], {"axis": ax}) for dt in f for ax in (0, -1)],
+        "reverse": [Case([x3(dt), [0, 2]]) for dt in f],
+        "atleast_1d": [Case([np.array(2.0, dt)]) for dt in f], "atleast_2d": [Case([arr((3,), dt)]) for dt in f],
+        "atleast_3d": [Case([arr((2, 3), dt)]) for dt in f],
+        "hstack": [Case([[arr((2, 3), dt), arr((2, 1), dt)]]) for dt in f],
+        "vstack": [Case([[arr((3,), dt), arr((2, 3), dt)]]) for dt in f],
+        "row_stack": [Case([[arr((3,), dt), arr((3,), dt)]]) for dt in f],
+        "dstack": [Case([[arr((2, 3), dt), arr((2, 3), dt)]]) for dt in f],
+        "column_stack": [Case([[arr((3,), dt), arr((3, 2), dt)]]) for dt in f],
+        "tensor_split": [Case([arr((7, 2), dt), k]) for dt in f for k in (3, [2, 5], [-2])],
+        "hsplit": [Case([arr((2, 6), dt), k]) for dt in f for k in (3, [1, 4])],
+        "vsplit": [Case([arr((4, 3), dt), k]) for dt in f for k in (2, [1])],
+        "dsplit": [Case([arr((2, 2, 4), dt), 2]) for dt in f],
+        "broadcast_tensors": [Case([[arr((2, 1), dt), arr((3,), dt)]]) for dt in f],
+        "meshgrid": [Case([arr((3,), dt), arr((2,), dt)]) for dt in f],
+        "inner": [Case([arr((2, 3), dt), arr((4, 3), dt)]) for dt in f],
+        "ger": [Case([arr((3,), dt), arr((4,), dt)]) for dt in f],
+        "mv": [Case([arr((3, 4), dt), arr((4,), dt)]) for dt in f],
+        "diagonal": [Case([x3(dt)], kw) for dt in f for kw in ({}, {"offset": 1, "axis1": 1, "axis2": 2},
+                                                                  {"offset": -1, "axis1": 2, "axis2": 0})],
+        "diag": [Case([arr((3,), dt)], kw) for dt in f for kw in ({}, {"offset": 1}, {"offset": -2, "padding_value": 5})]
+                + [Case([arr((3, 4), dt)], kw) for dt in f for kw in ({}, {"offset": 2}, {"offset": -1})],
+        "trace": [Case([arr((3, 4), dt)], kw) for dt in f for kw in ({}, {"offset": 1})],
+        "diff": [Case([arr((5,), dt)], kw) for dt in f for kw in ({}, {"n": 2})]
+                + [Case([arr((3, 4), dt)], {"axis": 0, "prepend": arr((1, 4), dt)}, diff_args=[0]) for dt in f],
+        "is_complex": [Case([x3("float32")], grad=False)], "is_floating_point": [Case([x3("float32")], grad=False)],
+        "is_integer": [Case([arr((2,), "int32", 0, 3)], grad=False)], "is_empty": [Case([x3("float32")], grad=False)],
+        "rank": [Case([x3("float32")], grad=False)],
+    }
+    return table.get(name, [])
+
+
 def _function_cases(name):
     if name in UNARY_FLOAT:
         return _unary(name, *UNARY_FLOAT[name])
@@ -177,4 +258,4 @@ def cases_for(namespace, name):
     if namespace == "paddle.linalg":
         return []
     # paddle.<name> and the Tensor method of the same name share their cases.
-    return _function_cases(name)
+    return _function_cases(name) or _compat_cases(name)

@@ -97,7 +97,13 @@ if hasattr(_C, "p_norm"):
         return _C.p_norm(x, float(p), axis, keepdim)
 
 
+from .tensor import compat as _compat  # noqa: E402
+from .tensor.compat import *  # noqa: E402,F401,F403
+
 _patch.install(globals())
+for _name in _compat.METHODS:
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, getattr(_compat, _name))
 Tensor.pow = pow
 Tensor.split = split
 if "norm" in globals():

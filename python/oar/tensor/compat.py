@@ -1,0 +1,473 @@
+"""Paddle 3.x's alias and convenience functions (cat, clamp, div, permute, atleast_1d, diag, ...),
+written over oar's C++ ops so that autograd sees through them. Each mirrors the Paddle function of
+the same name: arguments, defaults, output dtype and shape."""
+import builtins
+import math
+
+import numpy as np
+
+from .. import _C
+from ..framework.dtype import convert_dtype
+
+Tensor = _C.Tensor
+
+# Constants paddle exposes at top level.
+e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
+
+
+def _axes(rank, axis):
+    return [a + rank if a < 0 else a for a in ([axis] if isinstance(axis, int) else list(axis))]
+
+
+# ---- aliases of existing ops ----
+
+def cat(x, axis=0, name=None, *, out=None):
+    return _C.concat(list(x), axis)
+
+
+concatenate = cat
+
+
+def _bounds(min, max):
+    return {k: v for k, v in (("min", min), ("max", max)) if v is not None}
+
+
+def clamp(x, min=None, max=None, name=None, *, out=None):
+    return _C.clip(x, **_bounds(min, max))
+
+
+def clamp_(x, min=None, max=None, name=None):
+    return x.clip_(**_bounds(min, max))
+
+
+def div(x, y, name=None, *, rounding_mode=None, out=None):
+    """x / y; rounding_mode 'trunc' or 'floor' rounds the quotient (keeping integer dtypes)."""
+    if rounding_mode is None:
+        return _C.divide(x, y)
+    if rounding_mode == "floor":
+        return _C.floor_divide(x, y)
+    if rounding_mode == "trunc":
+        if x.dtype.name.startswith(("int", "uint")):
+            q = _C.floor_divide(x, y)
+            r = _C.remainder(x, y)
+            # floor and trunc differ by one where the remainder is nonzero and the signs differ.
+            fix = _C.logical_and(_C.not_equal(r, _C.zeros_like(r)),
+                                 _C.not_equal(_C.less_than(x, _C.zeros_like(x)), _C.less_than(y, _C.zeros_like(y))))
+            return _C.where(fix, q + 1, q)
+        return _C.trunc(_C.divide(x, y))
+    raise ValueError(f"div: argument 'rounding_mode' must be None, 'trunc' or 'floor', got {rounding_mode!r}")
+
+
+def true_divide(input, other, *, out=None):
+    return _C.divide(input, other)
+
+
+def mul(x, y, name=None, *, out=None):
+    return _C.multiply(x, y)
+
+
+def sub(x, y, name=None, *, alpha=1, out=None):
+    return _C.subtract(x, y if alpha == 1 else y * alpha)
+
+
+def floor_mod(x, y, name=None, *, out=None):
+    return _C.remainder(x, y)
+
+
+mod = floor_mod
+eq, ne = _C.equal, _C.not_equal
+gt = greater = _C.greater_than
+ge = _C.greater_equal
+lt = less = _C.less_than
+le = _C.less_equal
+
+
+def negative(x, name=None):
+    return _C.neg(x)
+
+
+def positive(x, name=None):
+    if x.dtype.name == "bool":
+        raise TypeError("positive: argument 'x' must be a numeric tensor, got bool")
+    return x
+
+
+def sgn(x, name=None):
+    """sign for real tensors; x / |x| (0 at 0) for complex ones."""
+    if x.dtype.name.startswith("complex"):
+        mag = _C.abs(x)
+        safe = _C.where(_C.equal(mag, _C.zeros_like(mag)), _C.ones_like(mag), mag)
+        return _C.divide(x, _C.cast(safe, x.dtype))
+    return _C.sign(x)
+
+
+def signbit(x, name=None):
+    """True where the sign bit is set (-0.0 and NaNs with the bit included), as NumPy."""
+    if x.dtype.name.startswith(("int", "uint", "bool")):
+        return _C.less_than(x, _C.zeros_like(x))
+    from .creation import to_tensor
+    return to_tensor(np.signbit(x.numpy()))
+
+
+def frac(x, name=None, *, out=None):
+    return _C.subtract(x, _C.trunc(x))
+
+
+def deg2rad(x, name=None):
+    if x.dtype.name.startswith(("int", "uint", "bool")):
+        x = _C.cast(x, convert_dtype("float32"))
+    return x * (math.pi / 180.0)
+
+
+def rad2deg(x, name=None):
+    if x.dtype.name.startswith(("int", "uint", "bool")):
+        x = _C.cast(x, convert_dtype("float32"))
+    return x * (180.0 / math.pi)
+
+
+def logit(x, eps=None, name=None):
+    """log(x / (1 - x)), x first clipped to [eps, 1 - eps] when eps is given."""
+    if eps is not None:
+        x = _C.clip(x, eps, 1.0 - eps)
+    return _C.log(_C.divide(x, 1.0 - x))
+
+
+def logaddexp(x, y, name=None):
+    m = _C.maximum(x, y)
+    return m + _C.log1p(_C.exp(-_C.abs(x - y)))
+
+
+def hypot(x, y, name=None):
+    return _C.sqrt(x * x + y * y)
+
+
+def sinc(x, name=None):
+    """sin(pi x) / (pi x), 1 at 0."""
+    px = x * math.pi
+    zero = _C.equal(x, _C.zeros_like(x))
+    safe = _C.where(zero, _C.ones_like(px), px)
+    return _C.where(zero, _C.ones_like(px), _C.divide(_C.sin(safe), safe))
+
+
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    return _C.sum(_C.where(_C.isnan(x), _C.zeros_like(x), x), [] if axis is None else axis, dtype, keepdim)
+
+
+def nanmean(x, axis=None, keepdim=False, name=None):
+    keep = _C.logical_not(_C.isnan(x))
+    total = nansum(x, axis, None, keepdim)
+    count = _C.sum(_C.cast(keep, x.dtype), [] if axis is None else axis, None, keepdim)
+    return _C.divide(total, count)
+
+
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    return _C.sum(_C.cast(_C.not_equal(x, _C.zeros_like(x)), convert_dtype("int64")),
+                  [] if axis is None else axis, None, keepdim)
+
+
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    flat = _C.reshape(x, [-1, 1])
+    hit = _C.any(_C.equal(flat, _C.reshape(test_x, [1, -1])), [1], False)
+    hit = _C.reshape(hit, x.shape)
+    return _C.logical_not(hit) if invert else hit
+
+
+# ---- shape and layout ----
+
+def permute(input, dims):
+    return _C.transpose(input, list(dims))
+
+
+def swapaxes(x, axis0, axis1, name=None):
+    """x with axes axis0 and axis1 exchanged."""
+    p = list(range(x.ndim))
+    a, b = _axes(x.ndim, axis0)[0], _axes(x.ndim, axis1)[0]
+    p[a], p[b] = p[b], p[a]
+    return _C.transpose(x, p)
+
+
+swapdims = swapaxes
+
+
+def moveaxis(x, source, destination, name=None):
+    src, dst = _axes(x.ndim, source), _axes(x.ndim, destination)
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: 'source' and 'destination' must have the same number of axes, "
+                         f"got {len(src)} and {len(dst)}")
+    order = [d for d in range(x.ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return _C.transpose(x, order)
+
+
+def matrix_transpose(x, name=None):
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: argument 'x' must have at least 2 dims, got shape {x.shape}")
+    p = list(range(x.ndim))
+    p[-1], p[-2] = p[-2], p[-1]
+    return _C.transpose(x, p)
+
+
+def ravel(input):
+    return _C.reshape(input, [-1])
+
+
+def narrow(input, dim, start, length):
+    d = _axes(input.ndim, dim)[0]
+    start = int(start) + (input.shape[d] if int(start) < 0 else 0)
+    return _C.slice(input, [d], [start], [start + length])
+
+
+def view(x, shape_or_dtype, name=None):
+    if isinstance(shape_or_dtype, (list, tuple)):
+        return _C.reshape(x, list(shape_or_dtype))
+    raise NotImplementedError("view: reinterpreting a tensor as another dtype is not supported yet")
+
+
+def view_as(x, other, name=None):
+    return _C.reshape(x, other.shape)
+
+
+def unflatten(x, axis, shape, name=None):
+    a = _axes(x.ndim, axis)[0]
+    return _C.reshape(x, x.shape[:a] + list(shape) + x.shape[a + 1:])
+
+
+def unstack(x, axis=0, num=None):
+    return _C.unbind(x, axis)
+
+
+def reverse(x, axis, name=None):
+    return _C.flip(x, [axis] if isinstance(axis, int) else list(axis))
+
+
+def atleast_1d(*inputs, name=None):
+    outs = [t if t.ndim >= 1 else _C.reshape(t, [1]) for t in inputs]
+    return outs[0] if len(outs) == 1 else outs
+
+
+def atleast_2d(*inputs, name=None):
+    outs = [t if t.ndim >= 2 else _C.reshape(t, [1, -1] if t.ndim == 1 else [1, 1]) for t in inputs]
+    return outs[0] if len(outs) == 1 else outs
+
+
+def atleast_3d(*inputs, name=None):
+    def lift(t):
+        if t.ndim >= 3:
+            return t
+        if t.ndim == 2:
+            return _C.unsqueeze(t, [2])
+        return _C.reshape(t, [1, -1, 1] if t.ndim == 1 else [1, 1, 1])
+    outs = [lift(t) for t in inputs]
+    return outs[0] if len(outs) == 1 else outs
+
+
+def hstack(x, name=None):
+    x = [atleast_1d(t) for t in x]
+    return _C.concat(x, 0 if x[0].ndim == 1 else 1)
+
+
+def vstack(x, name=None):
+    return _C.concat([atleast_2d(t) for t in x], 0)
+
+
+row_stack = vstack
+
+
+def dstack(x, name=None):
+    return _C.concat([atleast_3d(t) for t in x], 2)
+
+
+def column_stack(x, name=None):
+    return _C.concat([_C.reshape(t, [-1, 1]) if t.ndim < 2 else t for t in x], 1)
+
+
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    """Splits into num parts (the first size % num parts one longer) or at the given indices."""
+    a = _axes(x.ndim, axis)[0]
+    n = x.shape[a]
+    if isinstance(num_or_indices, int):
+        k = num_or_indices
+        if k <= 0:
+            raise ValueError(f"tensor_split: the number of sections must be positive, got {k}")
+        sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+        bounds = np.cumsum([0] + sizes).tolist()
+    else:
+        bounds = [0] + [builtins.min(builtins.max(int(i) + (n if int(i) < 0 else 0), 0), n)
+                        for i in num_or_indices] + [n]
+    return [_C.slice(x, [a], [bounds[i]], [builtins.max(bounds[i], bounds[i + 1])])
+            for i in range(len(bounds) - 1)]
+
+
+def _split_at(x, num_or_indices, axis, what, min_rank):
+    if x.ndim < min_rank:
+        raise ValueError(f"{what}: argument 'x' must have at least {min_rank} dims, got shape {x.shape}")
+    if isinstance(num_or_indices, int) and x.shape[axis] % num_or_indices != 0:
+        raise ValueError(f"{what}: dimension {axis} of size {x.shape[axis]} is not divisible by "
+                         f"{num_or_indices}")
+    return tensor_split(x, num_or_indices, axis)
+
+
+def hsplit(x, num_or_indices, name=None):
+    return _split_at(x, num_or_indices, 0 if x.ndim == 1 else 1, "hsplit", 1)
+
+
+def vsplit(x, num_or_indices, name=None):
+    return _split_at(x, num_or_indices, 0, "vsplit", 2)
+
+
+def dsplit(x, num_or_indices, name=None):
+    return _split_at(x, num_or_indices, 2, "dsplit", 3)
+
+
+def broadcast_shape(x_shape, y_shape):
+    return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
+
+
+def broadcast_shapes(*shapes):
+    return list(np.broadcast_shapes(*[tuple(s) for s in shapes]))
+
+
+def broadcast_tensors(input, name=None):
+    shape = broadcast_shapes(*[t.shape for t in input])
+    return [_C.broadcast_to(t, shape) for t in input]
+
+
+def meshgrid(*args, **kwargs):
+    xs = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    shape = [t.shape[0] if t.ndim else 1 for t in xs]
+    out = []
+    for i, t in enumerate(xs):
+        s = [1] * len(xs)
+        s[i] = shape[i]
+        out.append(_C.broadcast_to(_C.reshape(t, s), shape))
+    return out
+
+
+# ---- small linear algebra ----
+
+def inner(x, y, name=None):
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    return _C.matmul(x, y, False, True)
+
+
+def ger(x, y, name=None, *, out=None):
+    return _C.outer(x, y)
+
+
+def mv(x, vec, name=None):
+    return _C.matmul(x, vec, False, False)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal of the (axis1, axis2) matrices, as the last dim."""
+    a1, a2 = _axes(x.ndim, axis1)[0], _axes(x.ndim, axis2)[0]
+    if a1 == a2:
+        raise ValueError(f"diagonal: 'axis1' and 'axis2' must differ, got {axis1} and {axis2}")
+    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
+    m = _C.transpose(x, rest + [a1, a2])
+    rows, cols = x.shape[a1], x.shape[a2]
+    mask = np.zeros((rows, cols), bool)
+    i = np.arange(rows)
+    j = i + offset
+    ok = (j >= 0) & (j < cols)
+    mask[i[ok], j[ok]] = True
+    length = int(ok.sum())
+    from .creation import to_tensor
+    full = _C.broadcast_to(to_tensor(mask), m.shape)
+    return _C.reshape(_C.masked_select(m, full), [x.shape[d] for d in rest] + [length])
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """A 1-D x becomes a square matrix with x on diagonal `offset`; a 2-D x gives that diagonal."""
+    if x.ndim == 2:
+        return diagonal(x, offset, 0, 1)
+    if x.ndim != 1:
+        raise ValueError(f"diag: argument 'x' must be 1-D or 2-D, got shape {x.shape}")
+    k, n = abs(offset), x.shape[0] + abs(offset)
+    pad = _C.zeros([k], x.dtype)
+    v = _C.concat([pad, x] if offset > 0 else [x, pad], 0)
+    mask = np.eye(n, k=offset, dtype=bool)
+    from .creation import to_tensor
+    fill = _C.full([n, n], padding_value, x.dtype)
+    return _C.where(to_tensor(mask), _C.broadcast_to(_C.reshape(v, [1, n]), [n, n]), fill)
+
+
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    return _C.sum(diagonal(x, offset, axis1, axis2), [-1], None, False)
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
+    a = _axes(x.ndim, axis)[0]
+    parts = [t for t in (prepend, x, append) if t is not None]
+    if len(parts) > 1:
+        x = _C.concat(parts, a)
+    for _ in range(n):
+        size = x.shape[a]
+        hi = _C.slice(x, [a], [1], [size])
+        lo = _C.slice(x, [a], [0], [size - 1])
+        x = _C.logical_xor(hi, lo) if x.dtype.name == "bool" else _C.subtract(hi, lo)
+    return x
+
+
+# ---- predicates and queries ----
+
+def is_complex(x):
+    return x.dtype.name.startswith("complex")
+
+
+def is_floating_point(x):
+    return x.dtype.name in ("float16", "bfloat16", "float32", "float64")
+
+
+def is_integer(x):
+    return x.dtype.name.startswith(("int", "uint"))
+
+
+def is_empty(x, name=None):
+    return _C.full([], x.size == 0, convert_dtype("bool"))
+
+
+def rank(input):
+    return _C.full([], input.ndim, convert_dtype("int32"))
+
+
+def manual_seed(seed):
+    _C.seed(seed)
+
+
+def tolist(x):
+    return x.tolist()
+
+
+def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False):
+    t = _C.uniform(input.shape, convert_dtype(dtype) if dtype else input.dtype, 0.0, 1.0, 0)
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
+    t = _C.gaussian(x.shape, 0.0, 1.0, 0, convert_dtype(dtype) if dtype else x.dtype)
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    dt = convert_dtype(dtype) if dtype else None
+    exps = _C.linspace(float(start), float(stop), int(num), convert_dtype("float64"))
+    out = _C.elementwise_pow(_C.full([], float(base), convert_dtype("float64")), exps)
+    return _C.cast(out, dt or convert_dtype("float32"))
+
+
+__all__ = [n for n in list(globals()) if not n.startswith("_") and n not in
+           ("builtins", "math", "np", "convert_dtype", "Tensor")]
+
+# Tensor methods Paddle has under these names.
+METHODS = ["clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt", "le", "greater",
+           "less", "negative", "permute", "swapaxes", "swapdims", "moveaxis", "ravel", "narrow",
+           "is_complex", "is_floating_point", "is_integer", "is_empty", "rank", "floor_mod", "mod",
+           "true_divide", "matrix_transpose", "view", "view_as", "deg2rad", "rad2deg", "atleast_1d",
+           "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
+           "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
+           "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff"]
