@@ -12,7 +12,11 @@ _MATMUL_BWD = ("Paddle 3.3's matmul backward raises InvalidArgument ('Input dime
                "[2,1,3,4] @ [5,4,2]; the forward agrees and oar's gradient is checked numerically")
 _F32_ATTR = ("Paddle stores float attributes in float32 (alpha=0.7 becomes 0.699999988), so its "
              "float64 results differ from the exact value by ~1e-8 relative; oar keeps the double")
+_CUMSUM_FLAT = ("Paddle's cumsum_ with axis=None flattens x in place (x's shape becomes [numel]); oar's "
+                "in-place ops keep x's shape, so it raises a ValueError naming both shapes (pass an axis)")
 KNOWN_DIFFERENCES = {
+    "paddle.cumsum_": _CUMSUM_FLAT,
+    "paddle.Tensor.cumsum_": _CUMSUM_FLAT,
     "paddle.matmul": _MATMUL_BWD,
     "paddle.Tensor.matmul": _MATMUL_BWD,
     "paddle.nn.functional.elu": _F32_ATTR,
@@ -257,5 +261,11 @@ def cases_for(namespace, name):
         return []
     if namespace == "paddle.linalg":
         return []
-    # paddle.<name> and the Tensor method of the same name share their cases.
+    # paddle.<name> and the Tensor method of the same name share their cases; an in-place
+    # variant x.op_(...) runs op's cases without gradients (a leaf that needs grad can't be
+    # written in place in either framework).
+    if name.endswith("_") and not name.endswith("__"):
+        base = name[:-1]
+        return [Case(c.args, c.kwargs, grad=False, tol=c._tol)
+                for c in _function_cases(base) or _compat_cases(base)]
     return _function_cases(name) or _compat_cases(name)

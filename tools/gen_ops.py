@@ -394,9 +394,20 @@ def gen_inplace(op):
     first = op.args[0].name
     decl = f"Tensor& {op.inplace}({op.params(True).replace('const Tensor& ' + first, 'Tensor& ' + first, 1)});"
     params = op.params(False).replace("const Tensor& " + first, "Tensor& " + first, 1)
+    used = set()
+    for f in op.backward.values():
+        used |= words(f)
     body = [f"Tensor& {op.inplace}({params}) {{",
-            f'  autograd::check_inplace({first}, "{op.inplace}");',
-            f"  Tensor r = oar::{op.name}({op.arg_names()});",
+            f'  autograd::check_inplace({first}, "{op.inplace}");']
+    call_args = op.arg_names()
+    if first in used and first not in meta_only_inputs(op):
+        # The op saves x for its backward, and x is about to be overwritten: when recording,
+        # let it save a (differentiable) copy instead.
+        tensors = [a.name for a in op.args if a.type == "Tensor"]
+        cond = " || ".join(f"{t}.requires_grad()" for t in tensors)
+        body.append(f"  const Tensor {first}_in = autograd::grad_enabled() && ({cond}) ? {first}.clone() : {first};")
+        call_args = ", ".join([f"{first}_in"] + [a.name for a in op.args[1:]])
+    body += [f"  Tensor r = oar::{op.name}({call_args});",
             f'  OAR_ENFORCE_ARG(r.shape() == {first}.shape(), "{op.inplace}: the result shape ", shape_str(r.shape()),',
             f'                  " differs from the shape of x ", shape_str({first}.shape()), "; in-place ops cannot broadcast x");',
             f"  assign_inplace({first}, r);",

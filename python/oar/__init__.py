@@ -100,10 +100,16 @@ if hasattr(_C, "p_norm"):
 from .tensor import compat as _compat  # noqa: E402
 from .tensor.compat import *  # noqa: E402,F401,F403
 
+from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
+
 _patch.install(globals())
-for _name in _compat.METHODS:
-    if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, getattr(_compat, _name))
+for _mod in (_compat, _inplace):
+    for _name in _mod.METHODS:
+        if not hasattr(Tensor, _name):
+            setattr(Tensor, _name, getattr(_mod, _name))
+for _name in _inplace.TOP_LEVEL:
+    globals().setdefault(_name, getattr(_inplace, _name))
+_conversion.install(Tensor)
 Tensor.pow = pow
 Tensor.split = split
 if "norm" in globals():

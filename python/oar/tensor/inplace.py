@@ -1,0 +1,89 @@
+"""In-place variants (x.op_(...) and oar.op_(x, ...)) for ops whose C++ spec has none: the result is
+computed out of place and written into x's memory, which bumps x's version counter and moves x's
+autograd history onto the result (as the generated C++ in-place ops do)."""
+from .. import _C
+from ..framework.dtype import convert_dtype
+from . import compat
+
+Tensor = _C.Tensor
+
+
+def _check_leaf(x, name):
+    if _C.is_grad_enabled() and not x.stop_gradient and x.is_leaf:
+        raise ValueError(f"{name}: Leaf Tensor that doesn't stop gradient can't use inplace strategy. "
+                         "Wrap the update in oar.no_grad() or set stop_gradient=True first")
+
+
+def _write(x, result, name):
+    if list(result.shape) != list(x.shape):
+        raise ValueError(f"{name}: the result shape {result.shape} differs from the shape of x "
+                         f"{x.shape}; in-place ops cannot broadcast x")
+    if result.dtype != x.dtype:
+        raise TypeError(f"{name}: the result dtype {result.dtype.name} differs from x's dtype "
+                        f"{x.dtype.name}; in-place ops keep x's dtype")
+    _C._assign_inplace(x, result)
+    return x
+
+
+def _recording(*tensors):
+    return _C.is_grad_enabled() and any(isinstance(t, Tensor) and not t.stop_gradient for t in tensors)
+
+
+def _inplace_of(fn, name):
+    def op_(x, *args, **kwargs):
+        _check_leaf(x, name)
+        # fn may save x for its backward, and x is about to be overwritten: when recording, give
+        # it a (differentiable) copy to save instead.
+        src = x.clone() if _recording(x, *args, *kwargs.values()) else x
+        return _write(x, fn(src, *args, **kwargs), name)
+    op_.__name__ = name
+    op_.__doc__ = f"In-place {fn.__name__}: x is overwritten with the result and returned."
+    return op_
+
+
+# Out-of-place op -> in-place name, for ops (generated or Python) without a C++ in-place variant.
+_SOURCES = {
+    "acos": _C.acos, "asin": _C.asin, "atan": _C.atan, "cosh": _C.cosh, "sinh": _C.sinh,
+    "tan": _C.tan, "log10": _C.log10, "log1p": _C.log1p, "log2": _C.log2, "sigmoid": _C.sigmoid,
+    "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": compat.logit,
+    "frac": compat.frac, "hypot": compat.hypot, "sinc": compat.sinc, "mul": compat.mul,
+    "sub": compat.sub, "div": compat.div, "mod": compat.mod, "floor_mod": compat.floor_mod,
+    "logical_and": _C.logical_and, "logical_or": _C.logical_or, "logical_xor": _C.logical_xor,
+    "logical_not": _C.logical_not, "bitwise_and": _C.bitwise_and, "bitwise_or": _C.bitwise_or,
+    "bitwise_xor": _C.bitwise_xor, "bitwise_not": _C.bitwise_not,
+}
+_ops = {f"{n}_": _inplace_of(f, f"{n}_") for n, f in _SOURCES.items() if not hasattr(_C, f"{n}_")}
+
+
+def pow_(x, y, name=None):
+    _check_leaf(x, "pow_")
+    return _write(x, x ** y if not isinstance(y, Tensor) else _C.elementwise_pow(x, y), "pow_")
+
+
+def fill_(x, value):
+    """Every element of x set to value."""
+    _check_leaf(x, "fill_")
+    return _write(x, _C.full(x.shape, value, x.dtype), "fill_")
+
+
+def zero_(x):
+    return fill_(x, 0)
+
+
+def uniform_(x, min=-1.0, max=1.0, seed=0, name=None):
+    """x filled from U[min, max) (oar's generator; a nonzero seed gives a fixed draw)."""
+    _check_leaf(x, "uniform_")
+    return _write(x, _C.uniform(x.shape, x.dtype, float(min), float(max), int(seed)), "uniform_")
+
+
+def normal_(x, mean=0.0, std=1.0, name=None):
+    _check_leaf(x, "normal_")
+    return _write(x, _C.gaussian(x.shape, float(mean), float(std), 0, x.dtype), "normal_")
+
+
+globals().update(_ops)
+__all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_"]
+# Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
+METHODS = list(__all__)
+TOP_LEVEL = [n for n in __all__ if n not in ("fill_", "zero_", "uniform_", "normal_", "logical_not_",
+                                              "bitwise_not_", "div_", "sub_", "mul_")]

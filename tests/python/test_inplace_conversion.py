@@ -1,0 +1,124 @@
+"""In-place variants written in Python (python/oar/tensor/inplace.py) and the conversion methods
+of paddle.Tensor (python/oar/tensor/conversion.py)."""
+import numpy as np
+import pytest
+
+import oar
+from op_test import rand
+
+T = oar.to_tensor
+
+
+@pytest.mark.parametrize("name,ref,low,high", [
+    ("acos_", np.arccos, -0.9, 0.9), ("asin_", np.arcsin, -0.9, 0.9), ("atan_", np.arctan, -2, 2),
+    ("cosh_", np.cosh, -2, 2), ("sinh_", np.sinh, -2, 2), ("tan_", np.tan, -1, 1),
+    ("log10_", np.log10, 0.1, 3), ("log1p_", np.log1p, 0, 3), ("log2_", np.log2, 0.1, 3),
+    ("sigmoid_", lambda a: 1 / (1 + np.exp(-a)), -3, 3), ("frac_", lambda a: a - np.trunc(a), -3, 3),
+    ("logit_", lambda a: np.log(a / (1 - a)), 0.1, 0.9), ("sinc_", np.sinc, -2, 2),
+])
+def test_unary_inplace(name, ref, low, high):
+    a = rand((3, 4), low=low, high=high, seed=51)
+    t = T(a.copy())
+    v0 = t.inplace_version if hasattr(t, "inplace_version") else None
+    out = getattr(t, name)()
+    assert out is t
+    np.testing.assert_allclose(t.numpy(), ref(a), rtol=1e-12)
+    if v0 is not None:
+        assert t.inplace_version == v0 + 1
+    # The same through oar.<name> when Paddle has it at top level.
+    if hasattr(oar, name):
+        t2 = T(a.copy())
+        getattr(oar, name)(t2)
+        np.testing.assert_allclose(t2.numpy(), ref(a), rtol=1e-12)
+
+
+def test_binary_inplace_and_errors():
+    a, b = rand((3, 4), low=1, high=3, seed=52), rand((4,), low=1, high=3, seed=53)
+    for name, ref in [("mul_", np.multiply), ("sub_", np.subtract), ("div_", np.divide),
+                      ("hypot_", np.hypot), ("floor_mod_", np.mod), ("mod_", np.mod)]:
+        t = T(a.copy())
+        getattr(t, name)(T(b))
+        np.testing.assert_allclose(t.numpy(), ref(a, b), rtol=1e-12, err_msg=name)
+    t = T(a.copy())
+    t.pow_(2)
+    np.testing.assert_allclose(t.numpy(), a ** 2)
+    # x cannot broadcast in place; x keeps its dtype; leaves that need grad are refused.
+    with pytest.raises(ValueError, match=r"mul_: the result shape \[3, 4\] differs from the shape of x \[4\]"):
+        T(b.copy()).mul_(T(a))
+    with pytest.raises(TypeError, match="acos_: the result dtype float32 differs from x's dtype int64"):
+        T(np.array([1, 2])).acos_()
+    p = T(a.copy(), stop_gradient=False)
+    with pytest.raises(ValueError, match="acos_: Leaf Tensor that doesn't stop gradient"):
+        p.acos_()
+    with oar.no_grad():
+        p.zero_()
+    np.testing.assert_array_equal(p.numpy(), 0)
+
+
+def test_inplace_keeps_autograd_history():
+    p = T(rand((3,), low=0.1, high=0.9, seed=54), stop_gradient=False)
+    y = p * 1.0
+    y.asin_()
+    y.sum().backward()
+    np.testing.assert_allclose(p.grad.numpy(), 1 / np.sqrt(1 - p.numpy() ** 2), rtol=1e-12)
+
+
+def test_fill_zero_uniform_normal():
+    t = T(np.zeros((200, 50)))
+    t.fill_(2.5)
+    np.testing.assert_array_equal(t.numpy(), 2.5)
+    t.uniform_(-2, 3)
+    assert t.numpy().min() >= -2 and t.numpy().max() < 3 and abs(t.numpy().mean() - 0.5) < 0.05
+    t.normal_(1.0, 2.0)
+    assert abs(t.numpy().mean() - 1.0) < 0.05 and abs(t.numpy().std() - 2.0) < 0.05
+    a = T(np.zeros(5)).uniform_(0, 1, seed=9).numpy()
+    np.testing.assert_array_equal(a, T(np.zeros(5)).uniform_(0, 1, seed=9).numpy())
+    t.zero_()
+    assert not t.numpy().any()
+
+
+def test_conversion_methods():
+    x = T(np.array([1.5, -2.5, 0.0], np.float32))
+    expect = {"bool": "bool", "byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
+              "long": "int64", "half": "float16", "bfloat16": "bfloat16", "float": "float32",
+              "double": "float64", "cfloat": "complex64", "cdouble": "complex128"}
+    for m, dt in expect.items():
+        assert getattr(x, m)().dtype.name == dt, m
+    np.testing.assert_array_equal(x.long().numpy(), [1, -2, 0])
+    assert x.type_as(T(np.array([1]))).dtype == oar.int64
+    z = x.new_zeros([2, 3])
+    assert z.shape == [2, 3] and z.dtype == oar.float32 and not z.numpy().any()
+    assert x.new_ones([2], dtype="int32").dtype == oar.int32
+    np.testing.assert_array_equal(x.new_full([2], 7).numpy(), [7, 7])
+    assert x.new_empty([4]).shape == [4]
+    assert x.cpu() is x and x.itemsize == 4 and x.is_same_shape(T(np.ones(3)))
+    assert not x.requires_grad
+    x.requires_grad_()
+    assert x.requires_grad and not x.stop_gradient
+    assert oar.zeros([2, 3, 4]).mT.shape == [2, 4, 3]
+    with pytest.raises(RuntimeError, match="without CUDA"):
+        x.cuda()
+
+
+@pytest.mark.parametrize("name,dfdx", [
+    ("log_", lambda a: 1 / a), ("sin_", np.cos), ("sqrt_", lambda a: 0.5 / np.sqrt(a)),
+    ("reciprocal_", lambda a: -1 / a ** 2), ("rsqrt_", lambda a: -0.5 * a ** -1.5),
+])
+def test_generated_inplace_on_a_recorded_tensor(name, dfdx):
+    # The op saves its input for backward; in place, it must save a copy of the old value.
+    a = rand((4,), low=0.5, high=2, seed=55)
+    p = T(a, stop_gradient=False)
+    y = p * 1.0
+    getattr(y, name)()
+    y.sum().backward()
+    np.testing.assert_allclose(p.grad.numpy(), dfdx(a), rtol=1e-12, err_msg=name)
+
+
+def test_generated_binary_inplace_on_a_recorded_tensor():
+    a, b = rand((3,), low=0.5, high=2, seed=56), rand((3,), low=0.5, high=2, seed=57)
+    p, q = T(a, stop_gradient=False), T(b, stop_gradient=False)
+    y = p * 1.0
+    y.multiply_(q)
+    (y * y).sum().backward()
+    np.testing.assert_allclose(p.grad.numpy(), 2 * a * b * b, rtol=1e-12)
+    np.testing.assert_allclose(q.grad.numpy(), 2 * a * a * b, rtol=1e-12)
