@@ -247,6 +247,45 @@ def _function_cases(name):
         return [Case([arr((3, 4), dt)], {"min": -0.5, "max": 0.7}) for dt in FLOATS]
     if name in ("flip",):
         return [Case([arr((2, 3, 4), dt)], {"axis": [0, 2]}) for dt in FLOATS]
+    if name in ("sort", "argsort"):
+        return [Case([arr((3, 5, 4), dt)], {"axis": ax, "descending": d}, grad=name == "sort")
+                for dt in FLOATS + ("int64",) for ax in (0, -1) for d in (False, True)]
+    if name == "topk":
+        # Distinct values: among equal ones Paddle's order comes from its heap selection (e.g.
+        # topk([3,3,3,3,1], 2) gives indices [1, 3]), oar's is by index; both are valid top-k.
+        ints = _rng.permutation(24).reshape(4, 6).astype("int64")
+        return [Case([arr((4, 6), dt) if dt != "int64" else ints], {"k": 3, "axis": ax, "largest": lg},
+                     grad=dt != "int64")
+                for dt in FLOATS + ("int64",) for ax in (None, 0) for lg in (True, False)]
+    if name == "kthvalue":
+        return [Case([arr((4, 6), dt)], {"k": 2, "axis": ax, "keepdim": kd}) for dt in FLOATS
+                for ax in (0, 1) for kd in (False, True)]
+    if name == "msort":
+        return [Case([arr((4, 3), dt)]) for dt in FLOATS]
+    if name == "median":
+        return [Case([arr((3, 4), dt)], kw, grad=False) for dt in FLOATS
+                for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"})]
+    if name == "nonzero":
+        return [Case([arr((3, 4), "int64", -1, 1)], kw, grad=False) for kw in ({}, {"as_tuple": True})]
+    if name == "searchsorted":
+        return [Case([np.sort(arr((6,), dt, -5, 5)), arr((2, 3), dt, -6, 6)], {"right": r}, grad=False)
+                for dt in ("float64", "int64") for r in (False, True)]
+    if name == "bucketize":
+        return [Case([arr((2, 3), dt, -6, 6), np.sort(arr((6,), dt, -5, 5))], {"right": r}, grad=False)
+                for dt in ("float64", "int64") for r in (False, True)]
+    if name == "unique":
+        return [Case([arr((12,), "int64", 0, 5)], {"return_index": True, "return_inverse": True,
+                                                    "return_counts": True}, grad=False),
+                Case([arr((3, 4), "float32", 0, 3).round()], grad=False)]
+    if name == "unique_consecutive":
+        return [Case([np.array([1, 1, 2, 2, 3, 1, 1])], {"return_inverse": True, "return_counts": True},
+                     grad=False)]
+    if name == "take_along_axis":
+        return [Case([arr((3, 4), dt), np.array(ix), ax]) for dt in FLOATS
+                for ix, ax in (([[0, 3], [1, 1], [2, 0]], 1), ([[1], [0], [2]], 1), ([[2, 0, 1, 1]], 0))]
+    if name == "put_along_axis":
+        return [Case([arr((3, 4), dt), np.array([[0, 3], [1, 2], [2, 0]]), arr((3, 2), dt), 1], kw)
+                for dt in FLOATS for kw in ({}, {"reduce": "add"})]
     if name == "where":
         return [Case([arr((3, 4), "bool"), arr((3, 4), dt), arr((4,), dt)]) for dt in FLOATS]
     return []

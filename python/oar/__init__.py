@@ -101,12 +101,16 @@ from .tensor import compat as _compat  # noqa: E402
 from .tensor.compat import *  # noqa: E402,F401,F403
 
 from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
+from .tensor import search as _search  # noqa: E402
+from .tensor.search import *  # noqa: E402,F401,F403
 
 _patch.install(globals())
 for _mod in (_compat, _inplace):
     for _name in _mod.METHODS:
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
+for _name in _search.METHODS:  # the Python faces replace the generated methods of these names
+    setattr(Tensor, _name, getattr(_search, _name))
 for _name in _inplace.TOP_LEVEL:
     globals().setdefault(_name, getattr(_inplace, _name))
 _conversion.install(Tensor)

@@ -1,0 +1,199 @@
+#include "oar/kernels/cpu/search.h"
+
+#include <algorithm>
+#include <numeric>
+#include <type_traits>
+
+#include "oar/core/parallel.h"
+#include "oar/kernels/cpu/dispatch.h"
+
+namespace oar::kernels {
+namespace {
+
+// Orders with NaNs last (ascending) or first (descending); ties broken by index, so every sort
+// below is stable and the result does not depend on the algorithm.
+template <typename C>
+struct Order {
+  bool descending;
+  bool operator()(C a, int64_t ia, C b, int64_t ib) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      const bool na = a != a, nb = b != b;
+      if (na || nb) {
+        if (na && nb) return ia < ib;
+        return descending ? na : nb;
+      }
+    }
+    if (a != b) return descending ? a > b : a < b;
+    return ia < ib;
+  }
+};
+
+// x as [outer, n, inner] around `axis` (a contiguous copy when needed).
+struct Slices {
+  Tensor x;
+  int64_t outer = 1, n = 1, inner = 1;
+  Slices(const Tensor& t, int64_t axis) : x(t.contiguous()) {
+    const Shape& s = x.shape();
+    for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d) {
+      if (d < axis) outer *= s[d];
+      else if (d == axis) n = s[d];
+      else inner *= s[d];
+    }
+  }
+};
+
+// For every slice: the first k positions of its order, written as [outer, k, inner] indices.
+template <typename T>
+void order_slices(const Slices& sl, int64_t k, bool descending, int64_t* out) {
+  using C = compute_t<T>;
+  const T* x = static_cast<const T*>(sl.x.raw_data());
+  const int64_t n = sl.n, inner = sl.inner, rows = sl.outer * inner;
+  const Order<C> order{descending};
+  const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1));
+  parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
+    std::vector<C> v(n);
+    std::vector<int64_t> idx(n);
+    for (int64_t r = b; r < e; ++r) {
+      const int64_t o = r / inner, i = r % inner;
+      const T* base = x + o * n * inner + i;
+      for (int64_t j = 0; j < n; ++j) v[j] = static_cast<C>(base[j * inner]);
+      std::iota(idx.begin(), idx.end(), int64_t{0});
+      auto cmp = [&](int64_t a, int64_t c) { return order(v[a], a, v[c], c); };
+      if (k < n) std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), cmp);
+      else std::sort(idx.begin(), idx.end(), cmp);
+      int64_t* dst = out + o * k * inner + i;
+      for (int64_t j = 0; j < k; ++j) dst[j * inner] = idx[j];
+    }
+  });
+}
+
+template <typename F>
+void dispatch_sortable(DType t, const char* op, F&& f) {
+  if (t == DType::Bool) return f(bool{});
+  dispatch_real(t, op, std::forward<F>(f));
+}
+
+}  // namespace
+
+void argsort(const Tensor& x, int64_t axis, bool descending, const Tensor& out) {
+  if (x.numel() == 0) return;
+  const Slices sl(x, axis);
+  dispatch_sortable(x.dtype(), "argsort", [&](auto tag) {
+    order_slices<decltype(tag)>(sl, sl.n, descending, out.data<int64_t>());
+  });
+}
+
+void topk_indices(const Tensor& x, int64_t k, int64_t axis, bool largest, const Tensor& out) {
+  if (out.numel() == 0) return;
+  const Slices sl(x, axis);
+  dispatch_sortable(x.dtype(), "topk", [&](auto tag) {
+    order_slices<decltype(tag)>(sl, k, largest, out.data<int64_t>());
+  });
+}
+
+Tensor nonzero(const Tensor& x) {
+  const Tensor c = x.contiguous();
+  const int64_t n = c.numel(), nd = c.ndim();
+  std::vector<int64_t> hits;
+  dispatch_all(c.dtype(), "nonzero", [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = static_cast<const T*>(c.raw_data());
+    for (int64_t i = 0; i < n; ++i)
+      if (p[i] != T(0)) hits.push_back(i);
+  });
+  Tensor out = Tensor::make({static_cast<int64_t>(hits.size()), nd}, DType::Int64);
+  int64_t* o = out.data<int64_t>();
+  const Shape& s = c.shape();
+  for (size_t h = 0; h < hits.size(); ++h) {
+    int64_t rem = hits[h];
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o[h * nd + d] = rem % s[d];
+      rem /= s[d];
+    }
+  }
+  return out;
+}
+
+void searchsorted(const Tensor& seq, const Tensor& values, bool right, const Tensor& out) {
+  const Tensor s = seq.contiguous(), v = values.contiguous();
+  const int64_t m = s.ndim() ? s.shape().back() : 1;
+  const int64_t per = v.ndim() ? v.shape().back() : 1;  // values sharing one sequence row
+  const bool shared = s.ndim() <= 1;
+  const int64_t total = v.numel();
+  dispatch_real(s.dtype(), "searchsorted", [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    const T* sp = static_cast<const T*>(s.raw_data());
+    const T* vp = static_cast<const T*>(v.raw_data());
+    auto find = [&](int64_t i) -> int64_t {
+      const T* row = sp + (shared ? 0 : (i / per) * m);
+      const C val = static_cast<C>(vp[i]);
+      int64_t lo = 0, hi = m;  // first position whose element is >= val (> val when right)
+      while (lo < hi) {
+        const int64_t mid = (lo + hi) / 2;
+        const C e = static_cast<C>(row[mid]);
+        if (right ? !(val < e) : e < val) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    if (out.dtype() == DType::Int32) {
+      int32_t* o = out.data<int32_t>();
+      parallel_for(0, total, 4096, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) o[i] = static_cast<int32_t>(find(i));
+      });
+    } else {
+      int64_t* o = out.data<int64_t>();
+      parallel_for(0, total, 4096, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) o[i] = find(i);
+      });
+    }
+  });
+}
+
+std::vector<Tensor> unique_flat(const Tensor& x, bool consecutive, DType index_dtype) {
+  const Tensor c = x.contiguous();
+  const int64_t n = c.numel();
+  std::vector<Tensor> result;
+  dispatch_sortable(c.dtype(), consecutive ? "unique_consecutive" : "unique", [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    const T* p = static_cast<const T*>(c.raw_data());
+    std::vector<int64_t> order(n);
+    std::iota(order.begin(), order.end(), int64_t{0});
+    const Order<C> asc{false};
+    if (!consecutive)
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return asc(static_cast<C>(p[a]), a, static_cast<C>(p[b]), b);
+      });
+    // Equal neighbours in `order` form one group (NaNs are never equal, as Paddle).
+    std::vector<int64_t> first, counts, inverse(n);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t i = order[j];
+      if (j == 0 || !(static_cast<C>(p[i]) == static_cast<C>(p[order[j - 1]]))) {
+        first.push_back(i);
+        counts.push_back(0);
+      }
+      ++counts.back();
+      inverse[i] = static_cast<int64_t>(first.size()) - 1;
+    }
+    const int64_t u = static_cast<int64_t>(first.size());
+    Tensor values = Tensor::make({u}, c.dtype());
+    T* vp = static_cast<T*>(values.raw_data());
+    for (int64_t g = 0; g < u; ++g) vp[g] = p[first[g]];
+    auto as_index = [&](const std::vector<int64_t>& v, const Shape& shape) {
+      Tensor t = Tensor::make(shape, index_dtype);
+      if (index_dtype == DType::Int32) {
+        int32_t* d = t.data<int32_t>();
+        for (size_t k = 0; k < v.size(); ++k) d[k] = static_cast<int32_t>(v[k]);
+      } else {
+        std::copy(v.begin(), v.end(), t.data<int64_t>());
+      }
+      return t;
+    };
+    result = {values, as_index(first, {u}), as_index(inverse, c.shape()), as_index(counts, {u})};
+  });
+  return result;
+}
+
+}  // namespace oar::kernels

@@ -1,0 +1,91 @@
+"""Python faces of the search ops whose Paddle signatures return a varying number of tensors or
+take Python numbers where the C++ op takes tensors: nonzero, unique, unique_consecutive,
+median, put_along_axis."""
+from .. import _C
+from ..framework.dtype import convert_dtype
+
+Tensor = _C.Tensor
+
+
+def nonzero(x, as_tuple=False, *, out=None):
+    """[count, ndim] int64 coordinates of the nonzero elements, or one [count] tensor per dim."""
+    coords = _C.nonzero_coords(x)
+    if not as_tuple:
+        return coords
+    if x.ndim == 0:
+        return (_C.reshape(coords, [-1]),)
+    return tuple(_C.reshape(_C.slice(coords, [1], [d], [d + 1]), [-1]) for d in range(x.ndim))
+
+
+def _pick(parts, flags):
+    out = [parts[0]] + [p for p, f in zip(parts[1:], flags) if f]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           dtype="int64", sorted=True, name=None):
+    if axis is not None:
+        raise NotImplementedError("unique: argument 'axis' is not supported yet; unique of the "
+                                  "flattened tensor (axis=None) is")
+    values, first, inverse, counts = _C.unique_flat(x, False, convert_dtype(dtype))
+    return _pick([values, first, inverse, counts], [return_index, return_inverse, return_counts])
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64",
+                       name=None):
+    if axis is not None:
+        raise NotImplementedError("unique_consecutive: argument 'axis' is not supported yet; "
+                                  "the flattened tensor (axis=None) is")
+    values, _, inverse, counts = _C.unique_flat(x, True, convert_dtype(dtype))
+    return _pick([values, inverse, counts], [return_inverse, return_counts])
+
+
+def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
+    """The middle value along axis (all values when None). mode 'avg' averages the two middle
+    values of an even count (float result); 'min' takes the lower one and, with an axis, also
+    returns its index. A NaN in a slice gives NaN."""
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: argument 'mode' must be 'avg' or 'min', got {mode!r}")
+    if axis is None:
+        flat = _C.reshape(x, [-1])
+        res = median(flat, 0, False, mode)
+        res = res[0] if isinstance(res, tuple) else res
+        return _C.reshape(res, [1] * x.ndim) if keepdim else res
+    a = axis + x.ndim if axis < 0 else axis
+    n = x.shape[a] if x.ndim else 1
+    if n == 0:
+        raise ValueError(f"median: axis {axis} of x (shape {x.shape}) is empty")
+    idx = _C.argsort(x, a, False, True)
+    lo_i = _C.slice(idx, [a], [(n - 1) // 2], [(n - 1) // 2 + 1])
+    lo = _C.take_along_axis(x, lo_i, a, False) if x.ndim else x
+    has_nan = _C.any(_C.isnan(x), [a], True) if x.dtype.name.startswith(("float", "bfloat")) else None
+    if mode == "min":
+        if has_nan is not None:
+            lo = _C.where(has_nan, _C.full([], float("nan"), lo.dtype), lo)
+        if not keepdim and x.ndim:
+            lo, lo_i = _C.squeeze(lo, [a]), _C.squeeze(lo_i, [a])
+        return lo, lo_i
+    fdt = x.dtype if x.dtype.name.startswith(("float", "bfloat")) else convert_dtype("float32")
+    lo = _C.cast(lo, fdt)
+    if n % 2 == 0:
+        hi_i = _C.slice(idx, [a], [n // 2], [n // 2 + 1])
+        lo = (lo + _C.cast(_C.take_along_axis(x, hi_i, a, False), fdt)) * 0.5
+    if has_nan is not None:
+        lo = _C.where(has_nan, _C.full([], float("nan"), fdt), lo)
+    return _C.squeeze(lo, [a]) if not keepdim and x.ndim else lo
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    if not isinstance(values, Tensor):
+        values = _C.full([], values, arr.dtype)
+    return _C.put_along_axis(arr, indices, values, axis, reduce, include_self, broadcast)
+
+
+def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    if not isinstance(values, Tensor):
+        values = _C.full([], values, arr.dtype)
+    return _C.put_along_axis_(arr, indices, values, axis, reduce, include_self, broadcast)
+
+
+__all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_"]
+METHODS = list(__all__)
