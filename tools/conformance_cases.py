@@ -14,7 +14,11 @@ _F32_ATTR = ("Paddle stores float attributes in float32 (alpha=0.7 becomes 0.699
              "float64 results differ from the exact value by ~1e-8 relative; oar keeps the double")
 _CUMSUM_FLAT = ("Paddle's cumsum_ with axis=None flattens x in place (x's shape becomes [numel]); oar's "
                 "in-place ops keep x's shape, so it raises a ValueError naming both shapes (pass an axis)")
+_DIAG_EMBED = ("Paddle 3.3's diag_embed records no gradient (paddle.grad returns None for its "
+               "input); oar's gradient is checked against central differences in tests/python/test_scatter.py")
 KNOWN_DIFFERENCES = {
+    "paddle.diag_embed": _DIAG_EMBED,
+    "paddle.Tensor.diag_embed": _DIAG_EMBED,
     "paddle.cumsum_": _CUMSUM_FLAT,
     "paddle.Tensor.cumsum_": _CUMSUM_FLAT,
     "paddle.matmul": _MATMUL_BWD,
@@ -286,6 +290,38 @@ def _function_cases(name):
     if name == "put_along_axis":
         return [Case([arr((3, 4), dt), np.array([[0, 3], [1, 2], [2, 0]]), arr((3, 2), dt), 1], kw)
                 for dt in FLOATS for kw in ({}, {"reduce": "add"})]
+    if name == "gather_nd":
+        return [Case([arr((2, 3, 4), dt), np.array(ix)]) for dt in FLOATS
+                for ix in ([[0, 1], [1, 2]], [[[1, 2, 3]], [[0, 0, 1]]])]
+    if name == "scatter_nd_add":
+        return [Case([arr((3, 4), dt), np.array([[1], [0], [1]]), arr((3, 4), dt)]) for dt in FLOATS]
+    if name == "scatter_nd":
+        return [Case([np.array([[0, 1], [2, 3], [0, 1]]), arr((3,), dt), [3, 4]]) for dt in FLOATS]
+    if name == "scatter":
+        return [Case([arr((4, 3), dt), np.array([3, 0, 3]), arr((3, 3), dt)], {"overwrite": ow}, grad=False)
+                for dt in FLOATS for ow in (True, False)] + \
+               [Case([arr((4, 3), dt), np.array([3, 0]), arr((2, 3), dt)], {"overwrite": ow})
+                for dt in FLOATS for ow in (True, False)]
+    if name == "index_sample":
+        return [Case([arr((2, 3), dt), np.array([[2, 0], [1, 1]])]) for dt in FLOATS]
+    if name == "take":
+        return [Case([arr((2, 3), dt), np.array(ix)], {"mode": m}) for dt in FLOATS
+                for ix, m in (([[5, -1], [0, 2]], "raise"), ([7, -8], "wrap"), ([7, -8], "clip"))]
+    if name == "repeat_interleave":
+        return [Case([arr((2, 3), dt), r], {"axis": ax}) for dt in FLOATS
+                for r, ax in ((2, None), (2, 1), (np.array([1, 0, 3]), 1))]
+    if name == "index_fill":
+        return [Case([arr((3, 4), dt), np.array([0, 2]), 1, -1.0]) for dt in FLOATS]
+    if name == "scatter_add":
+        return [Case([arr((3, 4), dt), 1, np.array([[0, 1, 0, 3]]), arr((1, 4), dt)]) for dt in FLOATS]
+    if name == "scatter_reduce":
+        return [Case([arr((3, 4), dt), 1, np.array([[0, 1, 0, 3]]), arr((1, 4), dt), r], grad=False)
+                for dt in FLOATS for r in ("sum", "prod", "amax", "amin", "mean")]
+    if name == "select_scatter":
+        return [Case([arr((3, 4), dt), arr((3,), dt), 1, -1]) for dt in FLOATS]
+    if name == "diag_embed":
+        return [Case([arr((2, 3), dt)], kw) for dt in FLOATS
+                for kw in ({}, {"offset": 1}, {"offset": -2}, {"offset": 0, "dim1": 0, "dim2": 2})]
     if name == "where":
         return [Case([arr((3, 4), "bool"), arr((3, 4), dt), arr((4,), dt)]) for dt in FLOATS]
     return []

@@ -109,8 +109,9 @@ for _mod in (_compat, _inplace):
     for _name in _mod.METHODS:
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
-for _name in _search.METHODS:  # the Python faces replace the generated methods of these names
-    setattr(Tensor, _name, getattr(_search, _name))
+# The Python faces replace the generated methods of these names.
+for _name in _search.METHODS + ["repeat_interleave"]:
+    setattr(Tensor, _name, globals()[_name])
 for _name in _inplace.TOP_LEVEL:
     globals().setdefault(_name, getattr(_inplace, _name))
 _conversion.install(Tensor)

@@ -411,6 +411,13 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     return x
 
 
+def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
+    """Each element (or slice along axis) repeated `repeats` times (an int or a tensor of counts)."""
+    if not isinstance(repeats, Tensor):
+        repeats = _C.full([], int(repeats), convert_dtype("int64"))
+    return _C.repeat_interleave(x, repeats, axis)
+
+
 # ---- predicates and queries ----
 
 def is_complex(x):
@@ -470,4 +477,4 @@ METHODS = ["clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt",
            "true_divide", "matrix_transpose", "view", "view_as", "deg2rad", "rad2deg", "atleast_1d",
            "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
            "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
-           "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff"]
+           "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave"]
