@@ -1,6 +1,8 @@
 #include "oar/kernels/cpu/search.h"
 
 #include <algorithm>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 
@@ -42,27 +44,68 @@ struct Slices {
   }
 };
 
+// A key whose unsigned order is the value order: NaNs (either sign) above +inf, -0 equal to +0.
+// Keys of types up to 32 bits fit in 32 bits.
+template <typename T>
+inline uint64_t order_key(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v;
+  } else if constexpr (std::is_same_v<T, double>) {
+    if (v != v) return ~uint64_t{0};
+    uint64_t b;
+    const double z = v == 0 ? 0.0 : v;
+    std::memcpy(&b, &z, 8);
+    return (b >> 63) ? ~b : b | (uint64_t{1} << 63);
+  } else if constexpr (std::is_floating_point_v<compute_t<T>>) {  // float, float16, bfloat16
+    const float f = static_cast<float>(v);
+    if (f != f) return 0xFFFFFFFFu;
+    uint32_t b;
+    const float z = f == 0 ? 0.0f : f;
+    std::memcpy(&b, &z, 4);
+    return (b >> 31) ? uint32_t(~b) : (b | 0x80000000u);
+  } else if constexpr (std::is_signed_v<T>) {  // shifted to start at 0
+    if constexpr (sizeof(T) == 8) return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63);
+    else return static_cast<uint64_t>(static_cast<int64_t>(v) - std::numeric_limits<T>::min());
+  } else {
+    return static_cast<uint64_t>(v);
+  }
+}
+
+// Puts the k smallest elements of v first, in order: a linear-time selection, then a sort of k.
+template <typename V>
+void select_first(V& v, int64_t k) {
+  if (k < static_cast<int64_t>(v.size())) std::nth_element(v.begin(), v.begin() + k, v.end());
+  std::sort(v.begin(), v.begin() + k);
+}
+
 // For every slice: the first k positions of its order, written as [outer, k, inner] indices.
+// Each slice sorts (key, index) pairs -- packed into one word for keys of up to 32 bits --
+// so equal values keep their index order and descending is the inverted key.
 template <typename T>
 void order_slices(const Slices& sl, int64_t k, bool descending, int64_t* out) {
-  using C = compute_t<T>;
+  constexpr bool kNarrow = sizeof(T) <= 4;
   const T* x = static_cast<const T*>(sl.x.raw_data());
   const int64_t n = sl.n, inner = sl.inner, rows = sl.outer * inner;
-  const Order<C> order{descending};
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(n, 1));
+  const uint64_t flip = descending ? (kNarrow ? 0xFFFFFFFFull : ~uint64_t{0}) : 0;
   parallel_for(0, rows, grain, [&](int64_t b, int64_t e) {
-    std::vector<C> v(n);
-    std::vector<int64_t> idx(n);
+    std::vector<uint64_t> packed;
+    std::vector<std::pair<uint64_t, int64_t>> pairs;
     for (int64_t r = b; r < e; ++r) {
       const int64_t o = r / inner, i = r % inner;
       const T* base = x + o * n * inner + i;
-      for (int64_t j = 0; j < n; ++j) v[j] = static_cast<C>(base[j * inner]);
-      std::iota(idx.begin(), idx.end(), int64_t{0});
-      auto cmp = [&](int64_t a, int64_t c) { return order(v[a], a, v[c], c); };
-      if (k < n) std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), cmp);
-      else std::sort(idx.begin(), idx.end(), cmp);
       int64_t* dst = out + o * k * inner + i;
-      for (int64_t j = 0; j < k; ++j) dst[j * inner] = idx[j];
+      if (kNarrow && n <= (int64_t{1} << 32)) {
+        packed.resize(n);
+        for (int64_t j = 0; j < n; ++j) packed[j] = ((order_key(base[j * inner]) ^ flip) << 32) | uint64_t(j);
+        select_first(packed, k);
+        for (int64_t j = 0; j < k; ++j) dst[j * inner] = static_cast<int64_t>(packed[j] & 0xFFFFFFFFu);
+      } else {
+        pairs.resize(n);
+        for (int64_t j = 0; j < n; ++j) pairs[j] = {order_key(base[j * inner]) ^ flip, j};
+        select_first(pairs, k);
+        for (int64_t j = 0; j < k; ++j) dst[j * inner] = pairs[j].second;
+      }
     }
   });
 }

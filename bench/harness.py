@@ -1,0 +1,79 @@
+"""Shared by the benchmarks: runs one benchmark body in each framework's own interpreter (oar
+from the project venv; PyTorch and Paddle from the reference venv made by tools/setup_bench.sh,
+or TORCH_PYTHON / PADDLE_PYTHON) and prints one table of times and ratios.
+
+A body is Python source that reads FW ("oar", "torch" or "paddle"), imports it as F, fills the
+dict `res` (case name -> seconds) and leaves it for the harness to print as JSON."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REF_PYTHON = os.path.join(ROOT, ".venv-bench", "bin", "python")
+
+PRELUDE = r'''
+import json, sys, timeit
+import numpy as np
+FW = sys.argv[1]
+if FW == "oar":
+    import oar as F
+elif FW == "paddle":
+    import paddle as F
+    F.set_device("cpu")
+else:
+    import torch as F
+    F.set_num_threads(2)
+def T(a, grad=False):
+    """A tensor of framework FW from a NumPy array."""
+    if FW == "torch":
+        return F.tensor(a, requires_grad=grad)
+    t = F.to_tensor(a)
+    t.stop_gradient = not grad
+    return t
+def best(fn, number, repeat=7):
+    fn()  # warm-up (lazy initialisation, allocator caches)
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+res = {}
+'''
+EPILOGUE = "\nprint(json.dumps(res))\n"
+
+
+def run(python, fw, body):
+    """{case: seconds} of body run under `python` for framework fw, or (None, why)."""
+    if not os.path.exists(python):
+        return None, f"{python} not found (run tools/setup_bench.sh)"
+    env = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "2"))
+    r = subprocess.run([python, "-c", PRELUDE + body + EPILOGUE, fw], capture_output=True, text=True,
+                       env=env)
+    if r.returncode != 0:
+        return None, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"
+    return json.loads(r.stdout.strip().splitlines()[-1]), None
+
+
+def fmt(s):
+    if s is None:
+        return "n/a"
+    return f"{s * 1e6:.2f}us" if s < 1e-3 else f"{s * 1e3:.2f}ms"
+
+
+def compare(body, extra=None):
+    """Runs body in oar, PyTorch and Paddle and prints the table; extra(case, oar_seconds) may
+    add a note to a row."""
+    oar_res, err = run(sys.executable, "oar", body)
+    if oar_res is None:
+        sys.exit(f"oar benchmark failed: {err}")
+    others = {}
+    for fw, var in (("torch", "TORCH_PYTHON"), ("paddle", "PADDLE_PYTHON")):
+        res, ferr = run(os.environ.get(var, REF_PYTHON), fw, body)
+        others[fw] = res or {}
+        if res is None:
+            print(f"({fw} not measured: {ferr})")
+    print("ratio = other's time / oar's time (above 1: oar is faster)")
+    print(f"{'case':34s} {'oar':>10s} {'torch':>10s} {'paddle':>10s} {'torch/oar':>9s} {'paddle/oar':>10s}")
+    for k, v in oar_res.items():
+        t, p = others["torch"].get(k), others["paddle"].get(k)
+        ratio = lambda o: f"{o / v:.2f}" if o else "n/a"
+        note = extra(k, v) if extra else ""
+        print(f"{k:34s} {fmt(v):>10s} {fmt(t):>10s} {fmt(p):>10s} {ratio(t):>9s} {ratio(p):>10s}{note}")
+    return oar_res, others
