@@ -259,6 +259,7 @@ void channel_map(int64_t outer, int64_t C, int64_t inner, T* out, G g) {
 }
 
 void dims3(const Tensor& x, int64_t axis, int64_t& outer, int64_t& C, int64_t& inner) {
+  if (axis < 0) axis += x.ndim();
   outer = 1;
   inner = 1;
   C = x.ndim() > axis ? x.shape()[axis] : 1;
