@@ -79,10 +79,15 @@ void hard_cross_entropy(const Tensor& input, const Tensor& label, const Tensor& 
   // Check labels first (sequential; cheap next to the row work).
   for (int64_t i = 0; i < M; ++i) {
     const int64_t l = l64 ? label_at<int64_t>(lc, i) : label_at<int32_t>(lc, i);
-    OAR_ENFORCE(l == ignore_index || (l >= 0 && l < C), OutOfRange,
-                "cross_entropy: label value ", l, " at position ", i,
-                " is out of range: expected a class index in [0, ", C,
-                ") or ignore_index (", ignore_index, ")");
+    if (l == ignore_index || (l >= 0 && l < C)) continue;
+    // As Paddle: IndexError from cross_entropy, ValueError from nll_loss.
+    if (mode == CEInput::LogProbs)
+      OAR_THROW(InvalidArgument, "nll_loss: label value ", l, " at position ", i,
+                " is out of range: expected a class index in [0, ", C, ") or ignore_index (",
+                ignore_index, ")");
+    OAR_THROW(OutOfRange, "cross_entropy: label value ", l, " at position ", i,
+              " is out of range: expected a class index in [0, ", C, ") or ignore_index (",
+              ignore_index, ")");
   }
   dispatch_f32_f64(input.dtype(), "cross_entropy", [&](auto tag) {
     using T = decltype(tag);
