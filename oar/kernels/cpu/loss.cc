@@ -33,9 +33,17 @@ inline void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof(V8)); }
 // log(sum(exp(x - m))) + m of one row.
 inline double row_lse(const float* x, int64_t n) {
   float m = -std::numeric_limits<float>::infinity();
-  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
-  if (std::isinf(m)) return m;
   const int64_t full = n / 8 * 8;
+  if (full) {  // 8 lanes of running maxima (a scalar max chain is latency-bound)
+    V8 vm = load8(x);
+    for (int64_t i = 8; i < full; i += 8) {
+      const V8 v = load8(x + i);
+      vm = v > vm ? v : vm;
+    }
+    for (int j = 0; j < 8; ++j) m = vm[j] > m ? vm[j] : m;
+  }
+  for (int64_t i = full; i < n; ++i) m = x[i] > m ? x[i] : m;
+  if (std::isinf(m)) return m;
   V8 acc = V8{} + 0.0f;
   const V8 mv = V8{} + m;
   for (int64_t i = 0; i < full; i += 8) acc += exp_f32(load8(x + i) - mv);

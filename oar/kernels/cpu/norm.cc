@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "oar/core/parallel.h"
@@ -30,6 +31,67 @@ const T* opt_data(const Tensor& t, Tensor& keep) {
 int64_t chunk_count(int64_t n, int64_t min_chunk) {
   const int64_t by_size = std::max<int64_t>(1, n / std::max<int64_t>(min_chunk, 1));
   return std::max<int64_t>(1, std::min<int64_t>(get_num_threads(), std::min(n, by_size)));
+}
+
+// Sums of (x[i] - shift) and its square over one row, in float64 (4 double lanes x 2).
+typedef float V4f __attribute__((vector_size(16)));
+typedef double V4d __attribute__((vector_size(32)));
+inline V4d load4d(const float* p) {
+  V4f v;
+  std::memcpy(&v, p, sizeof(v));
+  return __builtin_convertvector(v, V4d);
+}
+inline V4d load4d(const double* p) {
+  V4d v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline double hsum4(V4d v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+template <typename T>
+void row_shifted_sums(const T* x, int64_t n, double shift, double& s1, double& s2) {
+  V4d a1{}, a2{}, b1{}, b2{};
+  const V4d sh = V4d{} + shift;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const V4d d0 = load4d(x + i) - sh, d1 = load4d(x + i + 4) - sh;
+    a1 += d0;
+    a2 += d0 * d0;
+    b1 += d1;
+    b2 += d1 * d1;
+  }
+  double r1 = hsum4(a1 + b1), r2 = hsum4(a2 + b2);
+  for (; i < n; ++i) {
+    const double d = static_cast<double>(x[i]) - shift;
+    r1 += d;
+    r2 += d * d;
+  }
+  s1 += r1;
+  s2 += r2;
+}
+
+// Sums of g and g * (x - m) * r over one row, in float64.
+template <typename T>
+void row_grad_sums(const T* g, const T* x, int64_t n, double m, double r, double& s1,
+                   double& s2) {
+  V4d a1{}, a2{}, b1{}, b2{};
+  const V4d mv = V4d{} + m, rv = V4d{} + r;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const V4d g0 = load4d(g + i), g1 = load4d(g + i + 4);
+    a1 += g0;
+    b1 += g1;
+    a2 += g0 * ((load4d(x + i) - mv) * rv);
+    b2 += g1 * ((load4d(x + i + 4) - mv) * rv);
+  }
+  double r1 = hsum4(a1 + b1), r2 = hsum4(a2 + b2);
+  for (; i < n; ++i) {
+    const double gd = static_cast<double>(g[i]);
+    r1 += gd;
+    r2 += gd * ((static_cast<double>(x[i]) - m) * r);
+  }
+  s1 += r1;
+  s2 += r2;
 }
 
 }  // namespace
@@ -188,48 +250,46 @@ void layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
 // ---------------------------------------------------------------- batch_norm
 namespace {
 
-// Per-channel sums over [outer, C, inner] of f(value, channel) into `acc` [C] (double), in
-// parallel chunks with partial sums.
-template <typename T, typename F>
-void channel_sums(const T* p, int64_t outer, int64_t C, int64_t inner, double* acc, F f) {
+// Per-channel sums over [outer, C, inner] of f1(value, channel, flat index) into acc1 [C] and
+// of f2(...) into acc2 (double), in one pass, in parallel chunks with partial sums.
+template <typename T, typename F1, typename F2, typename R>
+void channel_sums(const T* p, int64_t outer, int64_t C, int64_t inner, double* acc1,
+                  double* acc2, F1 f1, F2 f2, R row_fn) {
   const int64_t total = outer * C * inner;
-  std::fill(acc, acc + C, 0.0);
+  std::fill(acc1, acc1 + C, 0.0);
+  std::fill(acc2, acc2 + C, 0.0);
   if (total == 0) return;
-  if (inner == 1) {
-    const int64_t chunks = chunk_count(outer, std::max<int64_t>(1, 16384 / C));
-    std::vector<double> part(static_cast<size_t>(chunks * C), 0.0);
-    parallel_for(0, chunks, 1, [&](int64_t k0, int64_t k1) {
-      for (int64_t k = k0; k < k1; ++k) {
-        double* pk = part.data() + k * C;
-        for (int64_t o = outer * k / chunks; o < outer * (k + 1) / chunks; ++o) {
-          const T* row = p + o * C;
-#pragma omp simd
-          for (int64_t c = 0; c < C; ++c) pk[c] += f(row[c], c, o * C + c);
-        }
-      }
-    });
-    for (int64_t k = 0; k < chunks; ++k)
-      for (int64_t c = 0; c < C; ++c) acc[c] += part[k * C + c];
-    return;
-  }
-  const int64_t rows = outer * C;
-  const int64_t chunks = chunk_count(rows, std::max<int64_t>(1, 16384 / inner));
-  std::vector<double> part(static_cast<size_t>(chunks * C), 0.0);
+  const bool rows_mode = inner > 1;
+  const int64_t units = rows_mode ? outer * C : outer;
+  const int64_t chunks = chunk_count(units, std::max<int64_t>(1, 16384 / (rows_mode ? inner : C)));
+  std::vector<double> part(static_cast<size_t>(chunks * 2 * C), 0.0);
   parallel_for(0, chunks, 1, [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
-      double* pk = part.data() + k * C;
-      for (int64_t r = rows * k / chunks; r < rows * (k + 1) / chunks; ++r) {
+      double* p1 = part.data() + k * 2 * C;
+      double* p2 = p1 + C;
+      const int64_t u0 = units * k / chunks, u1 = units * (k + 1) / chunks;
+      if (!rows_mode) {
+        for (int64_t o = u0; o < u1; ++o) {
+          const T* row = p + o * C;
+#pragma omp simd
+          for (int64_t c = 0; c < C; ++c) {
+            p1[c] += f1(row[c], c, o * C + c);
+            p2[c] += f2(row[c], c, o * C + c);
+          }
+        }
+        continue;
+      }
+      for (int64_t r = u0; r < u1; ++r) {
         const int64_t c = r % C;
-        const T* row = p + r * inner;
-        double s = 0;
-#pragma omp simd reduction(+ : s)
-        for (int64_t i = 0; i < inner; ++i) s += f(row[i], c, r * inner + i);
-        pk[c] += s;
+        row_fn(r * inner, c, p1[c], p2[c]);
       }
     }
   });
   for (int64_t k = 0; k < chunks; ++k)
-    for (int64_t c = 0; c < C; ++c) acc[c] += part[k * C + c];
+    for (int64_t c = 0; c < C; ++c) {
+      acc1[c] += part[k * 2 * C + c];
+      acc2[c] += part[k * 2 * C + C + c];
+    }
 }
 
 // out[i] = g(value, channel, flat index) over [outer, C, inner], in parallel.
@@ -287,19 +347,25 @@ void batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& runni
     T* sr = saved_rstd.data<T>();
     std::vector<double> mean(static_cast<size_t>(C)), var(static_cast<size_t>(C));
     if (use_batch_stats) {
-      channel_sums<T>(xp, outer, C, inner, mean.data(),
-                      [](T v, int64_t, int64_t) { return static_cast<double>(v); });
-      for (int64_t c = 0; c < C; ++c) mean[c] /= static_cast<double>(count);
-      std::vector<T> mt(static_cast<size_t>(C));
-      for (int64_t c = 0; c < C; ++c) mt[c] = static_cast<T>(mean[c]);
-      const T* mtp = mt.data();
-      channel_sums<T>(xp, outer, C, inner, var.data(), [mtp](T v, int64_t c, int64_t) {
-        const double d = static_cast<double>(v - mtp[c]);
-        return d * d;
-      });
+      // One pass: sums of (x - shift) and its square, shifted by one value of the channel so
+      // that a large mean does not cancel the variance.
+      std::vector<T> shift(static_cast<size_t>(C));
+      for (int64_t c = 0; c < C; ++c) shift[c] = count ? xp[c * (inner == 1 ? 1 : inner)] : T(0);
+      const T* sh = shift.data();
+      channel_sums<T>(
+          xp, outer, C, inner, mean.data(), var.data(),
+          [sh](T v, int64_t c, int64_t) { return static_cast<double>(v - sh[c]); },
+          [sh](T v, int64_t c, int64_t) {
+            const double d = static_cast<double>(v - sh[c]);
+            return d * d;
+          },
+          [=](int64_t base, int64_t c, double& a, double& b) {
+            row_shifted_sums(xp + base, inner, static_cast<double>(sh[c]), a, b);
+          });
       for (int64_t c = 0; c < C; ++c) {
-        const double dm = mean[c] - static_cast<double>(mt[c]);
-        var[c] = std::max(var[c] / static_cast<double>(count) - dm * dm, 0.0);
+        const double m1 = mean[c] / static_cast<double>(count);
+        var[c] = std::max(var[c] / static_cast<double>(count) - m1 * m1, 0.0);
+        mean[c] = static_cast<double>(sh[c]) + m1;
       }
       if (update_running && running_mean.defined()) {
         // Running statistics are written in place (they are plain buffers, as in Paddle).
@@ -356,11 +422,14 @@ void batch_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& saved_
     const T* mp = saved_mean.data<T>();
     const T* rp = saved_rstd.data<T>();
     std::vector<double> sg(static_cast<size_t>(C)), sgh(static_cast<size_t>(C));
-    channel_sums<T>(gp, outer, C, inner, sg.data(),
-                    [](T v, int64_t, int64_t) { return static_cast<double>(v); });
-    channel_sums<T>(gp, outer, C, inner, sgh.data(), [=](T g, int64_t c, int64_t i) {
-      return static_cast<double>(g * ((xp[i] - mp[c]) * rp[c]));
-    });
+    channel_sums<T>(
+        gp, outer, C, inner, sg.data(), sgh.data(),
+        [](T g, int64_t, int64_t) { return static_cast<double>(g); },
+        [=](T g, int64_t c, int64_t i) { return static_cast<double>(g * ((xp[i] - mp[c]) * rp[c])); },
+        [=](int64_t base, int64_t c, double& a, double& b) {
+          row_grad_sums(gp + base, xp + base, inner, static_cast<double>(mp[c]),
+                        static_cast<double>(rp[c]), a, b);
+        });
     if (dweight.defined()) {
       T* dw = dweight.data<T>();
       for (int64_t c = 0; c < C; ++c) dw[c] = static_cast<T>(sgh[c]);
