@@ -282,3 +282,101 @@ def test_binary_kl_grads_and_errors():
         F.kl_div(T(x), T(y), reduction="avg")
     with pytest.raises(ValueError, match="binary_cross_entropy: argument 'reduction'"):
         F.binary_cross_entropy(T(p), T(y), reduction="x")
+
+
+# ------------------------------------------------------------------ ranking, embedding, distance losses
+A = np.array([[1., 2., 3.], [-1., 0.5, 2.]])
+B = np.array([[0.5, -1., 2.], [1., 1., 1.]])
+
+
+def np_cos(x, y, axis):
+    return (x * y).sum(axis) / np.sqrt(np.maximum((x * x).sum(axis) * (y * y).sum(axis), 1e-16))
+
+
+def np_pdist(x, y, p, eps=1e-6):
+    return (np.abs(x - y + eps) ** p).sum(-1) ** (1.0 / p)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_cosine_similarity_and_pairwise_distance(dtype):
+    a, b = A.astype(dtype), B.astype(dtype)
+    # measured with paddle 3.3.1
+    np.testing.assert_allclose(F.cosine_similarity(T(a), T(b)).numpy(), [0.52489066, 0.37796447], rtol=1e-6)
+    np.testing.assert_allclose(F.cosine_similarity(T(a), T(b), axis=0).numpy(), [-0.31622776, -0.5144958, 0.99227786], rtol=1e-6)
+    np.testing.assert_array_equal(F.cosine_similarity(oar.zeros([2, 3], dtype), T(b)).numpy(), [0, 0])
+    np.testing.assert_allclose(F.pairwise_distance(T(a), T(b)).numpy(), [3.2015634, 2.2912872], rtol=1e-6)
+    out = F.pairwise_distance(T(a), T(b), p=1, epsilon=0.0, keepdim=True)
+    assert out.shape == [2, 1]
+    np.testing.assert_allclose(out.numpy(), [[4.5], [3.5]], rtol=1e-6)
+    x, y = rand((4, 5), dtype, seed=1), rand((4, 5), dtype, seed=2)
+    assert_close(F.cosine_similarity(T(x), T(y)), np_cos(x.astype(np.float64), y, 1), dtype)
+    assert_close(F.pairwise_distance(T(x), T(y), p=3.0), np_pdist(x.astype(np.float64), y, 3.0), dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_margin_hinge_cosine_embedding(dtype):
+    a, b = A.astype(dtype), B.astype(dtype)
+    lab = np.array([[1., -1., 1.], [-1., 1., 1.]], dtype)
+    # measured with paddle 3.3.1
+    np.testing.assert_allclose(F.margin_ranking_loss(T(a), T(b), T(lab), margin=0.3, reduction="none").numpy(),
+                               [[0, 3.3, 0], [0, 0.8, 0]], rtol=1e-6, atol=1e-7)
+    hl = np.array([[1., -1., 1.], [-1., 1., -1.]], dtype)
+    np.testing.assert_allclose(F.hinge_embedding_loss(T(a), T(hl), margin=1.5, reduction="none").numpy(),
+                               [[1, 0, 3], [2.5, 0.5, 0]], rtol=1e-6)
+    np.testing.assert_allclose(F.cosine_embedding_loss(T(a), T(b), T(np.array([1, -1])), margin=0.2, reduction="none").numpy(),
+                               [0.47510934, 0.17796446], rtol=1e-6)
+    x, y = rand((3, 4), dtype, seed=3), rand((3, 4), dtype, seed=4)
+    l = np.sign(rand((3, 4), seed=5)).astype(dtype)
+    x64 = x.astype(np.float64)
+    assert_close(F.margin_ranking_loss(T(x), T(y), T(l), 0.1), np.maximum(0, -l * (x64 - y) + 0.1).mean(), dtype)
+    assert_close(F.hinge_embedding_loss(T(x), T(l), reduction="sum"),
+                 np.where(l == 1, x64, np.maximum(0, 1 - x64)).sum(), dtype)
+    cl = np.array([1, -1, 1])
+    c = np_cos(x64, y, 1)
+    assert_close(F.cosine_embedding_loss(T(x), T(y), T(cl), margin=0.1),
+                 np.where(cl == 1, 1 - c, np.maximum(0, c - 0.1)).mean(), dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_sigmoid_focal_and_triplet(dtype):
+    a, b = A.astype(dtype), B.astype(dtype)
+    fl = np.array([[1., 0., 1.], [0., 1., 0.]], dtype)
+    # measured with paddle 3.3.1
+    np.testing.assert_allclose(F.sigmoid_focal_loss(T(a), T(fl), reduction="none").numpy(),
+                               [[5.6645130e-03, 1.2375585e+00, 2.7320810e-05], [1.6993539e-02, 1.6893370e-02, 1.2375585e+00]],
+                               rtol=1e-5)
+    np.testing.assert_allclose(F.sigmoid_focal_loss(T(a), T(fl), normalizer=T(np.array([2.0], dtype))).numpy(), 1.2573478, rtol=1e-6)
+    np.testing.assert_allclose(F.triplet_margin_loss(T(a), T(b), T(a * 0.5), reduction="none").numpy(),
+                               [2.3307333, 2.1456428], rtol=1e-6)
+    np.testing.assert_allclose(F.triplet_margin_loss(T(a), T(b), T(a * 0.5), swap=True, p=1.0, margin=2.0,
+                                                     reduction="none").numpy(), [4.000002, 3.749998], rtol=1e-6)
+    x, y, z = (rand((3, 4), dtype, seed=s) for s in (6, 7, 8))
+    x64 = x.astype(np.float64)
+    ref = np.maximum(np_pdist(x64, y, 2) - np_pdist(x64, z, 2) + 1.0, 0).mean()
+    assert_close(F.triplet_margin_loss(T(x), T(y), T(z)), ref, dtype)
+    lab = (rand((3, 4), seed=9) > 0).astype(dtype)
+    p = 1 / (1 + np.exp(-x64))
+    ce = -(lab * np.log(p) + (1 - lab) * np.log(1 - p))
+    pt = p * lab + (1 - p) * (1 - lab)
+    at = 0.5 * lab + 0.5 * (1 - lab)
+    assert_close(F.sigmoid_focal_loss(T(x), T(lab), alpha=0.5, gamma=1.5, reduction="mean"),
+                 (at * ce * (1 - pt) ** 1.5).mean(), dtype)
+
+
+def test_extra_losses_grads_and_errors():
+    x, y, z = rand((3, 4), seed=10), rand((3, 4), seed=11), rand((3, 4), seed=12)
+    l = np.sign(rand((3, 4), seed=13))
+    check_grad(lambda x, y: F.margin_ranking_loss(x, y, T(l), 0.2), [x, y], what="margin_ranking_loss")
+    check_grad(lambda x: F.hinge_embedding_loss(x, T(l), 0.5), [x], what="hinge_embedding_loss")
+    check_grad(lambda x, y: F.cosine_similarity(x, y), [x, y], what="cosine_similarity")
+    check_grad(lambda x, y: F.cosine_embedding_loss(x, y, T(np.array([1, -1, 1]))), [x, y], what="cosine_embedding_loss")
+    check_grad(lambda x: F.sigmoid_focal_loss(x, T((l > 0).astype(np.float64))), [x], what="sigmoid_focal_loss")
+    check_grad(lambda x, y: F.pairwise_distance(x, y), [x, y], what="pairwise_distance")
+    check_grad(lambda x, y, z: F.triplet_margin_loss(x, y, z, swap=True), [x, y, z], what="triplet_margin_loss")
+    for f, args in [(F.margin_ranking_loss, (T(x), T(y), T(l))), (F.hinge_embedding_loss, (T(x), T(l))),
+                    (F.cosine_embedding_loss, (T(x), T(y), T(np.array([1, -1, 1])))),
+                    (F.sigmoid_focal_loss, (T(x), T(l))), (F.triplet_margin_loss, (T(x), T(y), T(z)))]:
+        with pytest.raises(ValueError, match="argument 'reduction' must be one of 'mean', 'sum', 'none', got 'avg'"):
+            f(*args, reduction="avg")
+    with pytest.raises(ValueError, match=r"cosine_embedding_loss: arguments 'input1' and 'input2' must be 1-D or 2-D of one shape, got \[3, 4\] and \[4, 3\]"):
+        F.cosine_embedding_loss(T(x), T(x.T.copy()), T(np.array([1, -1, 1])))

@@ -5,7 +5,9 @@ from ... import _C
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "kl_div"]
+           "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "cosine_similarity",
+           "cosine_embedding_loss", "sigmoid_focal_loss", "pairwise_distance",
+           "triplet_margin_loss"]
 
 _INPUT_LOGITS, _INPUT_PROBS, _INPUT_LOGPROBS = 0, 1, 2
 
@@ -208,3 +210,72 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if reduction == "batchmean":
         return _C.sum(loss) / (input.shape[0] if input.ndim else 1)
     return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
+    """max(0, -label * (input - other) + margin)."""
+    _check_reduction("margin_ranking_loss", reduction)
+    return _reduce(_C.relu(-label * (input - other) + margin), reduction)
+
+
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
+    """input where label == 1, max(0, margin - input) where label == -1 (0 elsewhere)."""
+    _check_reduction("hinge_embedding_loss", reduction)
+    zero = _C.zeros_like(input)
+    pos = _C.where(_C.equal(label, _C.ones_like(label)), input, zero)
+    neg = _C.where(_C.equal(label, _C.full_like(label, -1)), _C.relu(margin - input), zero)
+    return _reduce(pos + neg, reduction)
+
+
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    """sum(x1 * x2) / sqrt(max(sum(x1^2) * sum(x2^2), eps^2)) along axis."""
+    w12 = _C.sum(x1 * x2, [axis])
+    w1 = _C.sum(x1 * x1, [axis])
+    w2 = _C.sum(x2 * x2, [axis])
+    return w12 / _C.sqrt(_C.clip(w1 * w2, eps * eps))
+
+
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1
+    (rows along the last axis)."""
+    _check_reduction("cosine_embedding_loss", reduction)
+    if input1.ndim not in (1, 2) or list(input1.shape) != list(input2.shape):
+        raise ValueError("cosine_embedding_loss: arguments 'input1' and 'input2' must be 1-D or 2-D "
+                         f"of one shape, got {list(input1.shape)} and {list(input2.shape)}")
+    cos = cosine_similarity(input1, input2, axis=-1, eps=1e-12)
+    lab = _C.cast(label, cos.dtype)
+    one = _C.ones_like(cos)
+    loss = _C.where(_C.equal(lab, one), 1.0 - cos, _C.zeros_like(cos))
+    loss = loss + _C.where(_C.equal(lab, -one), _C.relu(cos - margin), _C.zeros_like(cos))
+    return _reduce(loss, reduction)
+
+
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum",
+                       name=None):
+    """alpha_t * (1 - p_t)^gamma * bce_with_logits(logit, label), divided by normalizer."""
+    _check_reduction("sigmoid_focal_loss", reduction)
+    p = _C.sigmoid(logit)
+    ce = binary_cross_entropy_with_logits(logit, label, reduction="none")
+    p_t = p * label + (1.0 - p) * (1.0 - label)
+    alpha_t = alpha * label + (1.0 - alpha) * (1.0 - label)
+    loss = alpha_t * ce * _C.pow(1.0 - p_t, gamma) if gamma != 0 else alpha_t * ce
+    if normalizer is not None:
+        loss = loss / normalizer
+    return _reduce(loss, reduction)
+
+
+def pairwise_distance(x, y, p=2.0, epsilon=1e-06, keepdim=False, name=None):
+    """||x - y + epsilon||_p along the last axis."""
+    return _C.p_norm(x - y + epsilon, float(p), [-1], keepdim)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-06, swap=False,
+                        reduction="mean", name=None):
+    """max(0, d(input, positive) - d(input, negative) + margin) with d the pairwise p-distance
+    (swap: the negative distance is the smaller of d(input, negative), d(positive, negative))."""
+    _check_reduction("triplet_margin_loss", reduction)
+    dp = pairwise_distance(input, positive, p, epsilon)
+    dn = pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        dn = _C.minimum(dn, pairwise_distance(positive, negative, p, epsilon))
+    return _reduce(_C.relu(dp - dn + margin), reduction)
