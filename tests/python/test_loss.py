@@ -380,3 +380,9 @@ def test_extra_losses_grads_and_errors():
             f(*args, reduction="avg")
     with pytest.raises(ValueError, match=r"cosine_embedding_loss: arguments 'input1' and 'input2' must be 1-D or 2-D of one shape, got \[3, 4\] and \[4, 3\]"):
         F.cosine_embedding_loss(T(x), T(x.T.copy()), T(np.array([1, -1, 1])))
+
+
+def test_cross_entropy_refuses_double_backward():
+    x = T(rand((3, 4), seed=30), stop_gradient=False)
+    with pytest.raises(NotImplementedError, match=r"cross_entropy: double backward \(create_graph=True through the hard-label cross entropy\) is not supported"):
+        oar.grad([F.cross_entropy(x, T(np.array([0, 1, 2])))], [x], create_graph=True)

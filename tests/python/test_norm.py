@@ -286,3 +286,16 @@ def test_normalize_grad_and_errors():
     check_grad(lambda x: F.normalize(x, p=1, axis=0), [rand((3, 4), seed=3)], what="normalize p=1")
     with pytest.raises(ValueError, match="normalize"):
         F.normalize(oar.ones([2, 3]), axis=2)
+
+
+def test_fused_grads_refuse_double_backward():
+    x = T(rand((3, 4), seed=20), stop_gradient=False)
+    w = T(rand((4,), seed=21), stop_gradient=False)
+    with pytest.raises(NotImplementedError, match=r"layer_norm: double backward \(create_graph=True through layer_norm\) is not supported"):
+        oar.grad([F.layer_norm(x, 4, w).sum()], [x], create_graph=True)
+    with pytest.raises(NotImplementedError, match="batch_norm: double backward"):
+        oar.grad([F.batch_norm(x, oar.zeros([4], "float64"), oar.ones([4], "float64"), training=True,
+                               data_format="NC").sum()], [x], create_graph=True)
+    # first-order gradients with create_graph=False still work after that
+    (g,) = oar.grad([F.layer_norm(x, 4, w).sum()], [w])
+    np.testing.assert_allclose(g.numpy(), np_layer_norm(x.numpy(), 1).sum(0), atol=1e-12)

@@ -27,9 +27,4 @@ std::vector<Meta> hard_cross_entropy(const char*, const Tensor& input, const Ten
   return {{{M}, input.dtype()}, {{M}, input.dtype()}, {{M}, input.dtype()}};
 }
 
-Meta hard_cross_entropy_grad(const char*, const Tensor& input, const Tensor&, const Tensor&,
-                             const Tensor&, const Tensor&, int64_t, int64_t) {
-  return {input.shape(), input.dtype()};
-}
-
 }  // namespace oar::infer_meta

@@ -10,8 +10,5 @@ namespace oar::infer_meta {
 std::vector<Meta> hard_cross_entropy(const char* op, const Tensor& input, const Tensor& label,
                                      const Tensor& weight, int64_t ignore_index,
                                      int64_t input_kind);
-Meta hard_cross_entropy_grad(const char* op, const Tensor& input, const Tensor& label,
-                             const Tensor& weight, const Tensor& lse, const Tensor& out_grad,
-                             int64_t ignore_index, int64_t input_kind);
 
 }  // namespace oar::infer_meta
