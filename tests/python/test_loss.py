@@ -114,6 +114,13 @@ def test_cross_entropy_grad():
     check_grad(lambda x: F.cross_entropy(x, lab), [x], what="ce mean")
     check_grad(lambda x: F.cross_entropy(x, lab, weight=w, reduction="none"), [x], what="ce weighted none")
     check_grad(lambda x: F.cross_entropy(x, lab, weight=w), [x], what="ce weighted mean")
+    # the class weights themselves (through the loss and the weighted-mean denominator)
+    wn = rand((5,), low=0.5, high=2, seed=15)
+    check_grad(lambda x, w: F.cross_entropy(x, lab, weight=w), [x, wn], what="ce d/dweight mean")
+    check_grad(lambda x, w: F.cross_entropy(x, lab, weight=w, reduction="none"), [x, wn], what="ce d/dweight none")
+    check_grad(lambda p, w: F.cross_entropy(p, T(np.array([1, 0, 3, 4])), weight=w, use_softmax=False),
+               [np.exp(np_log_softmax(x)), wn], what="ce probs d/dweight")
+    check_grad(lambda x, w: F.nll_loss(x, lab, weight=w), [x, wn], what="nll d/dweight")
     check_grad(lambda x: F.cross_entropy(x, T(np.array([1, 0, 3, 4])), label_smoothing=0.1), [x], what="ce smoothing")
     p = np.exp(np_log_softmax(x))
     check_grad(lambda p: F.cross_entropy(p, T(np.array([1, 0, 3, 4])), use_softmax=False, reduction="sum"),
@@ -382,7 +389,20 @@ def test_extra_losses_grads_and_errors():
         F.cosine_embedding_loss(T(x), T(x.T.copy()), T(np.array([1, -1, 1])))
 
 
-def test_cross_entropy_refuses_double_backward():
-    x = T(rand((3, 4), seed=30), stop_gradient=False)
-    with pytest.raises(NotImplementedError, match=r"cross_entropy: double backward \(create_graph=True through the hard-label cross entropy\) is not supported"):
-        oar.grad([F.cross_entropy(x, T(np.array([0, 1, 2])))], [x], create_graph=True)
+def test_cross_entropy_double_backward():
+    from test_norm import first_grad
+    x = rand((3, 4), seed=30)
+    w = rand((4,), low=0.5, high=2, seed=31)
+    lab = T(np.array([0, -100, 2]))
+    check_grad(first_grad(lambda x: F.cross_entropy(x, lab, reduction="none")), [x], what="ce d2/dx")
+    check_grad(first_grad(lambda x, w: F.cross_entropy(x, lab, weight=w)), [x, w], what="ce weighted d2/dx")
+    p = np.exp(np_log_softmax(x))
+    check_grad(first_grad(lambda p: F.cross_entropy(p, T(np.array([0, 1, 2])), use_softmax=False, reduction="sum")),
+               [p], what="ce probs d2/dp")
+    # nll is linear in its input: its gradient depends only on the weights
+    check_grad(first_grad(lambda x, w: F.nll_loss(x, lab, weight=w)), [x, w], wrt=[1], what="nll d2/dx dw")
+    # the first-order gradient is the same on both paths
+    xt = T(x, stop_gradient=False)
+    (g1,) = oar.grad([F.cross_entropy(xt, lab, weight=T(w))], [xt], create_graph=True)
+    (g2,) = oar.grad([F.cross_entropy(xt, lab, weight=T(w))], [xt])
+    np.testing.assert_allclose(g1.numpy(), g2.numpy(), atol=1e-14)

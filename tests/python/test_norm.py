@@ -288,14 +288,40 @@ def test_normalize_grad_and_errors():
         F.normalize(oar.ones([2, 3]), axis=2)
 
 
-def test_fused_grads_refuse_double_backward():
-    x = T(rand((3, 4), seed=20), stop_gradient=False)
-    w = T(rand((4,), seed=21), stop_gradient=False)
-    with pytest.raises(NotImplementedError, match=r"layer_norm: double backward \(create_graph=True through layer_norm\) is not supported"):
-        oar.grad([F.layer_norm(x, 4, w).sum()], [x], create_graph=True)
-    with pytest.raises(NotImplementedError, match="batch_norm: double backward"):
-        oar.grad([F.batch_norm(x, oar.zeros([4], "float64"), oar.ones([4], "float64"), training=True,
-                               data_format="NC").sum()], [x], create_graph=True)
-    # first-order gradients with create_graph=False still work after that
-    (g,) = oar.grad([F.layer_norm(x, 4, w).sum()], [w])
-    np.testing.assert_allclose(g.numpy(), np_layer_norm(x.numpy(), 1).sum(0), atol=1e-12)
+def first_grad(fn, wrt=0):
+    """x, *rest -> d sum(fn(x, *rest) * G) / d(input wrt) with create_graph=True, so that
+    check_grad differentiates the gradient itself (second order)."""
+    def op(*args):
+        with oar.enable_grad():
+            args = list(args)
+            if args[wrt].stop_gradient:
+                args[wrt] = args[wrt].detach()
+                args[wrt].stop_gradient = False
+            out = fn(*args)
+            g = T(np.cos(np.arange(out.size)).reshape(out.shape))
+            return oar.grad([(out * g).sum()], [args[wrt]], create_graph=True)[0]
+    return op
+
+
+def test_double_backward():
+    x = rand((3, 4), seed=20)
+    w = rand((4,), seed=21)
+    b = rand((4,), seed=22)
+    check_grad(first_grad(lambda x, w, b: F.layer_norm(x, 4, w, b)), [x, w, b], what="layer_norm d2/dx")
+    check_grad(first_grad(lambda x, w, b: F.layer_norm(x, 4, w, b), 1), [x, w, b], what="layer_norm d2/dw")
+    check_grad(first_grad(lambda x: F.layer_norm(x, [2, 2])), [rand((2, 2, 2), seed=23)], what="layer_norm no affine")
+
+    def bn(x, w, b):
+        return F.batch_norm(x, oar.zeros([2], "float64"), oar.ones([2], "float64"), w, b, training=True,
+                            data_format="NCL")
+
+    def bn_eval(x, w, b):
+        return F.batch_norm(x, T(np.array([0.1, -0.2])), T(np.array([0.5, 2.0])), w, b, data_format="NLC")
+
+    x3, w2, b2 = rand((3, 2, 2), seed=24), rand((2,), seed=25), rand((2,), seed=26)
+    check_grad(first_grad(bn), [x3, w2, b2], what="batch_norm d2/dx")
+    check_grad(first_grad(bn, 1), [x3, w2, b2], what="batch_norm d2/dw")
+    check_grad(first_grad(bn_eval), [rand((3, 2, 2), seed=27), w2, b2], what="batch_norm eval d2/dx")
+    check_grad(first_grad(lambda x: F.batch_norm(x, oar.zeros([2], "float64"), oar.ones([2], "float64"),
+                                                 training=True, data_format="NLC")),
+               [rand((3, 2, 2), seed=28)], what="batch_norm NLC d2/dx")
