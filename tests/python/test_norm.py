@@ -325,3 +325,17 @@ def test_double_backward():
     check_grad(first_grad(lambda x: F.batch_norm(x, oar.zeros([2], "float64"), oar.ones([2], "float64"),
                                                  training=True, data_format="NLC")),
                [rand((3, 2, 2), seed=28)], what="batch_norm NLC d2/dx")
+
+
+def test_constant_rows_and_single_values():
+    # measured with paddle 3.3.1: constant rows/channels normalise to exactly 0 (then + bias)
+    np.testing.assert_array_equal(F.layer_norm(oar.ones([2, 1]) * 3, 1).numpy(), [[0.0], [0.0]])
+    np.testing.assert_array_equal(F.layer_norm(oar.ones([2, 5]) * 7.3, 5, bias=oar.ones([5])).numpy(), np.ones((2, 5)))
+    rm, rv = oar.zeros([3]), oar.ones([3])
+    np.testing.assert_array_equal(F.batch_norm(oar.ones([2, 3]) * 2, rm, rv, training=True).numpy(), np.zeros((2, 3)))
+    # one value per channel in training: Paddle returns x and leaves the running statistics
+    rm, rv = oar.zeros([3]), oar.ones([3])
+    out = F.batch_norm(oar.ones([1, 3]) * 2, rm, rv, training=True)
+    np.testing.assert_array_equal(out.numpy(), [[2, 2, 2]])
+    np.testing.assert_array_equal(rm.numpy(), [0, 0, 0])
+    np.testing.assert_array_equal(rv.numpy(), [1, 1, 1])

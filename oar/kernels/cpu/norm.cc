@@ -141,19 +141,20 @@ void layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, doubl
         const double rs = 1.0 / std::sqrt(std::max(v, 0.0) + epsilon);
         mp[r] = mt;
         rp[r] = static_cast<T>(rs);
-        const T a = static_cast<T>(rs), c = static_cast<T>(-m * rs);
+        // (x - mean) * rstd: subtracting first keeps a constant row exactly 0.
+        const T a = static_cast<T>(rs);
         if (w && b) {
 #pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] * a + c) * w[i] + b[i];
+          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i] + b[i];
         } else if (w) {
 #pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] * a + c) * w[i];
+          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i];
         } else if (b) {
 #pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] * a + c) + b[i];
+          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a + b[i];
         } else {
 #pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = xr[i] * a + c;
+          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a;
         }
       }
     });
@@ -388,20 +389,20 @@ void batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& runni
         var[c] = static_cast<double>(rvc.data<T>()[c]);
       }
     }
-    // y = x * a[c] + s[c]
+    // y = (x - mean[c]) * a[c] + s[c] (subtracting first keeps a constant channel exactly b)
     std::vector<T> a(static_cast<size_t>(C)), s(static_cast<size_t>(C));
     for (int64_t c = 0; c < C; ++c) {
       const double rs = 1.0 / std::sqrt(var[c] + epsilon);
       sm[c] = static_cast<T>(mean[c]);
       sr[c] = static_cast<T>(rs);
-      const double sc = rs * (w ? static_cast<double>(w[c]) : 1.0);
-      a[c] = static_cast<T>(sc);
-      s[c] = static_cast<T>((b ? static_cast<double>(b[c]) : 0.0) - mean[c] * sc);
+      a[c] = static_cast<T>(rs * (w ? static_cast<double>(w[c]) : 1.0));
+      s[c] = b ? b[c] : T(0);
     }
     const T* ap = a.data();
     const T* sp = s.data();
+    const T* mp = sm;
     channel_map<T>(outer, C, inner, out.data<T>(),
-                   [=](int64_t c, int64_t i) { return xp[i] * ap[c] + sp[c]; });
+                   [=](int64_t c, int64_t i) { return (xp[i] - mp[c]) * ap[c] + sp[c]; });
   });
 }
 

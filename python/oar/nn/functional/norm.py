@@ -32,6 +32,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         use_global_stats = not training
     use_batch = not use_global_stats
     update = bool(training) and use_batch
+    if use_batch and x.ndim >= 2 and x.size == x.shape[channel_axis]:
+        # One value per channel: as Paddle, the output is x and nothing is updated.
+        return _C.assign(x)
     out, _, _ = _C.batch_norm_base(x, running_mean, running_var, weight, bias, use_batch, update,
                                    float(momentum), float(epsilon), channel_axis)
     return out
