@@ -43,8 +43,8 @@ def T(a, **kw):
 def test_layer_norm_forward(dtype, shape, k):
     x = rand(shape, dtype, seed=1) * 3 + 1
     ns = list(shape[len(shape) - k:])
-    w = rand(ns, dtype, seed=2)
-    b = rand(ns, dtype, seed=3)
+    w = rand([int(np.prod(ns))], dtype, seed=2)  # 1-D, as Paddle
+    b = rand([int(np.prod(ns))], dtype, seed=3)
     assert_close(F.layer_norm(T(x), ns), np_layer_norm(x.astype(np.float64), k), dtype)
     out = F.layer_norm(T(x), ns, T(w), T(b), epsilon=1e-3)
     assert out.dtype.name == dtype and out.shape == list(shape)
@@ -95,8 +95,11 @@ def test_layer_norm_errors():
     x = T(rand((2, 3), "float32"))
     with pytest.raises(ValueError, match=r"layer_norm: argument 'normalized_shape' is \[4\].*got input shape \[2, 3\]"):
         F.layer_norm(x, [4])
-    with pytest.raises(ValueError, match=r"layer_norm: argument 'weight' expected shape \[3\].*got \[4\]"):
+    with pytest.raises(ValueError, match=r"layer_norm: argument 'weight' expected shape \[3\] \(prod of normalized_shape \[3\]\), got \[4\]"):
         F.layer_norm(x, 3, weight=T(rand((4,), "float32")))
+    # measured with paddle 3.3.1: the weight must be 1-D even for a multi-dim normalized_shape
+    with pytest.raises(ValueError, match=r"layer_norm: argument 'bias' expected shape \[6\] \(prod of normalized_shape \[2, 3\]\), got \[2, 3\]"):
+        F.layer_norm(T(rand((4, 2, 3), "float32")), [2, 3], bias=T(rand((2, 3), "float32")))
     with pytest.raises(TypeError, match="layer_norm: argument 'weight' must have x's dtype float32, got float64"):
         F.layer_norm(x, 3, weight=T(rand((3,), "float64")))
     with pytest.raises(TypeError, match="layer_norm: argument 'x' must be a float32 or float64 tensor, got int64"):

@@ -36,9 +36,11 @@ int64_t layer_norm_begin(const Tensor& x, const IntArray& normalized_shape, cons
     if (!t->defined()) continue;
     OAR_ENFORCE(t->dtype() == x.dtype(), TypeMismatch, "layer_norm: argument '", arg,
                 "' must have x's dtype ", dtype_name(x.dtype()), ", got ", dtype_name(t->dtype()));
-    OAR_ENFORCE_ARG(t->numel() == n, "layer_norm: argument '", arg, "' expected shape ",
-                    shape_str(Shape(normalized_shape.begin(), normalized_shape.end())), " (", n,
-                    " elements), got ", shape_str(t->shape()));
+    // As Paddle: 1-D with prod(normalized_shape) elements.
+    OAR_ENFORCE_ARG(t->ndim() == 1 && t->numel() == n, "layer_norm: argument '", arg,
+                    "' expected shape [", n, "] (prod of normalized_shape ",
+                    shape_str(Shape(normalized_shape.begin(), normalized_shape.end())), "), got ",
+                    shape_str(t->shape()));
   }
   return x.ndim() - k;
 }
