@@ -406,3 +406,19 @@ def test_cross_entropy_double_backward():
     (g1,) = oar.grad([F.cross_entropy(xt, lab, weight=T(w))], [xt], create_graph=True)
     (g2,) = oar.grad([F.cross_entropy(xt, lab, weight=T(w))], [xt])
     np.testing.assert_allclose(g1.numpy(), g2.numpy(), atol=1e-14)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_cross_entropy(dt):
+    rtol = {"float16": 4e-3, "bfloat16": 3e-2}[dt]
+    x = T(rand((5, 4), "float32", low=-3, high=3, seed=1)).astype(dt)
+    lab = T(np.array([0, 3, -100, 1, 2]))
+    for red in ("mean", "none"):
+        out = F.cross_entropy(x, lab, reduction=red)
+        assert out.dtype.name == dt
+        ref = F.cross_entropy(x.astype("float32"), lab, reduction=red).astype(dt).astype("float32").numpy()
+        np.testing.assert_allclose(out.astype("float32").numpy(), ref, rtol=rtol, atol=rtol)
+    xg = x.detach()
+    xg.stop_gradient = False
+    F.cross_entropy(xg, lab).backward()
+    assert xg.grad.dtype.name == dt

@@ -92,7 +92,7 @@ def test_dropout_errors():
         F.dropout(oar.ones([2, 3]), mode="abc")
     with pytest.raises(ValueError, match=r"dropout: argument 'axis' holds 2, expected values in \[0, 2\)"):
         F.dropout(oar.ones([2, 3]), axis=2)
-    with pytest.raises(TypeError, match="dropout: argument 'x' must be a float32 or float64 tensor, got int64"):
+    with pytest.raises(TypeError, match=r"dropout: argument 'x' must be a floating-point tensor \(float16, bfloat16, float32, float64\), got int64"):
         F.dropout(oar.ones([2, 3], "int64"))
     with pytest.raises(ValueError, match="dropout2d: argument 'x' must be 4-D"):
         F.dropout2d(oar.ones([2, 3]))
@@ -231,3 +231,18 @@ def test_pad_errors():
         F.pad(x, [1, 1], data_format="NHWC")
     with pytest.raises(ValueError, match="pad: circular padding of dim 2"):
         F.pad(x, [4, 0], mode="circular")
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_linear_dropout(dt):
+    x = T(rand((3, 4), "float32", seed=1)).astype(dt)
+    w = T(rand((4, 2), "float32", seed=2)).astype(dt)
+    out = F.linear(x, w)
+    assert out.dtype.name == dt
+    ref = F.linear(x.astype("float32"), w.astype("float32")).astype(dt).astype("float32").numpy()
+    np.testing.assert_allclose(out.astype("float32").numpy(), ref, rtol=3e-2, atol=3e-2)
+    oar.seed(3)
+    d = F.dropout(x, p=0.5)
+    assert d.dtype.name == dt
+    kept = d.astype("float32").numpy() != 0
+    np.testing.assert_allclose(d.astype("float32").numpy()[kept], 2 * x.astype("float32").numpy()[kept], rtol=1e-2)

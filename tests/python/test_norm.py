@@ -342,3 +342,26 @@ def test_constant_rows_and_single_values():
     np.testing.assert_array_equal(out.numpy(), [[2, 2, 2]])
     np.testing.assert_array_equal(rm.numpy(), [0, 0, 0])
     np.testing.assert_array_equal(rv.numpy(), [1, 1, 1])
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_half_norms(dt):
+    rtol = {"float16": 4e-3, "bfloat16": 3e-2}[dt]
+    x = T(rand((4, 3, 5), "float32", seed=1) * 2).astype(dt)
+    w = T(rand((5,), "float32", seed=2)).astype(dt)
+    out = F.layer_norm(x, 5, w)
+    assert out.dtype.name == dt
+    ref = F.layer_norm(x.astype("float32"), 5, w.astype("float32")).astype(dt).astype("float32").numpy()
+    np.testing.assert_allclose(out.astype("float32").numpy(), ref, rtol=rtol, atol=rtol)
+    rm, rv = oar.zeros([3]), oar.ones([3])
+    out = F.batch_norm(x, rm, rv, training=True, data_format="NCL")
+    assert out.dtype.name == dt
+    rm2, rv2 = oar.zeros([3]), oar.ones([3])
+    ref = F.batch_norm(x.astype("float32"), rm2, rv2, training=True, data_format="NCL")
+    np.testing.assert_allclose(out.astype("float32").numpy(), ref.astype(dt).astype("float32").numpy(), rtol=rtol, atol=rtol)
+    np.testing.assert_allclose(rm.numpy(), rm2.numpy(), rtol=1e-6)
+    # gradients flow back in the half dtype
+    xg = x.detach()
+    xg.stop_gradient = False
+    F.layer_norm(xg, 5).sum().backward()
+    assert xg.grad.dtype.name == dt

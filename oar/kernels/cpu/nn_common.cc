@@ -101,17 +101,18 @@ void one_hot(const Tensor& x, const Tensor& out) {
 void dropout_mask(double p, double keep_value, uint64_t seed, uint64_t offset,
                   const Tensor& mask) {
   const int64_t n = mask.numel();
-  dispatch_f32_f64(mask.dtype(), "dropout", [&](auto tag) {
+  dispatch_floating(mask.dtype(), "dropout", [&](auto tag) {
     using T = decltype(tag);
     T* m = mask.data<T>();
-    const T keep = static_cast<T>(keep_value);
+    const T keep = convert<T>(keep_value);
+    const T zero = convert<T>(0.0);
     // One Philox block gives 4 draws: element i uses lane i % 4 of counter offset + i / 4.
     parallel_for(0, (n + 3) / 4, 2048, [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b) {
         const auto r = philox4x32(offset + static_cast<uint64_t>(b), 0, seed);
         for (int64_t j = 0; j < 4 && b * 4 + j < n; ++j) {
           const double u = static_cast<double>(r[j]) * (1.0 / 4294967296.0);
-          m[b * 4 + j] = u < p ? T(0) : keep;
+          m[b * 4 + j] = u < p ? zero : keep;
         }
       }
     });

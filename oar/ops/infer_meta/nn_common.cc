@@ -10,6 +10,12 @@ void check_float(const char* op, const char* arg, const Tensor& t) {
               ": argument '", arg, "' must be a float32 or float64 tensor, got ",
               dtype_name(t.dtype()));
 }
+// float16/bfloat16 too (ops built on other ops, which compute them in float32).
+void check_floating(const char* op, const char* arg, const Tensor& t) {
+  OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg,
+              "' must be a floating-point tensor (float16, bfloat16, float32, float64), got ",
+              dtype_name(t.dtype()));
+}
 void check_ids(const char* op, const Tensor& x) {
   OAR_ENFORCE(x.dtype() == DType::Int32 || x.dtype() == DType::Int64, TypeMismatch, op,
               ": argument 'x' must be an int32 or int64 tensor, got ", dtype_name(x.dtype()));
@@ -17,7 +23,7 @@ void check_ids(const char* op, const Tensor& x) {
 }  // namespace
 
 void linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
-  check_float("linear", "x", x);
+  check_floating("linear", "x", x);
   OAR_ENFORCE(weight.dtype() == x.dtype(), TypeMismatch, "linear: argument 'weight' must have x's dtype ",
               dtype_name(x.dtype()), ", got ", dtype_name(weight.dtype()));
   OAR_ENFORCE_ARG(weight.ndim() == 2, "linear: argument 'weight' must be 2-D [in_features, out_features], got shape ",
@@ -35,7 +41,7 @@ void linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
 }
 
 Shape dropout(const Tensor& x, double p, const IntArray& axis, const std::string& mode) {
-  check_float("dropout", "x", x);
+  check_floating("dropout", "x", x);
   OAR_ENFORCE_ARG(p >= 0.0 && p <= 1.0, "dropout: argument 'p' must be in [0, 1], got ", p);
   OAR_ENFORCE_ARG(mode == "upscale_in_train" || mode == "downscale_in_infer",
                   "dropout: argument 'mode' must be 'upscale_in_train' or 'downscale_in_infer', got '",

@@ -92,8 +92,18 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             return _C.sum(loss) / _C.sum(wl)
         return _reduce(loss, reduction)
     x2, l2 = _class_last(op, input, label, ax)
+    half = input.dtype.name in ("float16", "bfloat16")
+    if half:  # computed in float32; the loss comes back in the input's dtype
+        x2 = x2.astype("float32")
+        weight = None if weight is None else weight.astype("float32")
     loss, wsum, _ = _C.hard_cross_entropy(x2, l2, weight, int(ignore_index),
                                           _INPUT_LOGITS if use_softmax else _INPUT_PROBS)
+    if half:
+        return _reduce_hard(loss, wsum, label, weight, ignore_index, reduction).astype(input.dtype)
+    return _reduce_hard(loss, wsum, label, weight, ignore_index, reduction)
+
+
+def _reduce_hard(loss, wsum, label, weight, ignore_index, reduction):
     if reduction == "none":
         return _C.reshape(loss, list(label.shape))
     if reduction == "sum":

@@ -5,6 +5,11 @@ from ... import _C
 __all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "normalize"]
 
 _CHANNEL_FIRST = ("NC", "NCL", "NCHW", "NCDHW")
+_HALF = ("float16", "bfloat16")
+
+
+def _f32(t):
+    return t if t is None or t.dtype.name not in _HALF else t.astype("float32")
 _CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
 
 
@@ -12,6 +17,9 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     """Normalises over the trailing dims given by normalized_shape (int or list)."""
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
+    if x.dtype.name in _HALF:  # computed in float32, rounded once (as Paddle's AMP kernels)
+        out = _C.layer_norm(_f32(x), list(normalized_shape), _f32(weight), _f32(bias), float(epsilon))
+        return out.astype(x.dtype)
     return _C.layer_norm(x, list(normalized_shape), weight, bias, float(epsilon))
 
 
@@ -35,6 +43,10 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if use_batch and x.ndim >= 2 and x.size == x.shape[channel_axis]:
         # One value per channel: as Paddle, the output is x and nothing is updated.
         return _C.assign(x)
+    if x.dtype.name in _HALF:  # computed in float32 (float32 running statistics, as Paddle)
+        out, _, _ = _C.batch_norm_base(_f32(x), running_mean, running_var, _f32(weight), _f32(bias),
+                                       use_batch, update, float(momentum), float(epsilon), channel_axis)
+        return out.astype(x.dtype)
     out, _, _ = _C.batch_norm_base(x, running_mean, running_var, weight, bias, use_batch, update,
                                    float(momentum), float(epsilon), channel_axis)
     return out
