@@ -246,3 +246,12 @@ def test_half_linear_dropout(dt):
     assert d.dtype.name == dt
     kept = d.astype("float32").numpy() != 0
     np.testing.assert_allclose(d.astype("float32").numpy()[kept], 2 * x.astype("float32").numpy()[kept], rtol=1e-2)
+
+
+def test_dropout_identity_cases_match_paddle_objects():
+    # measured with paddle 3.3.1: p=0 in training returns x itself; inference returns a new tensor
+    x = oar.ones([2, 3])
+    assert F.dropout(x, 0.0) is x
+    y = F.dropout(x, 0.5, training=False)
+    assert y is not x
+    np.testing.assert_array_equal(y.numpy(), x.numpy())

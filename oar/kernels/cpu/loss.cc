@@ -82,7 +82,7 @@ void hard_cross_entropy(const Tensor& input, const Tensor& label, const Tensor& 
                         int64_t ignore_index, CEInput mode, const Tensor& loss,
                         const Tensor& wsum, const Tensor& lse) {
   const int64_t M = input.shape()[0], C = input.shape()[1];
-  const Tensor lc = label.dtype() == DType::Int64 ? label.contiguous() : label.contiguous();
+  const Tensor lc = label.contiguous();
   const bool l64 = lc.dtype() == DType::Int64;
   // Check labels first (sequential; cheap next to the row work).
   for (int64_t i = 0; i < M; ++i) {

@@ -19,6 +19,8 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         axis = [axis]
     if axis is not None:
         axis = [a + x.ndim if isinstance(a, int) and a < 0 else a for a in axis]
+    if training and p == 0 and mode in ("upscale_in_train", "downscale_in_infer"):
+        return x  # the input object itself, as Paddle
     out = _C.dropout(x, float(p), axis, training, mode)
     if inplace and out is not x:  # written into x's memory (no gradient through x then)
         x.copy_(out)
