@@ -1,0 +1,32 @@
+// Normalisation kernels: layer_norm and batch_norm, forward and backward, float32/float64
+// (sums accumulate in float64).
+#pragma once
+#include <cstdint>
+
+#include "oar/core/tensor.h"
+
+namespace oar::kernels {
+
+// x viewed as [rows, cols] with cols = prod(shape[begin_norm_axis:]). weight/bias (optional,
+// numel cols) scale and shift. mean/rstd: [rows] (1 / sqrt(var + epsilon), biased var).
+void layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double epsilon,
+                int64_t begin_norm_axis, const Tensor& out, const Tensor& mean, const Tensor& rstd);
+// dx, dweight, dbias (each may be undefined when not wanted).
+void layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
+                     const Tensor& rstd, const Tensor& grad, int64_t begin_norm_axis,
+                     const Tensor& dx, const Tensor& dweight, const Tensor& dbias);
+
+// x viewed as [outer, C, inner] with C = shape[channel_axis]. With use_batch_stats the statistics
+// come from x (and running_mean/var are updated in place when `update_running`:
+// running = momentum * running + (1 - momentum) * batch, biased variance); otherwise the running
+// statistics are used. saved_mean/saved_rstd: [C], the statistics used.
+void batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
+                const Tensor& weight, const Tensor& bias, bool use_batch_stats,
+                bool update_running, double momentum, double epsilon, int64_t channel_axis,
+                const Tensor& out, const Tensor& saved_mean, const Tensor& saved_rstd);
+void batch_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& saved_mean,
+                     const Tensor& saved_rstd, const Tensor& grad, bool use_batch_stats,
+                     int64_t channel_axis, const Tensor& dx, const Tensor& dweight,
+                     const Tensor& dbias);
+
+}  // namespace oar::kernels
