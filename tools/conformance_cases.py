@@ -25,6 +25,7 @@ KNOWN_DIFFERENCES = {
     "paddle.Tensor.matmul": _MATMUL_BWD,
     "paddle.nn.functional.elu": _F32_ATTR,
     "paddle.nn.functional.hardsigmoid": _F32_ATTR,
+    "paddle.linalg.vector_norm": _F32_ATTR + " (here 1/p for p=3)",
 }
 
 
@@ -202,6 +203,7 @@ def _compat_cases(name):
         "is_complex": [Case([x3("float32")], grad=False)], "is_floating_point": [Case([x3("float32")], grad=False)],
         "is_integer": [Case([arr((2,), "int32", 0, 3)], grad=False)], "is_empty": [Case([x3("float32")], grad=False)],
         "rank": [Case([x3("float32")], grad=False)],
+        "kron": [Case([arr((2, 3), dt), arr((3, 2), dt)]) for dt in f],
     }
     return table.get(name, [])
 
@@ -327,6 +329,53 @@ def _function_cases(name):
     return []
 
 
+def _wc(shape, dt):
+    """A well-conditioned batch of square matrices."""
+    return (arr(shape, dt, 0, 1) + 2 * np.eye(shape[-1])).astype(dt)
+
+
+def _spd(shape, dt):
+    a = arr(shape, "float64", 0, 1)
+    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dt)
+
+
+def _linalg_cases(name):
+    f = FLOATS
+    table = {
+        "inv": [Case([_wc((2, 3, 3), dt)]) for dt in f],
+        "det": [Case([_wc((2, 3, 3), dt)]) for dt in f],
+        "slogdet": [Case([_wc((3, 3), dt)]) for dt in f],
+        "solve": [Case([_wc((2, 3, 3), dt), arr((2, 3, 2), dt)]) for dt in f],
+        "cholesky": [Case([_spd((2, 3, 3), dt)], kw, grad=False) for dt in f for kw in ({}, {"upper": True})],
+        "triangular_solve": [Case([np.triu(_wc((3, 3), dt)), arr((3, 2), dt)], kw) for dt in f
+                             for kw in ({}, {"transpose": True})],
+        "cholesky_solve": [Case([arr((3, 2), dt), np.linalg.cholesky(_spd((3, 3), "float64")).astype(dt)])
+                           for dt in f],
+        "cholesky_inverse": [Case([np.linalg.cholesky(_spd((3, 3), "float64")).astype(dt)]) for dt in f],
+        "eigvalsh": [Case([_spd((2, 3, 3), dt)], grad=False) for dt in f],
+        "svdvals": [Case([arr((4, 3), dt)]) for dt in f],
+        "pinv": [Case([arr((4, 3), dt)]) for dt in f],
+        "matrix_rank": [Case([arr((4, 3), dt)], grad=False) for dt in f],
+        "matrix_power": [Case([_wc((3, 3), dt), p]) for dt in f for p in (0, 3, -2)],
+        "cond": [Case([_wc((3, 3), dt)], kw) for dt in f for kw in ({}, {"p": "fro"}, {"p": 1})],
+        "multi_dot": [Case([[arr((2, 3), dt), arr((3, 4), dt), arr((4, 2), dt)]]) for dt in f],
+        "cross": [Case([arr((4, 3), dt), arr((4, 3), dt)]) for dt in f],
+        "vecdot": [Case([arr((4, 3), dt), arr((4, 3), dt)]) for dt in f],
+        "vector_norm": [Case([arr((3, 4), dt)], kw) for dt in f
+                        for kw in ({}, {"p": 1.0, "axis": 1}, {"p": 3.0, "axis": 0, "keepdim": True})],
+        "matrix_norm": [Case([_wc((3, 3), dt)], {"p": p}, grad=p == "fro") for dt in f
+                        for p in ("fro", "nuc", 1, 2)],
+        "norm": [Case([arr((3, 4), dt)], kw) for dt in f for kw in ({}, {"p": 1.0, "axis": 0})],
+        "cov": [Case([arr((3, 5), dt)]) for dt in f],
+        "corrcoef": [Case([arr((3, 5), dt)]) for dt in f],
+        "lu": [Case([_wc((3, 3), dt)], grad=False) for dt in f],
+        "matmul": [Case([arr((3, 4), dt), arr((4, 2), dt)]) for dt in f],
+        "matrix_transpose": [Case([arr((2, 3, 4), dt)]) for dt in f],
+        "diagonal": [Case([arr((3, 4), dt)]) for dt in f],
+    }
+    return table.get(name, [])
+
+
 def cases_for(namespace, name):
     """The cases that `namespace.name` is run with (empty: none generated yet)."""
     if namespace == "paddle.nn.functional":
@@ -335,7 +384,7 @@ def cases_for(namespace, name):
                     for s in ((5,), (2, 3, 4))]
         return []
     if namespace == "paddle.linalg":
-        return []
+        return _linalg_cases(name)
     # paddle.<name> and the Tensor method of the same name share their cases; an in-place
     # variant x.op_(...) runs op's cases without gradients (a leaf that needs grad can't be
     # written in place in either framework).

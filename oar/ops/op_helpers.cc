@@ -114,4 +114,11 @@ bool any_requires_grad_list(const std::vector<Tensor>& ts) {
 }
 }  // namespace autograd
 
+Tensor mT(const Tensor& x) {
+  std::vector<int64_t> perm(x.ndim());
+  for (int64_t d = 0; d < x.ndim(); ++d) perm[d] = d;
+  std::swap(perm[x.ndim() - 1], perm[x.ndim() - 2]);
+  return transpose(x, IntArray(perm));
+}
+
 }  // namespace oar

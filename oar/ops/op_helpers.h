@@ -34,6 +34,8 @@ DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 
 // where(cond, grad, 0): routes a gradient through the positions where cond holds.
 Tensor mask_grad(const Tensor& grad, const Tensor& cond);
+// x with its last two dims swapped (a view): the batched matrix transpose.
+Tensor mT(const Tensor& x);
 Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate);
 Tensor scale_grad(const Tensor& grad, const Scalar& scale);
 

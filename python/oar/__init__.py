@@ -123,3 +123,4 @@ if "norm" in globals():
 from .utils import dlpack as _dlpack  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401

@@ -360,6 +360,16 @@ def mv(x, vec, name=None):
     return _C.matmul(x, vec, False, False)
 
 
+def kron(x, y, name=None):
+    """The Kronecker product: block (i, j) of the result is x[i, j] * y (any matching rank)."""
+    r = builtins.max(x.ndim, y.ndim)
+    xs = [1] * (r - x.ndim) + list(x.shape)
+    ys = [1] * (r - y.ndim) + list(y.shape)
+    xe = _C.reshape(x, [d for s in xs for d in (s, 1)])
+    ye = _C.reshape(y, [d for s in ys for d in (1, s)])
+    return _C.reshape(xe * ye, [a * b for a, b in zip(xs, ys)])
+
+
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     """The diagonal of the (axis1, axis2) matrices, as the last dim."""
     a1, a2 = _axes(x.ndim, axis1)[0], _axes(x.ndim, axis2)[0]
@@ -477,4 +487,5 @@ METHODS = ["clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt",
            "true_divide", "matrix_transpose", "view", "view_as", "deg2rad", "rad2deg", "atleast_1d",
            "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
            "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
-           "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave"]
+           "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave",
+           "kron"]

@@ -1,0 +1,392 @@
+#include "oar/kernels/cpu/lapack.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "oar/core/parallel.h"
+#include "oar/kernels/cpu/dispatch.h"
+
+// LAPACK's Fortran entry points (gfortran ABI: arguments by pointer, hidden string lengths last).
+extern "C" {
+void sgetrf_(const int*, const int*, float*, const int*, int*, int*);
+void dgetrf_(const int*, const int*, double*, const int*, int*, int*);
+void sgetri_(const int*, float*, const int*, const int*, float*, const int*, int*);
+void dgetri_(const int*, double*, const int*, const int*, double*, const int*, int*);
+void sgesv_(const int*, const int*, float*, const int*, int*, float*, const int*, int*);
+void dgesv_(const int*, const int*, double*, const int*, int*, double*, const int*, int*);
+void spotrf_(const char*, const int*, float*, const int*, int*, size_t);
+void dpotrf_(const char*, const int*, double*, const int*, int*, size_t);
+void strtrs_(const char*, const char*, const char*, const int*, const int*, const float*, const int*,
+             float*, const int*, int*, size_t, size_t, size_t);
+void dtrtrs_(const char*, const char*, const char*, const int*, const int*, const double*, const int*,
+             double*, const int*, int*, size_t, size_t, size_t);
+void ssyevd_(const char*, const char*, const int*, float*, const int*, float*, float*, const int*,
+             int*, const int*, int*, size_t, size_t);
+void dsyevd_(const char*, const char*, const int*, double*, const int*, double*, double*,
+             const int*, int*, const int*, int*, size_t, size_t);
+void sgesdd_(const char*, const int*, const int*, float*, const int*, float*, float*, const int*,
+             float*, const int*, float*, const int*, int*, int*, size_t);
+void dgesdd_(const char*, const int*, const int*, double*, const int*, double*, double*, const int*,
+             double*, const int*, double*, const int*, int*, int*, size_t);
+void sgeqrf_(const int*, const int*, float*, const int*, float*, float*, const int*, int*);
+void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+void sorgqr_(const int*, const int*, const int*, float*, const int*, const float*, float*, const int*, int*);
+void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*, const int*, int*);
+}
+
+namespace oar::kernels {
+namespace {
+
+// Overloads and templates picking the s/d routine by element type.
+void getrf(int m, int n, float* a, int* ipiv, int& info) { sgetrf_(&m, &n, a, &m, ipiv, &info); }
+void getrf(int m, int n, double* a, int* ipiv, int& info) { dgetrf_(&m, &n, a, &m, ipiv, &info); }
+
+template <typename T> void getri(int n, T* a, const int* ipiv, int& info) {
+  T q;
+  int lw = -1;
+  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &n, ipiv, &q, &lw, &info);
+  else dgetri_(&n, a, &n, ipiv, &q, &lw, &info);
+  lw = std::max(1, static_cast<int>(q));
+  std::vector<T> work(lw);
+  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &n, ipiv, work.data(), &lw, &info);
+  else dgetri_(&n, a, &n, ipiv, work.data(), &lw, &info);
+}
+
+// The batch of [..., m, n] matrices of a tensor: element (b, i, j) at base + b*... through strides.
+struct Batch {
+  Tensor t;
+  int64_t count = 1, m = 1, n = 1;
+  explicit Batch(const Tensor& x) : t(x.contiguous()) {
+    const Shape& s = t.shape();
+    m = s[s.size() - 2];
+    n = s[s.size() - 1];
+    for (size_t d = 0; d + 2 < s.size(); ++d) count *= s[d];
+  }
+};
+
+// Copies matrix b of a row-major [m, n] batch into a column-major buffer (ld = m), and back.
+template <typename T, typename S>
+void to_colmajor(const S* src, int64_t m, int64_t n, T* dst) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) dst[j * m + i] = static_cast<T>(src[i * n + j]);
+}
+template <typename T, typename D>
+void from_colmajor(const T* src, int64_t m, int64_t n, D* dst) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) dst[i * n + j] = static_cast<D>(src[j * m + i]);
+}
+
+template <typename F>
+void dispatch_lapack(DType t, const char* op, F&& f) {
+  switch (t) {
+    case DType::Float32: return f(float{});
+    case DType::Float64: return f(double{});
+    default: unsupported_dtype(op, t, "float32, float64");
+  }
+}
+
+// Runs body(b) for every matrix of the batch, in parallel (LAPACK calls are independent).
+template <typename Body>
+void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
+  parallel_for(0, count, std::max<int64_t>(1, 32768 / std::max<int64_t>(work_per_matrix, 1)),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t k = b; k < e; ++k) body(k);
+               });
+}
+
+}  // namespace
+
+void lu_factor(const Tensor& x, const Tensor& lu, const Tensor& pivots, const Tensor& infos) {
+  const Batch in(x);
+  const int64_t m = in.m, n = in.n, k = std::min(m, n);
+  dispatch_lapack(x.dtype(), "lu", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    T* dst = lu.data<T>();
+    for_each_matrix(in.count, m * n * k, [&](int64_t b) {
+      std::vector<T> a(m * n);
+      std::vector<int> ipiv(std::max<int64_t>(k, 1));
+      to_colmajor(src + b * m * n, m, n, a.data());
+      int info = 0;
+      getrf(static_cast<int>(m), static_cast<int>(n), a.data(), ipiv.data(), info);
+      from_colmajor(a.data(), m, n, dst + b * m * n);
+      for (int64_t i = 0; i < k; ++i) pivots.data<int32_t>()[b * k + i] = ipiv[i];
+      if (infos.defined()) infos.data<int32_t>()[b] = info;
+    });
+  });
+}
+
+void inverse(const Tensor& x, const Tensor& out) {
+  const Batch in(x);
+  const int64_t n = in.n;
+  dispatch_lapack(x.dtype(), "inv", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    T* dst = out.data<T>();
+    std::vector<int> failed(in.count, 0);
+    for_each_matrix(in.count, n * n * n, [&](int64_t b) {
+      std::vector<T> a(n * n);
+      std::vector<int> ipiv(std::max<int64_t>(n, 1));
+      to_colmajor(src + b * n * n, n, n, a.data());
+      int info = 0;
+      getrf(static_cast<int>(n), static_cast<int>(n), a.data(), ipiv.data(), info);
+      if (info == 0) getri<T>(static_cast<int>(n), a.data(), ipiv.data(), info);
+      failed[b] = info;
+      from_colmajor(a.data(), n, n, dst + b * n * n);
+    });
+    for (int64_t b = 0; b < in.count; ++b)
+      OAR_ENFORCE_ARG(failed[b] == 0, "inv: the input is not invertible (matrix ", b, " of the batch ",
+                      "has a zero pivot U[", failed[b] - 1, ", ", failed[b] - 1, "])");
+  });
+}
+
+namespace {
+// sign and log|det| of each matrix, from its LU factorization.
+template <typename T>
+void sign_logdet(const Batch& in, T* sign, T* logabs) {
+  const int64_t n = in.n;
+  const T* src = in.t.data<T>();
+  for_each_matrix(in.count, n * n * n, [&](int64_t b) {
+    std::vector<T> a(n * n);
+    std::vector<int> ipiv(std::max<int64_t>(n, 1));
+    to_colmajor(src + b * n * n, n, n, a.data());
+    int info = 0;
+    getrf(static_cast<int>(n), static_cast<int>(n), a.data(), ipiv.data(), info);
+    T s = 1, l = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const T d = a[i * n + i];
+      if (ipiv[i] != i + 1) s = -s;
+      if (d < 0) s = -s;
+      l += std::log(std::abs(d));
+    }
+    if (info > 0) s = 0, l = -std::numeric_limits<T>::infinity();
+    sign[b] = s;
+    logabs[b] = l;
+  });
+}
+}  // namespace
+
+void slogdet(const Tensor& x, const Tensor& out) {
+  const Batch in(x);
+  dispatch_lapack(x.dtype(), "slogdet", [&](auto tag) {
+    using T = decltype(tag);
+    T* o = out.data<T>();
+    sign_logdet<T>(in, o, o + in.count);
+  });
+}
+
+void det(const Tensor& x, const Tensor& out) {
+  const Batch in(x);
+  dispatch_lapack(x.dtype(), "det", [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> sign(in.count), logabs(in.count);
+    sign_logdet<T>(in, sign.data(), logabs.data());
+    T* o = out.data<T>();
+    for (int64_t b = 0; b < in.count; ++b) o[b] = sign[b] == 0 ? T(0) : sign[b] * std::exp(logabs[b]);
+  });
+}
+
+void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
+  const Batch a_in(x), b_in(y);
+  const int64_t n = a_in.n, k = b_in.n;
+  dispatch_lapack(x.dtype(), "solve", [&](auto tag) {
+    using T = decltype(tag);
+    const T* ap = a_in.t.data<T>();
+    const T* bp = b_in.t.data<T>();
+    T* o = out.data<T>();
+    std::vector<int> failed(a_in.count, 0);
+    for_each_matrix(a_in.count, n * n * n, [&](int64_t b) {
+      std::vector<T> a(n * n), rhs(n * k);
+      std::vector<int> ipiv(std::max<int64_t>(n, 1));
+      to_colmajor(ap + b * n * n, n, n, a.data());
+      to_colmajor(bp + b * n * k, n, k, rhs.data());
+      const int ni = static_cast<int>(n), ki = static_cast<int>(k);
+      int info = 0;
+      if constexpr (std::is_same_v<T, float>) sgesv_(&ni, &ki, a.data(), &ni, ipiv.data(), rhs.data(), &ni, &info);
+      else dgesv_(&ni, &ki, a.data(), &ni, ipiv.data(), rhs.data(), &ni, &info);
+      failed[b] = info;
+      from_colmajor(rhs.data(), n, k, o + b * n * k);
+    });
+    for (int64_t b = 0; b < a_in.count; ++b)
+      OAR_ENFORCE_ARG(failed[b] == 0, "solve: the matrix 'x' is singular (matrix ", b,
+                      " of the batch has a zero pivot)");
+  });
+}
+
+void cholesky(const Tensor& x, bool upper, const Tensor& out) {
+  const Batch in(x);
+  const int64_t n = in.n;
+  dispatch_lapack(x.dtype(), "cholesky", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    T* dst = out.data<T>();
+    std::vector<int> failed(in.count, 0);
+    for_each_matrix(in.count, n * n * n, [&](int64_t b) {
+      std::vector<T> a(n * n);
+      to_colmajor(src + b * n * n, n, n, a.data());
+      const int ni = static_cast<int>(n);
+      const char uplo = upper ? 'U' : 'L';
+      int info = 0;
+      if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &ni, a.data(), &ni, &info, 1);
+      else dpotrf_(&uplo, &ni, a.data(), &ni, &info, 1);
+      failed[b] = info;
+      for (int64_t j = 0; j < n; ++j)  // zero the triangle LAPACK leaves untouched
+        for (int64_t i = 0; i < n; ++i)
+          if (upper ? i > j : i < j) a[j * n + i] = 0;
+      from_colmajor(a.data(), n, n, dst + b * n * n);
+    });
+    for (int64_t b = 0; b < in.count; ++b)
+      OAR_ENFORCE_ARG(failed[b] == 0, "cholesky: the input is not positive definite (matrix ", b,
+                      " of the batch: the leading minor of order ", failed[b], " is not positive)");
+  });
+}
+
+void triangular_solve(const Tensor& x, const Tensor& y, bool upper, bool transpose,
+                      bool unitriangular, const Tensor& out) {
+  const Batch a_in(x), b_in(y);
+  const int64_t n = a_in.n, k = b_in.n;
+  dispatch_lapack(x.dtype(), "triangular_solve", [&](auto tag) {
+    using T = decltype(tag);
+    const T* ap = a_in.t.data<T>();
+    const T* bp = b_in.t.data<T>();
+    T* o = out.data<T>();
+    std::vector<int> failed(a_in.count, 0);
+    for_each_matrix(a_in.count, n * n * k, [&](int64_t b) {
+      std::vector<T> a(n * n), rhs(n * k);
+      to_colmajor(ap + b * n * n, n, n, a.data());
+      to_colmajor(bp + b * n * k, n, k, rhs.data());
+      const int ni = static_cast<int>(n), ki = static_cast<int>(k);
+      const char uplo = upper ? 'U' : 'L', trans = transpose ? 'T' : 'N', diag = unitriangular ? 'U' : 'N';
+      int info = 0;
+      if constexpr (std::is_same_v<T, float>)
+        strtrs_(&uplo, &trans, &diag, &ni, &ki, a.data(), &ni, rhs.data(), &ni, &info, 1, 1, 1);
+      else
+        dtrtrs_(&uplo, &trans, &diag, &ni, &ki, a.data(), &ni, rhs.data(), &ni, &info, 1, 1, 1);
+      failed[b] = info;
+      from_colmajor(rhs.data(), n, k, o + b * n * k);
+    });
+    for (int64_t b = 0; b < a_in.count; ++b)
+      OAR_ENFORCE_ARG(failed[b] == 0, "triangular_solve: the matrix 'x' is singular (matrix ", b,
+                      " of the batch has a zero on its diagonal)");
+  });
+}
+
+void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vectors) {
+  const Batch in(x);
+  const int64_t n = in.n;
+  dispatch_lapack(x.dtype(), "eigh", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    std::vector<int> failed(in.count, 0);
+    for_each_matrix(in.count, n * n * n, [&](int64_t b) {
+      std::vector<T> a(n * n), w(std::max<int64_t>(n, 1));
+      to_colmajor(src + b * n * n, n, n, a.data());
+      const int ni = static_cast<int>(n);
+      const char jobz = vectors.defined() ? 'V' : 'N', uplo = lower ? 'L' : 'U';
+      int info = 0, lw = -1, liw = -1, iq = 0;
+      T q = 0;
+      if constexpr (std::is_same_v<T, float>)
+        ssyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
+      else
+        dsyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
+      lw = std::max(1, static_cast<int>(q));
+      liw = std::max(1, iq);
+      std::vector<T> work(lw);
+      std::vector<int> iwork(liw);
+      if constexpr (std::is_same_v<T, float>)
+        ssyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
+      else
+        dsyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
+      failed[b] = info;
+      std::copy(w.begin(), w.begin() + n, values.data<T>() + b * n);
+      if (vectors.defined()) from_colmajor(a.data(), n, n, vectors.data<T>() + b * n * n);
+    });
+    for (int64_t b = 0; b < in.count; ++b)
+      OAR_ENFORCE(failed[b] == 0, External, "eigh: LAPACK ?syevd did not converge (matrix ", b,
+                  " of the batch, info ", failed[b], ")");
+  });
+}
+
+void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, const Tensor& vh) {
+  const Batch in(x);
+  const int64_t m = in.m, n = in.n, k = std::min(m, n);
+  const bool vectors = u.defined();
+  const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
+  dispatch_lapack(x.dtype(), "svd", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    std::vector<int> failed(in.count, 0);
+    for_each_matrix(in.count, m * n * k, [&](int64_t b) {
+      std::vector<T> a(m * n), sv(std::max<int64_t>(k, 1)), uu(vectors ? m * ucols : 1), vt(vectors ? vrows * n : 1);
+      std::vector<int> iwork(8 * std::max<int64_t>(k, 1));
+      to_colmajor(src + b * m * n, m, n, a.data());
+      const int mi = static_cast<int>(m), ni = static_cast<int>(n);
+      const int ldu = static_cast<int>(std::max<int64_t>(m, 1)), ldvt = static_cast<int>(std::max<int64_t>(vrows, 1));
+      const char jobz = !vectors ? 'N' : (full_matrices ? 'A' : 'S');
+      int info = 0, lw = -1;
+      T q = 0;
+      if constexpr (std::is_same_v<T, float>)
+        sgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
+      else
+        dgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
+      lw = std::max(1, static_cast<int>(q));
+      std::vector<T> work(lw);
+      if constexpr (std::is_same_v<T, float>)
+        sgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
+      else
+        dgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
+      failed[b] = info;
+      std::copy(sv.begin(), sv.begin() + k, s.data<T>() + b * k);
+      if (vectors) {
+        from_colmajor(uu.data(), m, ucols, u.data<T>() + b * m * ucols);
+        from_colmajor(vt.data(), vrows, n, vh.data<T>() + b * vrows * n);
+      }
+    });
+    for (int64_t b = 0; b < in.count; ++b)
+      OAR_ENFORCE(failed[b] == 0, External, "svd: LAPACK ?gesdd did not converge (matrix ", b,
+                  " of the batch, info ", failed[b], ")");
+  });
+}
+
+void qr(const Tensor& x, bool complete, const Tensor& q, const Tensor& r) {
+  const Batch in(x);
+  const int64_t m = in.m, n = in.n, k = std::min(m, n);
+  const int64_t qcols = complete ? m : k, rrows = complete ? m : k;
+  dispatch_lapack(x.dtype(), "qr", [&](auto tag) {
+    using T = decltype(tag);
+    const T* src = in.t.data<T>();
+    for_each_matrix(in.count, m * n * k, [&](int64_t b) {
+      const int64_t cols = std::max(n, qcols);  // room for the extra columns of a complete Q
+      std::vector<T> a(m * cols, T(0)), tau(std::max<int64_t>(k, 1));
+      to_colmajor(src + b * m * n, m, n, a.data());
+      const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+      int info = 0, lw = -1;
+      T wq = 0;
+      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      else dgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      lw = std::max(1, static_cast<int>(wq));
+      std::vector<T> work(lw);
+      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      else dgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      T* rp = r.data<T>() + b * rrows * n;  // R: the upper triangle of the first rrows rows
+      for (int64_t i = 0; i < rrows; ++i)
+        for (int64_t j = 0; j < n; ++j) rp[i * n + j] = (i <= j && i < m) ? a[j * m + i] : T(0);
+      if (!q.defined()) return;
+      const int qc = static_cast<int>(qcols);
+      lw = -1;
+      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      else dorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      lw = std::max(1, static_cast<int>(wq));
+      work.assign(lw, T(0));
+      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      else dorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      from_colmajor(a.data(), m, qcols, q.data<T>() + b * m * qcols);
+    });
+  });
+}
+
+}  // namespace oar::kernels
