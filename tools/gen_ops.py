@@ -423,6 +423,10 @@ def gen_binding(op):
         t = CPP_TYPES[a.type]
         if a.type == "IntArray":
             t = "const IntArray&"
+        if a.type == "Tensor?":  # None arrives as a null pointer: an undefined Tensor
+            params.append(f"const Tensor* {a.name}")
+            call.append(f"({a.name} ? *{a.name} : Tensor())")
+            continue
         params.append(f"{t} {a.name}")
         call.append(a.name)
     params.append("nb::handle name")

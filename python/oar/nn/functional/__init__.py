@@ -1,2 +1,3 @@
 """oar.nn.functional, as paddle.nn.functional: one module per family of ops."""
 from .activation import *  # noqa: F401,F403
+from .conv import *  # noqa: F401,F403
