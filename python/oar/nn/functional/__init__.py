@@ -1,3 +1,4 @@
 """oar.nn.functional, as paddle.nn.functional: one module per family of ops."""
 from .activation import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
+from .pooling import *  # noqa: F401,F403

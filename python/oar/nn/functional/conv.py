@@ -16,7 +16,7 @@ def _padding(padding, nd):
     if isinstance(padding, str):
         algorithm = padding.upper()
         if algorithm not in ("SAME", "VALID"):
-            raise ValueError(f"Unknown padding: '{padding}'. It can only be 'SAME' or 'VALID'.")
+            raise ValueError(f"Unknown padding: '{algorithm}'. It can only be 'SAME' or 'VALID'.")
         return [0], algorithm
     if isinstance(padding, (list, tuple)):
         if any(isinstance(p, (list, tuple)) for p in padding):
