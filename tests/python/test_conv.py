@@ -196,6 +196,47 @@ def test_conv2d_float32_gradients_match_float64():
             np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4, err_msg=str(key))
 
 
+F32_CASES = [
+    # op, x shape (channel-first), w shape, kwargs, channel-last format
+    ("conv1d", (3, 4, 11), (6, 2, 3), dict(stride=2, padding=[1, 2], dilation=2, groups=2), "NLC"),
+    ("conv3d", (2, 2, 5, 4, 6), (4, 2, 2, 3, 2), dict(stride=[1, 2, 1], padding=1), "NDHWC"),
+    ("conv2d_transpose", (2, 4, 3, 4), (4, 3, 3, 3), dict(stride=2, padding=1, output_padding=1),
+     "NHWC"),
+    ("conv1d_transpose", (2, 4, 5), (4, 2, 3), dict(stride=3, groups=2), "NLC"),
+    ("conv3d_transpose", (1, 2, 3, 2, 3), (2, 3, 2, 2, 2), dict(stride=2, padding=[1, 0, 1]),
+     "NDHWC"),
+]
+
+
+@pytest.mark.parametrize("op,xs,ws,kw,last", F32_CASES, ids=[c[0] for c in F32_CASES])
+def test_float32_matches_float64_with_gradients(op, xs, ws, kw, last):
+    # float32 (oneDNN) forward and gradients against float64 (im2col + GEMM), both layouts.
+    f = getattr(F, op)
+    x, w = rand(xs, seed=44), rand(ws, seed=45)
+    res = {}
+    for dt in ("float32", "float64"):
+        for fmt in (None, last):
+            xt = oar.to_tensor((to_last(x) if fmt else x).astype(dt), stop_gradient=False)
+            wt = oar.to_tensor(w.astype(dt), stop_gradient=False)
+            y = f(xt, wt, data_format=fmt, **kw) if fmt else f(xt, wt, **kw)
+            (y * y).sum().backward()
+            back = (lambda a: np.moveaxis(a, -1, 1)) if fmt else (lambda a: a)
+            res[dt, fmt] = (back(y.numpy()), back(xt.grad.numpy()), wt.grad.numpy())
+    for key, got in res.items():
+        for a, e in zip(got, res["float64", None]):
+            np.testing.assert_allclose(a, e, rtol=2e-4, atol=2e-4, err_msg=f"{op} {key}")
+
+
+def test_conv2d_half_types():
+    # float16 / bfloat16 compute in float32 and round once.
+    x, w = rand((1, 2, 5, 5), seed=46), rand((3, 2, 3, 3), seed=47)
+    ref = np_conv(x, w, padding=1)
+    for dt, tol in (("float16", 1e-2), ("bfloat16", 5e-2)):
+        out = F.conv2d(T(x, "float32").astype(dt), T(w, "float32").astype(dt), padding=1)
+        assert out.dtype.name == dt
+        np.testing.assert_allclose(out.astype("float32").numpy(), ref, rtol=tol, atol=tol * 4)
+
+
 def test_conv2d_float32_without_onednn():
     # OAR_CONV_ONEDNN=0 sends float32 through im2col + sgemm as well.
     code = r"""
