@@ -68,35 +68,63 @@ inline void for_each_window(const PoolShape& s, int64_t o, const F& f) {
 
 template <typename T>
 inline bool better(T v, T best) {
-  return v > best || (v != v && best == best);  // NaN wins, first maximum kept
+  // NaN wins, the first maximum is kept; no short-circuit, so the compiler can select without
+  // branching (random data makes these branches unpredictable).
+  return (v > best) | ((v != v) & (best == best));
 }
 
 // Planes (image, channel) per thread chunk: at least this many elements of work.
 constexpr int64_t kGrain = 1 << 14;
 
+// The windows of every output position along each dim, computed once per call.
+struct Windows {
+  std::vector<int64_t> b[3], e[3];
+  explicit Windows(const PoolShape& s) {
+    for (int d = 0; d < 3; ++d) {
+      b[d].resize(static_cast<size_t>(s.out[d]));
+      e[d].resize(static_cast<size_t>(s.out[d]));
+      for (int64_t o = 0; o < s.out[d]; ++o) s.window(d, o, b[d][o], e[d][o]);
+    }
+  }
+};
+
 template <typename T>
 void max_cf(const PoolShape& s, const T* x, T* y, int32_t* mask) {
   const int64_t X = s.in_size(), P = s.out_size(), H = s.in[1], W = s.in[2];
+  const Windows win(s);
   parallel_for(0, s.N * s.C, std::max<int64_t>(1, kGrain / std::max<int64_t>(X, 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * X;
-      for (int64_t o = 0; o < P; ++o) {
-        for_each_window(s, o, [&](const int64_t* b, const int64_t* e) {
-          T best = static_cast<T>(-FLT_MAX);
-          int32_t idx = -1;
-          for (int64_t d = b[0]; d < e[0]; ++d)
-            for (int64_t h = b[1]; h < e[1]; ++h) {
-              const int64_t row = (d * H + h) * W;
-              for (int64_t w = b[2]; w < e[2]; ++w)
-                if (idx < 0 || better(xp[row + w], best)) {
-                  best = xp[row + w];
-                  idx = static_cast<int32_t>(row + w);
-                }
+      T* yp = y + pl * P;
+      int32_t* mp = mask + pl * P;
+      for (int64_t od = 0; od < s.out[0]; ++od) {
+        const int64_t d0 = win.b[0][od], d1 = win.e[0][od];
+        for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+          const int64_t h0 = win.b[1][oh], h1 = win.e[1][oh];
+          for (int64_t ow = 0; ow < s.out[2]; ++ow, ++yp, ++mp) {
+            const int64_t w0 = win.b[2][ow], w1 = win.e[2][ow];
+            if (d0 >= d1 || h0 >= h1 || w0 >= w1) {
+              *yp = static_cast<T>(-FLT_MAX);
+              *mp = -1;
+              continue;
             }
-          y[pl * P + o] = best;
-          mask[pl * P + o] = idx;
-        });
+            int64_t idx = (d0 * H + h0) * W + w0;
+            T best = xp[idx];
+            for (int64_t d = d0; d < d1; ++d)
+              for (int64_t h = h0; h < h1; ++h) {
+                const int64_t row = (d * H + h) * W;
+                for (int64_t w = w0; w < w1; ++w) {
+                  const T v = xp[row + w];
+                  const bool take = better(v, best);
+                  best = take ? v : best;
+                  idx = take ? row + w : idx;
+                }
+              }
+            *yp = best;
+            *mp = static_cast<int32_t>(idx);
+          }
+        }
       }
     }
   });
@@ -141,20 +169,31 @@ inline T divisor(const PoolShape& s, const int64_t* b, const int64_t* e, bool ex
 template <typename T>
 void avg_cf(const PoolShape& s, const T* x, T* y, bool exclusive) {
   const int64_t X = s.in_size(), P = s.out_size(), H = s.in[1], W = s.in[2];
+  const Windows win(s);
+  const T kvol = static_cast<T>(s.k[0] * s.k[1] * s.k[2]);
   parallel_for(0, s.N * s.C, std::max<int64_t>(1, kGrain / std::max<int64_t>(X, 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * X;
-      for (int64_t o = 0; o < P; ++o) {
-        for_each_window(s, o, [&](const int64_t* b, const int64_t* e) {
-          T sum = 0;
-          for (int64_t d = b[0]; d < e[0]; ++d)
-            for (int64_t h = b[1]; h < e[1]; ++h) {
-              const T* xr = xp + (d * H + h) * W;
-              for (int64_t w = b[2]; w < e[2]; ++w) sum += xr[w];
-            }
-          y[pl * P + o] = sum / divisor<T>(s, b, e, exclusive);
-        });
+      T* yp = y + pl * P;
+      for (int64_t od = 0; od < s.out[0]; ++od) {
+        const int64_t d0 = win.b[0][od], d1 = win.e[0][od];
+        for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+          const int64_t h0 = win.b[1][oh], h1 = win.e[1][oh];
+          for (int64_t ow = 0; ow < s.out[2]; ++ow, ++yp) {
+            const int64_t w0 = win.b[2][ow], w1 = win.e[2][ow];
+            T sum = 0;
+            for (int64_t d = d0; d < d1; ++d)
+              for (int64_t h = h0; h < h1; ++h) {
+                const T* xr = xp + (d * H + h) * W;
+                for (int64_t w = w0; w < w1; ++w) sum += xr[w];
+              }
+            const T div = (exclusive || s.adaptive)
+                              ? static_cast<T>((d1 - d0) * (h1 - h0) * (w1 - w0))
+                              : kvol;
+            *yp = sum / div;
+          }
+        }
       }
     }
   });
