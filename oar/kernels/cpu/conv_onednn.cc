@@ -5,6 +5,7 @@
 #include <omp.h>
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -54,15 +55,25 @@ struct Arg {
   memory::desc user, inner;
   bool reorder = false;
   dnnl::primitive convert;  // user -> inner for inputs, inner -> user for the output
+  size_t scratch = 0;       // bytes of scratchpad the reorder needs
 };
 
 struct Plan {
   bool ok = false;
   dnnl::primitive prim;
+  size_t scratch = 0;  // scratchpad bytes of the largest of the plan's primitives
   Arg in0, in1, out;  // forward: src, weights, dst; backward data: diff_dst, weights, diff_src;
                       // backward weights: src, diff_dst, diff_weights
   memory::desc bias;
 };
+
+// Scratchpads come from the caller (oar's allocator), not from oneDNN's shared global buffer, so
+// primitives may run concurrently from several threads.
+dnnl::primitive_attr user_scratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
 
 void make_arg(Arg& a, const memory::desc& user, const memory::desc& inner, bool is_output) {
   a.user = user;
@@ -70,8 +81,10 @@ void make_arg(Arg& a, const memory::desc& user, const memory::desc& inner, bool 
   a.reorder = user != inner;
   if (a.reorder) {
     auto& eng = engine();
-    a.convert = is_output ? dnnl::reorder(dnnl::reorder::primitive_desc(eng, inner, eng, user))
-                          : dnnl::reorder(dnnl::reorder::primitive_desc(eng, user, eng, inner));
+    const auto pd = is_output ? dnnl::reorder::primitive_desc(eng, inner, eng, user, user_scratchpad())
+                              : dnnl::reorder::primitive_desc(eng, user, eng, inner, user_scratchpad());
+    a.convert = dnnl::reorder(pd);
+    a.scratch = pd.scratchpad_desc().get_size();
   }
 }
 
@@ -119,11 +132,11 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, bool with_b
     const memory::desc b({s.M}, memory::data_type::f32, tag::x);
     return fwd::primitive_desc(fwd::desc(prop, alg, d.src_any, d.wei_any, b, d.dst_any,
                                          d.strides, d.dilates, d.pad_l, d.pad_r),
-                               engine());
+                               user_scratchpad(), engine());
   }
   return fwd::primitive_desc(fwd::desc(prop, alg, d.src_any, d.wei_any, d.dst_any, d.strides,
                                        d.dilates, d.pad_l, d.pad_r),
-                             engine());
+                             user_scratchpad(), engine());
 }
 
 std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
@@ -134,6 +147,7 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
     if (kind == Kind::Forward) {
       const auto pd = forward_pd(d, with_bias, s);
       plan->prim = dnnl::convolution_forward(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
       make_arg(plan->in0, d.src, pd.src_desc(), false);
       make_arg(plan->in1, d.wei, pd.weights_desc(), false);
       make_arg(plan->out, d.dst, pd.dst_desc(), true);
@@ -143,8 +157,9 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
       using bwd = dnnl::convolution_backward_data;
       const bwd::primitive_desc pd(bwd::desc(alg, d.src_any, d.wei_any, d.dst_any, d.strides,
                                              d.dilates, d.pad_l, d.pad_r),
-                                   engine(), hint);
+                                   user_scratchpad(), engine(), hint);
       plan->prim = bwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
       make_arg(plan->in0, d.dst, pd.diff_dst_desc(), false);
       make_arg(plan->in1, d.wei, pd.weights_desc(), false);
       make_arg(plan->out, d.src, pd.diff_src_desc(), true);
@@ -153,12 +168,15 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
       using bwd = dnnl::convolution_backward_weights;
       const bwd::primitive_desc pd(bwd::desc(alg, d.src_any, d.wei_any, d.dst_any, d.strides,
                                              d.dilates, d.pad_l, d.pad_r),
-                                   engine(), hint);
+                                   user_scratchpad(), engine(), hint);
       plan->prim = bwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
       make_arg(plan->in0, d.src, pd.src_desc(), false);
       make_arg(plan->in1, d.dst, pd.diff_dst_desc(), false);
       make_arg(plan->out, d.wei, pd.diff_weights_desc(), true);
     }
+    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out})
+      plan->scratch = std::max(plan->scratch, a->scratch);
     plan->ok = true;
   } catch (const dnnl::error&) {
     plan->ok = false;  // no implementation: the caller falls back (and the miss is cached too)
@@ -225,22 +243,30 @@ void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* i
   ThreadGuard guard;
   auto& eng = engine();
   dnnl::stream strm(eng);
-  Buffer b0, b1, b2;
+  Buffer b0, b1, b2, bs;
+  // One scratchpad serves every primitive of the plan (they run one after another).
+  const memory scratch(memory::desc({static_cast<memory::dim>(std::max<size_t>(p.scratch, 1))},
+                                    memory::data_type::u8, tag::x),
+                       eng, bs.get(std::max<size_t>(p.scratch, 1)));
   auto input = [&](const Arg& a, const void* ptr, Buffer& buf) {
     memory user(a.user, eng, const_cast<void*>(ptr));
     if (!a.reorder) return user;
     memory inner(a.inner, eng, buf.get(a.inner.get_size()));
-    a.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner}});
+    a.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner},
+                             {DNNL_ARG_SCRATCHPAD, scratch}});
     return inner;
   };
   memory m0 = input(p.in0, in0, b0);
   memory m1 = input(p.in1, in1, b1);
   memory user_out(p.out.user, eng, out);
   memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
-  std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2}};
+  std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
+                                       {DNNL_ARG_SCRATCHPAD, scratch}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias, eng, const_cast<float*>(bias)));
   p.prim.execute(strm, args);
-  if (p.out.reorder) p.out.convert.execute(strm, {{DNNL_ARG_FROM, m2}, {DNNL_ARG_TO, user_out}});
+  if (p.out.reorder)
+    p.out.convert.execute(strm, {{DNNL_ARG_FROM, m2}, {DNNL_ARG_TO, user_out},
+                                 {DNNL_ARG_SCRATCHPAD, scratch}});
   strm.wait();
 }
 
