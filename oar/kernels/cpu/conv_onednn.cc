@@ -1,0 +1,308 @@
+#include "oar/kernels/cpu/conv_onednn.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "oar/core/parallel.h"
+
+namespace oar::kernels::onednn {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+
+enum class Kind { Forward, BackwardData, BackwardWeights };
+
+dnnl::engine& engine() {
+  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  return eng;
+}
+
+// oneDNN threads through OpenMP with omp_get_max_threads() threads: make that oar's count for
+// the call (inside a parallel region oneDNN runs on the calling thread anyway).
+struct ThreadGuard {
+  int saved = 0;
+  ThreadGuard() {
+#ifdef _OPENMP
+    const int want = get_num_threads();
+    if (!omp_in_parallel() && want != omp_get_max_threads()) {
+      saved = omp_get_max_threads();
+      omp_set_num_threads(want);
+    }
+#endif
+  }
+  ~ThreadGuard() {
+#ifdef _OPENMP
+    if (saved > 0) omp_set_num_threads(saved);
+#endif
+  }
+};
+
+// One tensor argument of a primitive: its layout in oar (user) and the one the primitive wants
+// (inner); when they differ, a cached reorder converts between them.
+struct Arg {
+  memory::desc user, inner;
+  bool reorder = false;
+  dnnl::primitive convert;  // user -> inner for inputs, inner -> user for the output
+  size_t scratch = 0;       // bytes of scratchpad the reorder needs
+};
+
+struct Plan {
+  bool ok = false;
+  dnnl::primitive prim;
+  size_t scratch = 0;  // scratchpad bytes of the largest of the plan's primitives
+  Arg in0, in1, out;  // forward: src, weights, dst; backward data: diff_dst, weights, diff_src;
+                      // backward weights: src, diff_dst, diff_weights
+  memory::desc bias;
+};
+
+// Scratchpads come from the caller (oar's allocator), not from oneDNN's shared global buffer, so
+// primitives may run concurrently from several threads.
+dnnl::primitive_attr user_scratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void make_arg(Arg& a, const memory::desc& user, const memory::desc& inner, bool is_output) {
+  a.user = user;
+  a.inner = inner;
+  a.reorder = user != inner;
+  if (a.reorder) {
+    auto& eng = engine();
+    const auto pd = is_output ? dnnl::reorder::primitive_desc(eng, inner, eng, user, user_scratchpad())
+                              : dnnl::reorder::primitive_desc(eng, user, eng, inner, user_scratchpad());
+    a.convert = dnnl::reorder(pd);
+    a.scratch = pd.scratchpad_desc().get_size();
+  }
+}
+
+struct Descs {
+  memory::desc src, wei, dst, src_any, wei_any, dst_any;
+  memory::dims strides, dilates, pad_l, pad_r;
+};
+
+Descs describe(const ConvShape& s) {
+  Descs d;
+  const int nd = s.nd, first = 3 - nd;
+  memory::dims src{s.N, s.C}, dst{s.N, s.M}, wei;
+  if (s.G > 1) wei = {s.G, s.M / s.G, s.C / s.G};
+  else wei = {s.M, s.C};
+  for (int i = first; i < 3; ++i) {
+    src.push_back(s.in[i]);
+    dst.push_back(s.out[i]);
+    wei.push_back(s.k[i]);
+    d.strides.push_back(s.stride[i]);
+    d.dilates.push_back(s.dil[i] - 1);  // oneDNN counts the gaps
+    d.pad_l.push_back(s.pad[i]);
+    d.pad_r.push_back(s.pad_after[i]);
+  }
+  static const tag first_tags[] = {tag::ncw, tag::nchw, tag::ncdhw};
+  static const tag last_tags[] = {tag::nwc, tag::nhwc, tag::ndhwc};
+  static const tag w_tags[] = {tag::oiw, tag::oihw, tag::oidhw};
+  static const tag gw_tags[] = {tag::goiw, tag::goihw, tag::goidhw};
+  const tag data_tag = s.channel_last ? last_tags[nd - 1] : first_tags[nd - 1];
+  const auto f32 = memory::data_type::f32;
+  d.src = memory::desc(src, f32, data_tag);
+  d.dst = memory::desc(dst, f32, data_tag);
+  d.wei = memory::desc(wei, f32, s.G > 1 ? gw_tags[nd - 1] : w_tags[nd - 1]);
+  d.src_any = memory::desc(src, f32, tag::any);
+  d.dst_any = memory::desc(dst, f32, tag::any);
+  d.wei_any = memory::desc(wei, f32, tag::any);
+  return d;
+}
+
+dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, bool with_bias,
+                                                     const ConvShape& s) {
+  using fwd = dnnl::convolution_forward;
+  const auto alg = dnnl::algorithm::convolution_direct;
+  const auto prop = dnnl::prop_kind::forward_training;
+  if (with_bias) {
+    const memory::desc b({s.M}, memory::data_type::f32, tag::x);
+    return fwd::primitive_desc(fwd::desc(prop, alg, d.src_any, d.wei_any, b, d.dst_any,
+                                         d.strides, d.dilates, d.pad_l, d.pad_r),
+                               user_scratchpad(), engine());
+  }
+  return fwd::primitive_desc(fwd::desc(prop, alg, d.src_any, d.wei_any, d.dst_any, d.strides,
+                                       d.dilates, d.pad_l, d.pad_r),
+                             user_scratchpad(), engine());
+}
+
+std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
+  auto plan = std::make_shared<Plan>();
+  try {
+    const Descs d = describe(s);
+    const auto alg = dnnl::algorithm::convolution_direct;
+    if (kind == Kind::Forward) {
+      const auto pd = forward_pd(d, with_bias, s);
+      plan->prim = dnnl::convolution_forward(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
+      make_arg(plan->in0, d.src, pd.src_desc(), false);
+      make_arg(plan->in1, d.wei, pd.weights_desc(), false);
+      make_arg(plan->out, d.dst, pd.dst_desc(), true);
+      if (with_bias) plan->bias = pd.bias_desc();
+    } else if (kind == Kind::BackwardData) {
+      const auto hint = forward_pd(d, false, s);
+      using bwd = dnnl::convolution_backward_data;
+      const bwd::primitive_desc pd(bwd::desc(alg, d.src_any, d.wei_any, d.dst_any, d.strides,
+                                             d.dilates, d.pad_l, d.pad_r),
+                                   user_scratchpad(), engine(), hint);
+      plan->prim = bwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
+      make_arg(plan->in0, d.dst, pd.diff_dst_desc(), false);
+      make_arg(plan->in1, d.wei, pd.weights_desc(), false);
+      make_arg(plan->out, d.src, pd.diff_src_desc(), true);
+    } else {
+      const auto hint = forward_pd(d, false, s);
+      using bwd = dnnl::convolution_backward_weights;
+      const bwd::primitive_desc pd(bwd::desc(alg, d.src_any, d.wei_any, d.dst_any, d.strides,
+                                             d.dilates, d.pad_l, d.pad_r),
+                                   user_scratchpad(), engine(), hint);
+      plan->prim = bwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
+      make_arg(plan->in0, d.src, pd.src_desc(), false);
+      make_arg(plan->in1, d.dst, pd.diff_dst_desc(), false);
+      make_arg(plan->out, d.wei, pd.diff_weights_desc(), true);
+    }
+    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out})
+      plan->scratch = std::max(plan->scratch, a->scratch);
+    plan->ok = true;
+  } catch (const dnnl::error&) {
+    plan->ok = false;  // no implementation: the caller falls back (and the miss is cached too)
+  }
+  return plan;
+}
+
+// Plans cached by problem (kind, geometry, bias); a full cache is emptied and refilled.
+using Key = std::array<int64_t, 32>;
+constexpr size_t kCacheCapacity = 256;
+
+Key make_key(Kind kind, const ConvShape& s, bool with_bias) {
+  Key k{};
+  size_t i = 0;
+  k[i++] = static_cast<int64_t>(kind);
+  k[i++] = s.nd;
+  k[i++] = s.N;
+  k[i++] = s.C;
+  k[i++] = s.M;
+  k[i++] = s.G;
+  for (int d = 0; d < 3; ++d) {
+    k[i++] = s.in[d];
+    k[i++] = s.out[d];
+    k[i++] = s.k[d];
+    k[i++] = s.stride[d];
+    k[i++] = s.dil[d];
+    k[i++] = s.pad[d];
+    k[i++] = s.pad_after[d];
+  }
+  k[i++] = s.channel_last;
+  k[i++] = with_bias;
+  return k;
+}
+
+std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias) {
+  static std::mutex mu;
+  static std::map<Key, std::shared_ptr<Plan>> cache;
+  const Key key = make_key(kind, s, with_bias);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  auto plan = build(kind, s, with_bias);
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() >= kCacheCapacity) cache.clear();
+  cache.emplace(key, plan);
+  return plan;
+}
+
+// Scratch memory for a reordered argument, from oar's caching allocator.
+struct Buffer {
+  Tensor t;
+  void* get(size_t bytes) {
+    t = Tensor::make({static_cast<int64_t>(bytes)}, DType::UInt8);
+    return t.raw_data();
+  }
+};
+
+// Runs a plan: inputs reordered into the primitive's layouts as needed, the output written in
+// place or reordered back into the user's buffer.
+void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
+         void* out, const float* bias) {
+  ThreadGuard guard;
+  auto& eng = engine();
+  dnnl::stream strm(eng);
+  Buffer b0, b1, b2, bs;
+  // One scratchpad serves every primitive of the plan (they run one after another).
+  const memory scratch(memory::desc({static_cast<memory::dim>(std::max<size_t>(p.scratch, 1))},
+                                    memory::data_type::u8, tag::x),
+                       eng, bs.get(std::max<size_t>(p.scratch, 1)));
+  auto input = [&](const Arg& a, const void* ptr, Buffer& buf) {
+    memory user(a.user, eng, const_cast<void*>(ptr));
+    if (!a.reorder) return user;
+    memory inner(a.inner, eng, buf.get(a.inner.get_size()));
+    a.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner},
+                             {DNNL_ARG_SCRATCHPAD, scratch}});
+    return inner;
+  };
+  memory m0 = input(p.in0, in0, b0);
+  memory m1 = input(p.in1, in1, b1);
+  memory user_out(p.out.user, eng, out);
+  memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
+  std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
+                                       {DNNL_ARG_SCRATCHPAD, scratch}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias, eng, const_cast<float*>(bias)));
+  p.prim.execute(strm, args);
+  if (p.out.reorder)
+    p.out.convert.execute(strm, {{DNNL_ARG_FROM, m2}, {DNNL_ARG_TO, user_out},
+                                 {DNNL_ARG_SCRATCHPAD, scratch}});
+  strm.wait();
+}
+
+}  // namespace
+
+bool conv_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("OAR_CONV_ONEDNN");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return enabled;
+}
+
+bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
+                  float* y) {
+  if (!conv_enabled()) return false;
+  const auto plan = plan_for(Kind::Forward, s, bias != nullptr);
+  if (!plan->ok) return false;
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias);
+  return true;
+}
+
+bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx) {
+  if (!conv_enabled()) return false;
+  const auto plan = plan_for(Kind::BackwardData, s, false);
+  if (!plan->ok) return false;
+  run(*plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr);
+  return true;
+}
+
+bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw) {
+  if (!conv_enabled()) return false;
+  const auto plan = plan_for(Kind::BackwardWeights, s, false);
+  if (!plan->ok) return false;
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr);
+  return true;
+}
+
+}  // namespace oar::kernels::onednn

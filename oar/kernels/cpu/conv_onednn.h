@@ -1,0 +1,22 @@
+// float32 convolution through oneDNN's primitives (forward, backward data, backward weights).
+// Primitives and their layout reorders are created once per problem shape and cached; tensors
+// stay in oar's plain layouts (the reorders to oneDNN's blocked layouts run inside each call,
+// into buffers from oar's caching allocator).
+#pragma once
+#include "oar/kernels/cpu/conv.h"
+
+namespace oar::kernels::onednn {
+
+// False when the environment sets OAR_CONV_ONEDNN=0 (read once): every float32 convolution then
+// runs through im2col + GEMM.
+bool conv_enabled();
+
+// Each returns false, having done nothing, when oneDNN has no implementation for the problem;
+// the caller then falls back. Pointers are to contiguous tensors in the layout `s` describes;
+// bias may be null.
+bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
+                  float* y);
+bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx);
+bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw);
+
+}  // namespace oar::kernels::onednn

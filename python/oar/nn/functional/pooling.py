@@ -1,0 +1,115 @@
+"""Pooling (paddle.nn.functional): Paddle's names, argument order and padding forms.
+
+The C++ ops (oar/ops/specs/pool.yaml) check the arguments and do the work; this layer turns the
+forms C++ cannot take (string and pair-list paddings, None sizes) into lists, and picks the
+*_with_index op when the mask is asked for.
+"""
+from ... import _C
+from .conv import _padding
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
+
+_LAST = {"NLC", "NHWC", "NDHWC"}
+
+
+def _stride(stride):
+    return [] if stride is None else stride
+
+
+def _max_pool(nd, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
+    if return_mask and data_format in _LAST:
+        raise ValueError("When setting return_mask to true, data_format must be set to "
+                         f"{'NCHW' if nd == 2 else 'NCDHW' if nd == 3 else 'NCL'} in API:"
+                         f"max_pool{nd}d")
+    padding, algorithm = _padding(padding, nd)
+    if return_mask:
+        op = getattr(_C, f"max_pool{nd}d_with_index")
+        return tuple(op(x, kernel_size, _stride(stride), padding, ceil_mode, data_format,
+                        algorithm))
+    return getattr(_C, f"max_pool{nd}d")(x, kernel_size, _stride(stride), padding, ceil_mode,
+                                         data_format, algorithm)
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               name=None):
+    return _max_pool(1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL")
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCHW", name=None):
+    return _max_pool(2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCDHW", name=None):
+    return _max_pool(3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
+
+
+def _divisor(divisor_override):
+    if divisor_override is not None and not isinstance(divisor_override, (int, float)):
+        raise ValueError(f"Excepted {(int, float)} type for divisor_override but received type: "
+                         f"{type(divisor_override)}. ")
+    return divisor_override
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False,
+               name=None):
+    padding, algorithm = _padding(padding, 1)
+    return _C.avg_pool1d(x, kernel_size, _stride(stride), padding, exclusive, ceil_mode, "NCL",
+                         algorithm)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCHW", name=None):
+    padding, algorithm = _padding(padding, 2)
+    return _C.avg_pool2d(x, kernel_size, _stride(stride), padding, ceil_mode, exclusive,
+                         _divisor(divisor_override), data_format, algorithm)
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW", name=None):
+    padding, algorithm = _padding(padding, 3)
+    return _C.avg_pool3d(x, kernel_size, _stride(stride), padding, ceil_mode, exclusive,
+                         _divisor(divisor_override), data_format, algorithm)
+
+
+def _output_size(x, output_size, nd, channel_last=False):
+    """None entries keep the input's size along that dim."""
+    if isinstance(output_size, int):
+        return [output_size] * nd
+    sizes = list(output_size)
+    first = 1 if channel_last else 2
+    known = x.ndim == nd + 2  # otherwise C++ reports the bad rank
+    return [(x.shape[first + i] if known else 1) if s is None else int(s)
+            for i, s in enumerate(sizes)]
+
+
+def adaptive_avg_pool1d(x, output_size, name=None):
+    return _C.adaptive_avg_pool1d(x, _output_size(x, output_size, 1), "NCL")
+
+
+def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
+    return _C.adaptive_avg_pool2d(x, _output_size(x, output_size, 2, data_format == "NHWC"),
+                                  data_format)
+
+
+def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
+    return _C.adaptive_avg_pool3d(x, _output_size(x, output_size, 3, data_format == "NDHWC"),
+                                  data_format)
+
+
+def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
+    out, mask = _C.adaptive_max_pool1d(x, _output_size(x, output_size, 1))
+    return (out, mask) if return_mask else out
+
+
+def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
+    out, mask = _C.adaptive_max_pool2d(x, _output_size(x, output_size, 2))
+    return (out, mask) if return_mask else out
+
+
+def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
+    out, mask = _C.adaptive_max_pool3d(x, _output_size(x, output_size, 3))
+    return (out, mask) if return_mask else out
