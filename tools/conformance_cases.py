@@ -376,8 +376,35 @@ def _linalg_cases(name):
     return table.get(name, [])
 
 
+def _family_modules():
+    """tools/conformance_cases_<family>.py: more cases, one file per op family. Each defines
+    cases(namespace, name) -> list of Case (empty when it has none) and KNOWN (like
+    KNOWN_DIFFERENCES)."""
+    import glob
+    import importlib
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    mods = []
+    for path in sorted(glob.glob(os.path.join(here, "conformance_cases_*.py"))):
+        mods.append(importlib.import_module(os.path.basename(path)[:-3]))
+    return mods
+
+
+FAMILIES = _family_modules()
+for _m in FAMILIES:
+    KNOWN_DIFFERENCES.update(getattr(_m, "KNOWN", {}))
+
+
 def cases_for(namespace, name):
     """The cases that `namespace.name` is run with (empty: none generated yet)."""
+    for m in FAMILIES:
+        found = m.cases(namespace, name)
+        if found:
+            return found
+    return _builtin_cases(namespace, name)
+
+
+def _builtin_cases(namespace, name):
     if namespace == "paddle.nn.functional":
         if name in ACTIVATIONS:
             return [Case([arr(s, dt, -4, 4) + 0.013], ACTIVATIONS[name]) for dt in FLOATS
