@@ -1,4 +1,5 @@
 """oar: a deep-learning framework with a C++ core and PaddlePaddle's Python API."""
+import builtins as _builtins
 import os as _os
 
 from . import _C
@@ -30,7 +31,7 @@ def _reduce_to_shape(g, shape):
     if list(g.shape) == shape:
         return g
     lead = g.ndim - len(shape)
-    axes = [i for i in range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
+    axes = [i for i in _builtins.range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
     if axes:
         g = _C.sum(g, axes, None, True)
     return _C.reshape_exact(g, shape)
@@ -103,9 +104,12 @@ from .tensor.compat import *  # noqa: E402,F401,F403
 from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
 from .tensor import search as _search  # noqa: E402
 from .tensor.search import *  # noqa: E402,F401,F403
+from .tensor import contraction as _contraction, statistics as _statistics  # noqa: E402
+from .tensor.contraction import *  # noqa: E402,F401,F403
+from .tensor.statistics import *  # noqa: E402,F401,F403
 
 _patch.install(globals())
-for _mod in (_compat, _inplace):
+for _mod in (_compat, _inplace, _contraction, _statistics):
     for _name in _mod.METHODS:
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
@@ -124,3 +128,15 @@ from .utils import dlpack as _dlpack  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+
+# paddle.Tensor has these linear-algebra functions as methods too.
+for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
+              "eigvalsh", "lu", "lu_unpack", "matrix_power", "multi_dot", "pinv", "qr", "slogdet",
+              "solve"):
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, getattr(linalg, _name))
+Tensor.inverse = linalg.inv
+for _name in ("cross", "vecdot"):
+    globals().setdefault(_name, getattr(linalg, _name))
+
+range = _compat.range_  # paddle.range; last, so that nothing above sees the builtin shadowed

@@ -428,6 +428,74 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     return _C.repeat_interleave(x, repeats, axis)
 
 
+def take_along_dim(arr, indices, axis, broadcast=True, *, out=None):
+    return _C.take_along_axis(arr, indices, axis, broadcast)
+
+
+def rot90(x, k=1, axes=(0, 1), name=None):
+    """x rotated by 90 degrees k times in the plane of `axes` (from the first towards the second)."""
+    a0, a1 = _axes(x.ndim, list(axes))
+    if a0 == a1 or len(axes) != 2:
+        raise ValueError(f"rot90: 'axes' must name two different dims, got {list(axes)}")
+    k %= 4
+    if k == 0:
+        return x
+    if k == 2:
+        return _C.flip(x, [a0, a1])
+    p = list(range(x.ndim))
+    p[a0], p[a1] = p[a1], p[a0]
+    return _C.transpose(_C.flip(x, [a1]), p) if k == 1 else _C.flip(_C.transpose(x, p), [a1])
+
+
+def _tri_indices(row, col, offset, dtype, upper):
+    import numpy as _np
+    r, c = (_np.triu_indices if upper else _np.tril_indices)(row, offset, col)
+    from .creation import to_tensor
+    return to_tensor(_np.stack([r, c]), dtype=dtype)
+
+
+def tril_indices(row, col, offset=0, dtype="int64"):
+    return _tri_indices(row, col, offset, dtype, False)
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    return _tri_indices(row, row if col is None else col, offset, dtype, True)
+
+
+def range_(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requires_grad=False):
+    """paddle.range (exported under that name by oar/__init__.py, which would shadow the builtin
+    here): like arange, but `end` is included."""
+    if end is None:
+        start, end = 0, start
+    from .creation import arange
+    from ..framework.dtype import get_default_dtype
+    import numpy as _np
+    n = int(_np.floor((end - start) / step)) + 1
+    return arange(start, start + n * step, step, dtype or get_default_dtype())
+
+
+def clone(x, name=None):
+    return x.clone()
+
+
+def from_numpy(ndarray):
+    from .creation import to_tensor
+    return to_tensor(ndarray)
+
+
+def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    from .creation import to_tensor
+    if isinstance(data, Tensor) and (dtype is None or convert_dtype(dtype) == data.dtype):
+        return data
+    t = to_tensor(data, dtype=dtype)
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    return as_tensor(obj, dtype, device, requires_grad)
+
+
 # ---- predicates and queries ----
 
 def is_complex(x):
@@ -488,4 +556,4 @@ METHODS = ["clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt",
            "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
            "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
            "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave",
-           "kron"]
+           "kron", "take_along_dim", "rot90"]

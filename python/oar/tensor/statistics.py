@@ -1,0 +1,180 @@
+"""Order statistics, counting and integration as Paddle: quantile, nanquantile, nanmedian,
+histogram, bincount, trapezoid, cumulative_trapezoid, renorm. Written over the C++ ops (sort,
+take_along_axis, index_add, ...), so gradients flow where Paddle has them."""
+import builtins
+
+from .. import _C
+from ..framework.dtype import convert_dtype
+
+Tensor = _C.Tensor
+
+
+def _float(x):
+    return x if x.dtype.name.startswith(("float", "bfloat")) else _C.cast(x, convert_dtype("float32"))
+
+
+def _quantile(x, q, axis, keepdim, interpolation, ignore_nan, what):
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"{what}: argument 'interpolation' must be one of 'linear', 'lower', "
+                         f"'higher', 'midpoint', 'nearest', got {interpolation!r}")
+    qs = q.tolist() if isinstance(q, Tensor) else q
+    scalar_q = not isinstance(qs, (list, tuple))
+    qs = [qs] if scalar_q else list(qs)
+    for v in qs:
+        if not 0 <= v <= 1:
+            raise ValueError(f"{what}: every q must be in [0, 1], got {v}")
+    x = _float(x)
+    if axis is None:
+        x, axes = _C.reshape(x, [-1]), [0]
+    else:
+        axes = [a + x.ndim if a < 0 else a for a in ([axis] if isinstance(axis, int) else list(axis))]
+    # Move the reduced axes to the end and merge them into one.
+    rest = [d for d in range(x.ndim) if d not in axes]
+    moved = _C.transpose(x, rest + axes)
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    flat = _C.reshape(moved, [x.shape[d] for d in rest] + [n])
+    srt = _C.sort(flat, -1, False, True)  # NaNs last
+    nan = _C.isnan(flat)
+    valid = _C.sum(_C.cast(_C.logical_not(nan), convert_dtype("int64")), [-1], None, True)
+    count = valid if ignore_nan else _C.full_like(valid, n)
+    outs = []
+    for v in qs:
+        pos = _C.cast(_C.clip(count - 1, 0, n), flat.dtype) * float(v)
+        lo = _C.cast(_C.floor(pos), convert_dtype("int64"))
+        hi = _C.cast(_C.ceil(pos), convert_dtype("int64"))
+        if interpolation == "nearest":
+            near = _C.cast(_C.round(pos), convert_dtype("int64"))
+            lo = hi = near
+        a = _C.take_along_axis(srt, lo, -1, False)
+        b = _C.take_along_axis(srt, hi, -1, False)
+        if interpolation in ("lower", "nearest"):
+            r = a
+        elif interpolation == "higher":
+            r = b
+        elif interpolation == "midpoint":
+            r = (a + b) * 0.5
+        else:
+            r = a + (b - a) * (pos - _C.cast(lo, pos.dtype))
+        if ignore_nan:  # an all-NaN slice gives NaN
+            r = _C.where(_C.equal(valid, _C.zeros_like(valid)), _C.full([], float("nan"), r.dtype), r)
+        else:  # a NaN anywhere gives NaN
+            r = _C.where(_C.any(nan, [-1], True), _C.full([], float("nan"), r.dtype), r)
+        r = _C.squeeze(r, [-1])
+        if keepdim:
+            shape = list(x.shape)
+            for a in axes:
+                shape[a] = 1
+            r = _C.reshape(r, shape if axis is not None else [1] * len(shape))
+        outs.append(r)
+    return outs[0] if scalar_q else _C.stack(outs, 0)
+
+
+def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    return _quantile(x, q, axis, keepdim, interpolation, False, "quantile")
+
+
+def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    return _quantile(x, q, axis, keepdim, interpolation, True, "nanquantile")
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    if mode != "avg":
+        raise NotImplementedError("nanmedian: only mode='avg' is supported")
+    return _quantile(x, 0.5, axis, keepdim, "linear", True, "nanmedian")
+
+
+def bincount(x, weights=None, minlength=0, name=None):
+    """Counts (or summed weights) of each non-negative integer in 1-D x."""
+    if not x.dtype.name.startswith(("int", "uint")):
+        raise TypeError(f"bincount: argument 'x' must be an integer tensor, got {x.dtype.name}")
+    if x.ndim != 1:
+        raise ValueError(f"bincount: argument 'x' must be 1-D, got shape {x.shape}")
+    if x.size and int(_C.min(x, [], False)) < 0:
+        raise ValueError("bincount: argument 'x' must hold non-negative values")
+    n = builtins.max(int(_C.max(x, [], False)) + 1 if x.size else 0, int(minlength))
+    if weights is None:
+        vals = _C.ones([x.shape[0]], convert_dtype("int64"))
+    else:
+        vals = weights
+    return _C.index_add(_C.zeros([n], vals.dtype), x, 0, vals)
+
+
+def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
+    lo, hi = float(min), float(max)
+    if lo == 0 and hi == 0 and input.size:
+        lo, hi = float(_C.min(input, [], False)), float(_C.max(input, [], False))
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1  # as Paddle: an empty range widens by one each side
+    return _C.linspace(lo, hi, bins + 1, _float(input).dtype)
+
+
+def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
+    """Counts in `bins` equal bins over [min, max] (the data's range when both are 0); values
+    outside are ignored, the last bin includes max."""
+    if bins < 1:
+        raise ValueError(f"histogram: argument 'bins' must be positive, got {bins}")
+    edges = histogram_bin_edges(input, bins, min, max)
+    lo, hi = float(edges[0]), float(edges[-1])
+    x = _C.reshape(_float(input), [-1])
+    inside = _C.logical_and(_C.greater_equal(x, _C.full([], lo, x.dtype)), _C.less_equal(x, _C.full([], hi, x.dtype)))
+    idx = _C.cast(_C.floor((x - lo) * (bins / (hi - lo))), convert_dtype("int64"))
+    idx = _C.clip(idx, 0, bins - 1)
+    if weight is None:
+        vals = _C.cast(inside, convert_dtype("int64"))
+    else:
+        w = _C.reshape(weight, [-1])
+        vals = _C.where(inside, w, _C.zeros_like(w))
+    out = _C.index_add(_C.zeros([bins], vals.dtype), idx, 0, vals)
+    if density:
+        out = _C.cast(out, x.dtype)
+        out = out / (_C.sum(out, [], None, False) * ((hi - lo) / bins))
+    return out
+
+
+def _trapezoid_parts(y, x, dx, axis):
+    a = axis + y.ndim if axis < 0 else axis
+    n = y.shape[a]
+    left = _C.slice(y, [a], [0], [n - 1])
+    right = _C.slice(y, [a], [1], [n])
+    if x is not None:
+        if x.ndim == 1:
+            shape = [1] * y.ndim
+            shape[a] = x.shape[0]
+            x = _C.reshape(x, shape)
+        xa = a if x.ndim == y.ndim else x.ndim - 1
+        d = _C.slice(x, [xa], [1], [x.shape[xa]]) - _C.slice(x, [xa], [0], [x.shape[xa] - 1])
+    else:
+        d = 1.0 if dx is None else float(dx)
+    return (left + right) * d * 0.5, a
+
+
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    if x is not None and dx is not None:
+        raise ValueError("trapezoid: give 'x' or 'dx', not both")
+    parts, a = _trapezoid_parts(y, x, dx, axis)
+    return _C.sum(parts, [a], None, False)
+
+
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    if x is not None and dx is not None:
+        raise ValueError("cumulative_trapezoid: give 'x' or 'dx', not both")
+    parts, a = _trapezoid_parts(y, x, dx, axis)
+    return _C.cumsum(parts, a, None)
+
+
+def renorm(x, p, axis, max_norm):
+    """Each slice along `axis` rescaled so that its p-norm is at most max_norm."""
+    a = axis + x.ndim if axis < 0 else axis
+    others = [d for d in range(x.ndim) if d != a]
+    norms = _C.p_norm(x, float(p), others, True)
+    scale = _C.where(_C.greater_than(norms, _C.full([], float(max_norm), norms.dtype)),
+                     float(max_norm) / norms, _C.ones_like(norms))
+    return x * scale
+
+
+__all__ = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "histogram_bin_edges",
+           "trapezoid", "cumulative_trapezoid", "renorm"]
+METHODS = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "trapezoid",
+           "cumulative_trapezoid", "renorm"]
