@@ -90,12 +90,12 @@ if hasattr(_C, "p_norm"):
         if p is None or p == "fro":
             p = 2.0
         elif p in ("inf", "-inf"):
-            p = float(p)
+            p = _builtins.float(p)
         elif isinstance(p, str):
             raise ValueError(f"norm: unsupported p='{p}', expected 'fro' or a number")
         if axis is None:
             axis = []
-        return _C.p_norm(x, float(p), axis, keepdim)
+        return _C.p_norm(x, _builtins.float(p), axis, keepdim)
 
 
 from .tensor import compat as _compat  # noqa: E402
@@ -105,11 +105,14 @@ from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
 from .tensor import search as _search  # noqa: E402
 from .tensor.search import *  # noqa: E402,F401,F403
 from .tensor import contraction as _contraction, statistics as _statistics  # noqa: E402
+from .tensor import random as _random  # noqa: E402
+from .tensor.random import *  # noqa: E402,F401,F403
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
 from .tensor.contraction import *  # noqa: E402,F401,F403
 from .tensor.statistics import *  # noqa: E402,F401,F403
 
 _patch.install(globals())
-for _mod in (_compat, _inplace, _contraction, _statistics):
+for _mod in (_compat, _inplace, _contraction, _statistics, _random):
     for _name in _mod.METHODS:
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
@@ -139,4 +142,7 @@ Tensor.inverse = linalg.inv
 for _name in ("cross", "vecdot"):
     globals().setdefault(_name, getattr(linalg, _name))
 
-range = _compat.range_  # paddle.range; last, so that nothing above sees the builtin shadowed
+# Names that shadow builtins come last, so that nothing above sees them: paddle.range and the
+# dtype aliases paddle.float (float32), double, half, cfloat, cdouble.
+range = _compat.range_
+float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128

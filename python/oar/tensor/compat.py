@@ -496,6 +496,105 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return as_tensor(obj, dtype, device, requires_grad)
 
 
+def diagflat(x, offset=0, name=None):
+    return diag(_C.reshape(x, [-1]), offset)
+
+
+def reduce_as(x, target, name=None):
+    """x summed over the dims along which target was broadcast to x's shape."""
+    lead = x.ndim - target.ndim
+    axes = [d for d in builtins.range(x.ndim)
+            if d < lead or (target.shape[d - lead] == 1 and x.shape[d] != 1)]
+    out = _C.sum(x, axes, None, True) if axes else x
+    return _C.reshape(out, target.shape)
+
+
+def _scatter_by_mask(x, mask_np, value_full):
+    from .creation import to_tensor
+    return _C.where(to_tensor(mask_np), value_full, x)
+
+
+def slice_scatter(x, value, axes, starts, ends, strides, name=None):
+    """x with the strided slice (axes, starts, ends, strides) replaced by value."""
+    mask = np.zeros(x.shape, bool)
+    sel = [slice(None)] * x.ndim
+    for a, st, en, sp in zip(axes, starts, ends, strides):
+        sel[_axes(x.ndim, a)[0]] = slice(st, en, sp)
+    mask[tuple(sel)] = True
+    # Spread value over the masked positions: index_put with the masked coordinates.
+    coords = [_C.reshape(c, [-1]) for c in _C.unbind(_C.nonzero_coords(_from_np(mask)), 1)]
+    return _C.index_put(x, coords, _C.reshape(_C.cast(value, x.dtype), [-1]), False)
+
+
+def _from_np(a):
+    from .creation import to_tensor
+    return to_tensor(a)
+
+
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
+    """x with its (axis1, axis2) diagonal `offset` replaced by y."""
+    a1, a2 = _axes(x.ndim, axis1)[0], _axes(x.ndim, axis2)[0]
+    rows, cols = x.shape[a1], x.shape[a2]
+    mask2 = np.eye(rows, cols, k=offset, dtype=bool)
+    shape = [1] * x.ndim
+    shape[a1], shape[a2] = rows, cols
+    mask = np.broadcast_to(mask2.reshape(shape), x.shape)
+    coords = [_C.reshape(c, [-1]) for c in _C.unbind(_C.nonzero_coords(_from_np(np.ascontiguousarray(mask))), 1)]
+    # nonzero lists positions in row-major order of x; y's diagonal dim is last, so move it to
+    # the place the diagonal occupies in that order.
+    rest = [d for d in builtins.range(x.ndim) if d not in (a1, a2)]
+    order = sorted(rest + [builtins.min(a1, a2)])
+    pos = order.index(builtins.min(a1, a2))
+    ym = moveaxis(_C.cast(y, x.dtype), -1, pos)
+    return _C.index_put(x, coords, _C.reshape(ym, [-1]), False)
+
+
+def crop(x, shape=None, offsets=None, name=None):
+    shape = list(x.shape) if shape is None else [x.shape[i] if s == -1 else s for i, s in enumerate(list(shape))]
+    offsets = [0] * x.ndim if offsets is None else list(offsets)
+    for d in builtins.range(x.ndim):
+        if offsets[d] + shape[d] > x.shape[d]:
+            raise ValueError(f"crop: offsets {offsets} + shape {shape} exceed x's shape {x.shape} in dim {d}")
+    return _C.slice(x, list(builtins.range(x.ndim)), offsets, [o + s for o, s in zip(offsets, shape)])
+
+
+def multiplex(inputs, index, name=None):
+    """Row i of the result is row i of inputs[index[i]]."""
+    stacked = _C.stack(list(inputs), 0)
+    idx = _C.reshape(index, [1, -1] + [1] * (stacked.ndim - 2))
+    idx = _C.broadcast_to(_C.cast(idx, convert_dtype("int64")), [1] + list(stacked.shape[1:]))
+    return _C.squeeze(_C.take_along_axis(stacked, idx, 0, False), [0])
+
+
+def increment(x, value=1.0, name=None):
+    if x.size != 1:
+        raise ValueError(f"increment: argument 'x' must hold one element, got shape {x.shape}")
+    return x + value
+
+
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
+    """Labels of shard shard_id relabelled to start at 0; others become ignore_value."""
+    size = (index_num + nshards - 1) // nshards
+    lo = shard_id * size
+    inside = _C.logical_and(_C.greater_equal(input, _C.full([], lo, input.dtype)),
+                            _C.less_than(input, _C.full([], lo + size, input.dtype)))
+    return _C.where(inside, input - lo, _C.full([], ignore_value, input.dtype))
+
+
+def batch(reader, batch_size, drop_last=False):
+    """paddle.batch: a reader of lists of batch_size samples from a reader of samples."""
+    def batched():
+        buf = []
+        for item in reader():
+            buf.append(item)
+            if len(buf) == batch_size:
+                yield buf
+                buf = []
+        if buf and not drop_last:
+            yield buf
+    return batched
+
+
 # ---- predicates and queries ----
 
 def is_complex(x):
@@ -556,4 +655,5 @@ METHODS = ["clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt",
            "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
            "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
            "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave",
-           "kron", "take_along_dim", "rot90"]
+           "kron", "take_along_dim", "rot90", "diagflat", "reduce_as", "slice_scatter",
+           "diagonal_scatter", "crop", "increment"]

@@ -44,7 +44,7 @@ def _inplace_of(fn, name):
 # Out-of-place op -> in-place name, for ops (generated or Python) without a C++ in-place variant.
 _SOURCES = {
     "acos": _C.acos, "asin": _C.asin, "atan": _C.atan, "cosh": _C.cosh, "sinh": _C.sinh,
-    "tan": _C.tan, "log10": _C.log10, "log1p": _C.log1p, "log2": _C.log2, "sigmoid": _C.sigmoid,
+    "tan": _C.tan, "expm1": _C.expm1, "erf": _C.erf, "log10": _C.log10, "log1p": _C.log1p, "log2": _C.log2, "sigmoid": _C.sigmoid,
     "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": compat.logit,
     "frac": compat.frac, "hypot": compat.hypot, "sinc": compat.sinc, "mul": compat.mul,
     "sub": compat.sub, "div": compat.div, "mod": compat.mod, "floor_mod": compat.floor_mod,
@@ -85,5 +85,5 @@ globals().update(_ops)
 __all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_"]
 # Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
 METHODS = list(__all__)
-TOP_LEVEL = [n for n in __all__ if n not in ("fill_", "zero_", "uniform_", "normal_", "logical_not_",
-                                              "bitwise_not_", "div_", "sub_", "mul_")]
+# Those Paddle 3.3 also has at top level (paddle.acos_ ...).
+TOP_LEVEL = [n for n in __all__ if n not in ("lerp_", "mul_", "sigmoid_", "fill_", "zero_", "uniform_")]

@@ -1,0 +1,79 @@
+"""Random sampling beyond the C++ creation ops, written over oar's Philox-backed uniform and
+normal draws (so oar.seed makes them reproducible): multinomial, log_normal, and the in-place
+samplers exponential_, cauchy_, geometric_, bernoulli_, log_normal_."""
+import math
+
+from .. import _C
+from ..framework.dtype import convert_dtype
+from .inplace import _check_leaf, _write
+
+Tensor = _C.Tensor
+
+
+def _uniform_like(x, dtype=None):
+    return _C.uniform(x.shape, dtype or x.dtype, 0.0, 1.0, 0)
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
+    """num_samples category indices per row of the (unnormalised) probabilities x [C] or [N, C]."""
+    if x.ndim not in (1, 2):
+        raise ValueError(f"multinomial: argument 'x' must be 1-D or 2-D, got shape {x.shape}")
+    probs = x if x.ndim == 2 else _C.unsqueeze(x, [0])
+    c = probs.shape[1]
+    if not replacement and num_samples > c:
+        raise ValueError(f"multinomial: cannot draw {num_samples} samples without replacement from "
+                         f"{c} categories")
+    if bool(_C.any(_C.less_than(probs, _C.zeros_like(probs)), [], False)):
+        raise ValueError("multinomial: argument 'x' must hold non-negative probabilities")
+    p = _C.cast(probs, convert_dtype("float64"))
+    if replacement:  # inverse CDF: one uniform per sample, searched in each row's cumulative sum
+        cdf = _C.cumsum(p, 1, None)
+        cdf = cdf / _C.slice(cdf, [1], [c - 1], [c])
+        u = _C.uniform([p.shape[0], num_samples], convert_dtype("float64"), 0.0, 1.0, 0)
+        idx = _C.clip(_C.searchsorted(cdf, u, False, True), 0, c - 1)
+    else:  # Gumbel top-k: the k largest log(p) - log(-log(u)) are a draw without replacement
+        u = _C.uniform(list(p.shape), convert_dtype("float64"), 1e-300, 1.0, 0)
+        keys = _C.log(p) - _C.log(-_C.log(u))
+        idx = _C.topk(keys, num_samples, 1, True, True)[1]
+    return idx if x.ndim == 2 else _C.squeeze(idx, [0])
+
+
+def log_normal(mean=1.0, std=2.0, shape=None, name=None):
+    from .creation import normal
+    return _C.exp(normal(mean, std, shape))
+
+
+def exponential_(x, lam=1.0, name=None):
+    _check_leaf(x, "exponential_")
+    return _write(x, -_C.log1p(-_uniform_like(x)) / float(lam), "exponential_")
+
+
+def cauchy_(x, loc=0, scale=1, name=None):
+    _check_leaf(x, "cauchy_")
+    return _write(x, _C.tan((_uniform_like(x) - 0.5) * math.pi) * float(scale) + float(loc), "cauchy_")
+
+
+def geometric_(x, probs, name=None):
+    """Number of Bernoulli(probs) trials up to the first success (1, 2, ...)."""
+    _check_leaf(x, "geometric_")
+    u = _uniform_like(x, convert_dtype("float64"))
+    p = _C.cast(probs, u.dtype) if isinstance(probs, Tensor) else _C.full([], float(probs), u.dtype)
+    k = _C.floor(_C.log1p(-u) / _C.log1p(-p)) + 1.0
+    return _write(x, _C.cast(k, x.dtype), "geometric_")
+
+
+def bernoulli_(x, p=0.5, name=None):
+    _check_leaf(x, "bernoulli_")
+    u = _uniform_like(x, convert_dtype("float64"))
+    pt = p if isinstance(p, Tensor) else _C.full([], float(p), u.dtype)
+    return _write(x, _C.cast(_C.less_than(u, _C.cast(pt, u.dtype)), x.dtype), "bernoulli_")
+
+
+def log_normal_(x, mean=1.0, std=2.0, name=None):
+    _check_leaf(x, "log_normal_")
+    return _write(x, _C.exp(_C.gaussian(x.shape, float(mean), float(std), 0, x.dtype)), "log_normal_")
+
+
+__all__ = ["multinomial", "log_normal", "exponential_", "cauchy_", "geometric_", "bernoulli_",
+           "log_normal_"]
+METHODS = list(__all__[2:]) + ["multinomial"]
