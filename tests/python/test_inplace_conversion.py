@@ -122,3 +122,34 @@ def test_generated_binary_inplace_on_a_recorded_tensor():
     (y * y).sum().backward()
     np.testing.assert_allclose(p.grad.numpy(), 2 * a * b * b, rtol=1e-12)
     np.testing.assert_allclose(q.grad.numpy(), 2 * a * a * b, rtol=1e-12)
+
+
+def test_dtype_named_casts_and_attributes():
+    x = T(np.array([[1.5, -2.0], [3.0, 4.0]], np.float32))
+    for name in ("uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+                 "float64", "complex64", "complex128"):
+        assert getattr(x, name)().dtype.name == name
+    assert x.to("float64").dtype == oar.float64 and x.to("cpu") is x
+    assert x.to(T(np.array([1]))).dtype == oar.int64
+    assert x.strides == [2, 1] and x.T.strides == [1, 2] and x.stride(0) == 2 and x.get_strides() == [2, 1]
+    assert x.offset == 0 and x[1].offset == 8  # bytes, as Paddle
+    assert x.device == "cpu" and x.get_device() == -1 and not x.is_cuda and x.is_dense()
+    assert not x.is_sparse() and not x.persistable and x.placements is None
+    v0 = x.inplace_version
+    x.set_value(np.zeros((2, 2)))
+    assert x.inplace_version == v0 + 1 and not x.numpy().any()
+    with pytest.raises(ValueError, match=r"set_value: the value's shape \[3\] differs"):
+        x.set_value(np.zeros(3))
+    np.testing.assert_array_equal(x.data.numpy(), x.numpy())
+    y = T(np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(y.apply(lambda t: t * 2).numpy(), [2, 4])
+    y.apply_(lambda t: t + 1)
+    np.testing.assert_array_equal(y.numpy(), [2, 3])
+    with pytest.raises(RuntimeError, match="apply: cannot apply"):
+        T(np.ones(2), stop_gradient=False).apply(lambda t: t)
+    np.testing.assert_array_equal(y.repeat(2, 1).numpy(), np.tile(y.numpy(), (2, 1)))
+    np.testing.assert_array_equal(T(np.array([True, False])).where(T(np.ones(2)), T(np.zeros(2))).numpy(), [1, 0])
+    p = T(np.ones(2), stop_gradient=False)
+    assert p.gradient() is None
+    (p * 3).sum().backward()
+    np.testing.assert_array_equal(p.gradient(), [3, 3])

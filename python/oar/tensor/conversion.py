@@ -1,5 +1,6 @@
-"""Tensor conversion and construction methods of paddle.Tensor: x.float(), x.long(), ...,
-x.type_as(y), x.new_zeros(shape), x.cpu(), and small properties (itemsize, requires_grad, mT)."""
+"""Tensor conversion and construction methods of paddle.Tensor: x.float(), x.long(), x.float32(),
+..., x.type_as(y), x.to(dtype), x.new_zeros(shape), x.cpu(), x.set_value(v), x.apply(f), and the
+small properties Paddle code reads (itemsize, requires_grad, mT, strides, device, is_cuda, ...)."""
 from .. import _C
 from ..framework.dtype import convert_dtype
 
@@ -18,6 +19,11 @@ def _to(dtype_name):
 CASTS = {"bool": "bool", "byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
          "long": "int64", "half": "float16", "bfloat16": "bfloat16", "float": "float32",
          "double": "float64", "cfloat": "complex64", "cdouble": "complex128"}
+
+
+# x.<dtype name>() casts too (x.float32(), x.int64(), ...).
+CASTS.update({n: n for n in ("uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                             "float32", "float64", "complex64", "complex128")})
 
 
 def type_as(self, other):
@@ -52,17 +58,90 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
+def to(self, *args, **kwargs):
+    """x.to(dtype), x.to(device), x.to(other_tensor), x.to(device, dtype): a cast (oar runs on the
+    CPU only, so a device changes nothing)."""
+    dtype = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype = a.dtype
+        elif not isinstance(a, str) or a not in ("cpu", "gpu", "cuda") and not a.startswith(("gpu:", "cuda:")):
+            if not isinstance(a, bool):
+                dtype = a
+    return _C.cast(self, convert_dtype(dtype)) if dtype is not None else self
+
+
+def set_value(self, value):
+    """Overwrites x's values (same shape) without recording autograd history."""
+    import numpy as np
+    v = value if isinstance(value, Tensor) else _C._from_array(np.asarray(value), True)
+    if list(v.shape) != list(self.shape):
+        raise ValueError(f"set_value: the value's shape {list(v.shape)} differs from the tensor's "
+                         f"shape {self.shape}")
+    prev = _C.is_grad_enabled()
+    _C._set_grad_enabled(False)
+    try:
+        self.copy_(_C.cast(v, self.dtype), False)
+    finally:
+        _C._set_grad_enabled(prev)
+    return self
+
+
+def apply(self, func):
+    """func(x) without recording gradients (Paddle requires stop_gradient tensors... as here)."""
+    if not self.stop_gradient:
+        raise RuntimeError("apply: cannot apply a function to a tensor that requires gradient")
+    return func(self)
+
+
+def apply_(self, func):
+    return set_value(self, apply(self, func))
+
+
+def gradient(self):
+    """The gradient as a NumPy array, or None (Paddle's legacy accessor)."""
+    return None if self.grad is None else self.grad.numpy()
+
+
+def repeat(self, *repeats):
+    reps = list(repeats[0]) if len(repeats) == 1 and isinstance(repeats[0], (list, tuple)) else list(repeats)
+    return _C.tile(self, reps)
+
+
+def where(self, x=None, y=None, name=None):
+    """paddle.where with self as the condition."""
+    return _C.where(self, x, y)
+
+
 def install(tensor_cls):
     """Adds the methods and properties above to the Tensor class (where it lacks them)."""
     methods = {name: _to(dt) for name, dt in CASTS.items()}
     methods.update(type_as=type_as, new_zeros=_new(0), new_ones=_new(1), new_empty=_new(None),
                    new_full=new_full, cpu=cpu, cuda=cuda, is_same_shape=is_same_shape,
-                   requires_grad_=requires_grad_)
+                   requires_grad_=requires_grad_, to=to, set_value=set_value, apply=apply,
+                   apply_=apply_, gradient=gradient, repeat=repeat, where=where,
+                   pin_memory=cpu, get_device=lambda self: -1,
+                   stride=lambda self, dim=None: list(self._strides) if dim is None else self._strides[dim],
+                   get_strides=lambda self: list(self._strides))
+    for flag in ("is_sparse", "is_sparse_coo", "is_sparse_csr", "is_dist", "is_selected_rows"):
+        methods[flag] = lambda self: False
+    methods["is_dense"] = lambda self: True
     props = {
         "itemsize": property(lambda self: self.element_size()),
         "requires_grad": property(lambda self: not self.stop_gradient,
                                   lambda self, v: setattr(self, "stop_gradient", not v)),
         "mT": property(lambda self: _C.transpose(self, list(range(self.ndim - 2)) + [self.ndim - 1, self.ndim - 2])),
+        "strides": property(lambda self: list(self._strides)),
+        "offset": property(lambda self: self._offset * self.element_size()),  # bytes, as Paddle
+        "inplace_version": property(lambda self: self._version),
+        "device": property(lambda self: "cpu"),
+        "is_cuda": property(lambda self: False),
+        "layout": property(lambda self: "NCHW"),
+        "persistable": property(lambda self: False),
+        "data": property(lambda self: self.detach(), lambda self, v: set_value(self, v)),
+        "placements": property(lambda self: None),
+        "process_mesh": property(lambda self: None),
+        "num_shard": property(lambda self: None),
     }
     for name, f in {**methods, **props}.items():
         if not hasattr(tensor_cls, name):
