@@ -102,11 +102,13 @@ def sgn(x, name=None):
 
 
 def signbit(x, name=None):
-    """True where the sign bit is set (-0.0 and NaNs with the bit included), as NumPy."""
+    """True where the sign bit is set: negative numbers, -0.0 (seen as 1/x = -inf) and -inf.
+    NaNs count as positive (their sign bit is not observable through arithmetic)."""
+    zero = _C.zeros_like(x)
     if x.dtype.name.startswith(("int", "uint", "bool")):
-        return _C.less_than(x, _C.zeros_like(x))
-    from .creation import to_tensor
-    return to_tensor(np.signbit(x.numpy()))
+        return _C.less_than(x, zero)
+    at_zero = _C.less_than(_C.reciprocal(_C.where(_C.equal(x, zero), x, _C.ones_like(x))), zero)
+    return _C.where(_C.equal(x, zero), at_zero, _C.less_than(x, zero))
 
 
 def frac(x, name=None, *, out=None):
