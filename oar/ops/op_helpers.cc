@@ -36,6 +36,23 @@ void assign_inplace(Tensor& self, const Tensor& result) {
   }
 }
 
+void assign_view_inplace(Tensor& self, const Tensor& view) {
+  self.bump_version();
+  TensorImpl& d = *self.impl();
+  const TensorImpl& v = *view.impl();
+  d.shape = v.shape;
+  d.strides = v.strides;
+  d.offset = v.offset;
+  d.numel = v.numel;
+  d.storage = v.storage;
+  if (v.autograd && v.autograd->grad_fn) {
+    autograd::AutogradMeta& m = d.meta();
+    m.grad_fn = v.autograd->grad_fn;
+    m.output_nr = v.autograd->output_nr;
+    m.stop_gradient = false;
+  }
+}
+
 std::vector<int64_t> normalize_axes(const IntArray& axes, int64_t rank, const char* op,
                                     bool empty_is_all) {
   std::vector<int64_t> out;

@@ -153,3 +153,37 @@ def test_dtype_named_casts_and_attributes():
     assert p.gradient() is None
     (p * 3).sum().backward()
     np.testing.assert_array_equal(p.gradient(), [3, 3])
+
+
+def test_shape_ops_in_place():
+    a = rand((2, 3, 1), seed=58)
+    t = T(a.copy())
+    assert t.reshape_([3, 2]) is t and t.shape == [3, 2]
+    np.testing.assert_array_equal(t.numpy(), a.reshape(3, 2))
+    t = T(a.copy())
+    oar.squeeze_(t, 2)
+    assert t.shape == [2, 3]
+    t.unsqueeze_(0)
+    assert t.shape == [1, 2, 3]
+    t.flatten_()
+    assert t.shape == [6]
+    t = T(a[:, :, 0].copy())
+    t.transpose_([1, 0])
+    np.testing.assert_array_equal(t.numpy(), a[:, :, 0].T)
+    t.t_()
+    np.testing.assert_array_equal(t.numpy(), a[:, :, 0])
+    # History moves onto the reshaped tensor; something saved from the old shape refuses to run.
+    p = T(a, stop_gradient=False)
+    y = p * 2.0
+    y.reshape_([6])
+    (y * y).sum().backward()
+    np.testing.assert_allclose(p.grad.numpy(), 8 * a)
+    q = T(a, stop_gradient=False)
+    z = q * 1.0
+    w = z.exp()  # exp saves its output z-shaped result, and mul saved nothing of z
+    s = z.sin()  # sin saves z itself
+    z.reshape_([6])
+    with pytest.raises(RuntimeError, match="modified by an in-place operation"):
+        s.sum().backward()
+    with pytest.raises(ValueError, match="reshape_: Leaf Tensor that doesn't stop gradient"):
+        T(a, stop_gradient=False).reshape_([6])

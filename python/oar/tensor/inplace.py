@@ -81,6 +81,27 @@ def normal_(x, mean=0.0, std=1.0, name=None):
     return _write(x, _C.gaussian(x.shape, float(mean), float(std), 0, x.dtype), "normal_")
 
 
+def _view_inplace_of(fn, name):
+    """x.reshape_(...) and friends: x itself takes the new shape (and the op's history)."""
+    def op_(x, *args, **kwargs):
+        _check_leaf(x, name)
+        _C._assign_view_inplace(x, fn(x, *args, **kwargs))
+        return x
+    op_.__name__ = name
+    op_.__doc__ = f"In-place {fn.__name__}: x takes the result's shape and is returned."
+    return op_
+
+
+_view_ops = {f"{n}_": _view_inplace_of(f, f"{n}_") for n, f in {
+    "reshape": lambda x, shape, name=None: _C.reshape(x, shape),
+    "squeeze": lambda x, axis=None, name=None: _C.squeeze(x, [] if axis is None else axis),
+    "unsqueeze": lambda x, axis, name=None: _C.unsqueeze(x, axis),
+    "flatten": lambda x, start_axis=0, stop_axis=-1, name=None: _C.flatten(x, start_axis, stop_axis),
+    "transpose": lambda x, perm, name=None: _C.transpose(x, perm),
+    "t": lambda x, name=None: _C.t(x),
+}.items()}
+_ops.update(_view_ops)
+
 globals().update(_ops)
 __all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_"]
 # Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
