@@ -135,8 +135,10 @@ def compare(name, case, pd_res, oar_res):
             if (p is None) != (o is None):
                 diffs.append(f"grad {k}: {'none' if o is None else 'present'} in oar, "
                              f"{'none' if p is None else 'present'} in Paddle")
-            elif p is not None and (p.shape != o.shape or not np.allclose(o, p, rtol=tol, atol=tol, equal_nan=True)):
-                diffs.append(f"grad {k}: differs")
+            elif p is not None and p.shape != o.shape:
+                diffs.append(f"grad {k}: shape {list(o.shape)}, Paddle {list(p.shape)}")
+            elif p is not None and not np.allclose(o, p, rtol=tol, atol=tol, equal_nan=True):
+                diffs.append(f"grad {k}: differs (max abs diff {np.max(np.abs(o - p)):.3g})")
     return diffs
 
 
