@@ -2,8 +2,9 @@
 from the project venv; PyTorch and Paddle from the reference venv made by tools/setup_bench.sh,
 or TORCH_PYTHON / PADDLE_PYTHON) and prints one table of times and ratios.
 
-A body is Python source that reads FW ("oar", "torch" or "paddle"), imports it as F, fills the
-dict `res` (case name -> seconds) and leaves it for the harness to print as JSON."""
+A body is Python source run after PRELUDE: FW ("oar", "torch" or "paddle"), the framework as F and
+its nn.functional as NF, T(array, grad) for tensors, grad(out, ins, g) for gradients, no_grad,
+best(fn, number) for timing; it fills the dict `res` (case name -> seconds)."""
 import json
 import os
 import subprocess
@@ -16,14 +17,24 @@ PRELUDE = r'''
 import json, sys, timeit
 import numpy as np
 FW = sys.argv[1]
+import os
 if FW == "oar":
     import oar as F
+    import oar.nn.functional as NF
 elif FW == "paddle":
     import paddle as F
+    import paddle.nn.functional as NF
     F.set_device("cpu")
 else:
     import torch as F
-    F.set_num_threads(2)
+    import torch.nn.functional as NF
+    F.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "2")))
+no_grad = F.no_grad
+def grad(out, ins, g=None):
+    """Gradients of out w.r.t. ins (the functional API of each framework, no accumulation)."""
+    if FW == "torch":
+        return F.autograd.grad([out], ins, None if g is None else [g])
+    return F.grad([out], ins, None if g is None else [g])
 def T(a, grad=False):
     """A tensor of framework FW from a NumPy array."""
     if FW == "torch":
