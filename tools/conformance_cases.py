@@ -376,6 +376,20 @@ def _linalg_cases(name):
     return table.get(name, [])
 
 
+def lazy_table(build, namespaces):
+    """cases(namespace, name) for a family file: the table that build() returns ({name: [Case]}),
+    built on first use, for the given namespaces."""
+    table = {}
+
+    def cases(namespace, name):
+        if namespace not in namespaces:
+            return []
+        if not table:
+            table.update(build())
+        return table.get(name, [])
+    return cases
+
+
 def _family_modules():
     """tools/conformance_cases_<family>.py: more cases, one file per op family. Each defines
     cases(namespace, name) -> list of Case (empty when it has none) and KNOWN (like

@@ -2,7 +2,7 @@
 constructions (python/oar/tensor/{contraction,statistics,compat}.py)."""
 import numpy as np
 
-from conformance_cases import _F32_ATTR, FLOATS, Case, arr
+from conformance_cases import _F32_ATTR, FLOATS, Case, arr, lazy_table
 
 KNOWN = {"paddle.cdist": _F32_ATTR + " (here 1/p for p=3)", "paddle.Tensor.cdist": _F32_ATTR + " (here 1/p for p=3)"}
 
@@ -51,13 +51,4 @@ def _table():
     }
 
 
-_TABLE = None
-
-
-def cases(namespace, name):
-    global _TABLE
-    if namespace not in ("paddle", "paddle.Tensor"):
-        return []
-    if _TABLE is None:
-        _TABLE = _table()
-    return _TABLE.get(name, [])
+cases = lazy_table(_table, ("paddle", "paddle.Tensor"))

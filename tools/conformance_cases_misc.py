@@ -3,7 +3,7 @@ reduce_as, slice_scatter, diagonal_scatter, crop, multiplex, increment, shard_in
 deterministic parts of python/oar/tensor/random.py."""
 import numpy as np
 
-from conformance_cases import FLOATS, Case, arr
+from conformance_cases import FLOATS, Case, arr, lazy_table
 
 _DIAG_SCATTER = ("Paddle 3.3's diagonal_scatter gives no gradient for y (paddle.grad returns None); oar's "
                  "is checked numerically in tests/python/test_misc_random.py")
@@ -28,13 +28,4 @@ def _table():
     }
 
 
-_TABLE = None
-
-
-def cases(namespace, name):
-    global _TABLE
-    if namespace not in ("paddle", "paddle.Tensor"):
-        return []
-    if _TABLE is None:
-        _TABLE = _table()
-    return _TABLE.get(name, [])
+cases = lazy_table(_table, ("paddle", "paddle.Tensor"))

@@ -2,7 +2,7 @@
 (python/oar/nn/functional/{conv,pooling,norm,common,input,loss}.py)."""
 import numpy as np
 
-from conformance_cases import FLOATS, Case, arr
+from conformance_cases import FLOATS, Case, arr, lazy_table
 
 _POOL = ("Paddle's float64 average-pool gradients carry float32 rounding (max abs ~3e-8 here); oar's "
          "match the float64 central-difference gradient")
@@ -83,13 +83,4 @@ def _table():
     }
 
 
-_TABLE = None
-
-
-def cases(namespace, name):
-    global _TABLE
-    if namespace != "paddle.nn.functional":
-        return []
-    if _TABLE is None:
-        _TABLE = _table()
-    return _TABLE.get(name, [])
+cases = lazy_table(_table, ("paddle.nn.functional",))

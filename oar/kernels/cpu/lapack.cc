@@ -98,6 +98,34 @@ void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
                });
 }
 
+// The batch index of the first matrix whose LAPACK info is nonzero, or -1.
+int64_t first_failed(const std::vector<int>& infos) {
+  for (size_t b = 0; b < infos.size(); ++b)
+    if (infos[b] != 0) return static_cast<int64_t>(b);
+  return -1;
+}
+
+// For each pair of a square matrix of x [n, n] and a right-hand side of y [n, k]: both copied
+// to column-major buffers, call(a, rhs, n, k) runs the LAPACK solver and returns its info, and
+// the solution (left in rhs) is written to out. Returns the infos.
+template <typename T, typename Call>
+std::vector<int> solve_each(const Batch& a_in, const Batch& b_in, const Tensor& out,
+                            int64_t work_per_matrix, const Call& call) {
+  const int64_t n = a_in.n, k = b_in.n;
+  const T* ap = a_in.t.data<T>();
+  const T* bp = b_in.t.data<T>();
+  T* o = out.data<T>();
+  std::vector<int> infos(a_in.count, 0);
+  for_each_matrix(a_in.count, work_per_matrix, [&](int64_t b) {
+    std::vector<T> a(n * n), rhs(n * k);
+    to_colmajor(ap + b * n * n, n, n, a.data());
+    to_colmajor(bp + b * n * k, n, k, rhs.data());
+    infos[b] = call(a.data(), rhs.data(), static_cast<int>(n), static_cast<int>(k));
+    from_colmajor(rhs.data(), n, k, o + b * n * k);
+  });
+  return infos;
+}
+
 }  // namespace
 
 void lu_factor(const Tensor& x, const Tensor& lu, const Tensor& pivots, const Tensor& infos) {
@@ -138,9 +166,9 @@ void inverse(const Tensor& x, const Tensor& out) {
       failed[b] = info;
       from_colmajor(a.data(), n, n, dst + b * n * n);
     });
-    for (int64_t b = 0; b < in.count; ++b)
-      OAR_ENFORCE_ARG(failed[b] == 0, "inv: the input is not invertible (matrix ", b, " of the batch ",
-                      "has a zero pivot U[", failed[b] - 1, ", ", failed[b] - 1, "])");
+    const int64_t bad = first_failed(failed);
+    OAR_ENFORCE_ARG(bad < 0, "inv: the input is not invertible (matrix ", bad, " of the batch ",
+                    "has a zero pivot U[", failed[bad] - 1, ", ", failed[bad] - 1, "])");
   });
 }
 
@@ -192,28 +220,18 @@ void det(const Tensor& x, const Tensor& out) {
 
 void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
   const Batch a_in(x), b_in(y);
-  const int64_t n = a_in.n, k = b_in.n;
   dispatch_lapack(x.dtype(), "solve", [&](auto tag) {
     using T = decltype(tag);
-    const T* ap = a_in.t.data<T>();
-    const T* bp = b_in.t.data<T>();
-    T* o = out.data<T>();
-    std::vector<int> failed(a_in.count, 0);
-    for_each_matrix(a_in.count, n * n * n, [&](int64_t b) {
-      std::vector<T> a(n * n), rhs(n * k);
-      std::vector<int> ipiv(std::max<int64_t>(n, 1));
-      to_colmajor(ap + b * n * n, n, n, a.data());
-      to_colmajor(bp + b * n * k, n, k, rhs.data());
-      const int ni = static_cast<int>(n), ki = static_cast<int>(k);
+    const int64_t bad = first_failed(solve_each<T>(a_in, b_in, out, a_in.n * a_in.n * a_in.n,
+                                                   [](T* a, T* rhs, int n, int k) {
+      std::vector<int> ipiv(std::max(n, 1));
       int info = 0;
-      if constexpr (std::is_same_v<T, float>) sgesv_(&ni, &ki, a.data(), &ni, ipiv.data(), rhs.data(), &ni, &info);
-      else dgesv_(&ni, &ki, a.data(), &ni, ipiv.data(), rhs.data(), &ni, &info);
-      failed[b] = info;
-      from_colmajor(rhs.data(), n, k, o + b * n * k);
-    });
-    for (int64_t b = 0; b < a_in.count; ++b)
-      OAR_ENFORCE_ARG(failed[b] == 0, "solve: the matrix 'x' is singular (matrix ", b,
-                      " of the batch has a zero pivot)");
+      if constexpr (std::is_same_v<T, float>) sgesv_(&n, &k, a, &n, ipiv.data(), rhs, &n, &info);
+      else dgesv_(&n, &k, a, &n, ipiv.data(), rhs, &n, &info);
+      return info;
+    }));
+    OAR_ENFORCE_ARG(bad < 0, "solve: the matrix 'x' is singular (matrix ", bad,
+                    " of the batch has a zero pivot)");
   });
 }
 
@@ -239,39 +257,29 @@ void cholesky(const Tensor& x, bool upper, const Tensor& out) {
           if (upper ? i > j : i < j) a[j * n + i] = 0;
       from_colmajor(a.data(), n, n, dst + b * n * n);
     });
-    for (int64_t b = 0; b < in.count; ++b)
-      OAR_ENFORCE_ARG(failed[b] == 0, "cholesky: the input is not positive definite (matrix ", b,
-                      " of the batch: the leading minor of order ", failed[b], " is not positive)");
+    const int64_t bad = first_failed(failed);
+    OAR_ENFORCE_ARG(bad < 0, "cholesky: the input is not positive definite (matrix ", bad,
+                    " of the batch: the leading minor of order ", failed[bad], " is not positive)");
   });
 }
 
 void triangular_solve(const Tensor& x, const Tensor& y, bool upper, bool transpose,
                       bool unitriangular, const Tensor& out) {
   const Batch a_in(x), b_in(y);
-  const int64_t n = a_in.n, k = b_in.n;
+  const char uplo = upper ? 'U' : 'L', trans = transpose ? 'T' : 'N', diag = unitriangular ? 'U' : 'N';
   dispatch_lapack(x.dtype(), "triangular_solve", [&](auto tag) {
     using T = decltype(tag);
-    const T* ap = a_in.t.data<T>();
-    const T* bp = b_in.t.data<T>();
-    T* o = out.data<T>();
-    std::vector<int> failed(a_in.count, 0);
-    for_each_matrix(a_in.count, n * n * k, [&](int64_t b) {
-      std::vector<T> a(n * n), rhs(n * k);
-      to_colmajor(ap + b * n * n, n, n, a.data());
-      to_colmajor(bp + b * n * k, n, k, rhs.data());
-      const int ni = static_cast<int>(n), ki = static_cast<int>(k);
-      const char uplo = upper ? 'U' : 'L', trans = transpose ? 'T' : 'N', diag = unitriangular ? 'U' : 'N';
+    const int64_t bad = first_failed(solve_each<T>(a_in, b_in, out, a_in.n * a_in.n * b_in.n,
+                                                   [&](T* a, T* rhs, int n, int k) {
       int info = 0;
       if constexpr (std::is_same_v<T, float>)
-        strtrs_(&uplo, &trans, &diag, &ni, &ki, a.data(), &ni, rhs.data(), &ni, &info, 1, 1, 1);
+        strtrs_(&uplo, &trans, &diag, &n, &k, a, &n, rhs, &n, &info, 1, 1, 1);
       else
-        dtrtrs_(&uplo, &trans, &diag, &ni, &ki, a.data(), &ni, rhs.data(), &ni, &info, 1, 1, 1);
-      failed[b] = info;
-      from_colmajor(rhs.data(), n, k, o + b * n * k);
-    });
-    for (int64_t b = 0; b < a_in.count; ++b)
-      OAR_ENFORCE_ARG(failed[b] == 0, "triangular_solve: the matrix 'x' is singular (matrix ", b,
-                      " of the batch has a zero on its diagonal)");
+        dtrtrs_(&uplo, &trans, &diag, &n, &k, a, &n, rhs, &n, &info, 1, 1, 1);
+      return info;
+    }));
+    OAR_ENFORCE_ARG(bad < 0, "triangular_solve: the matrix 'x' is singular (matrix ", bad,
+                    " of the batch has a zero on its diagonal)");
   });
 }
 
@@ -305,9 +313,9 @@ void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vecto
       std::copy(w.begin(), w.begin() + n, values.data<T>() + b * n);
       if (vectors.defined()) from_colmajor(a.data(), n, n, vectors.data<T>() + b * n * n);
     });
-    for (int64_t b = 0; b < in.count; ++b)
-      OAR_ENFORCE(failed[b] == 0, External, "eigh: LAPACK ?syevd did not converge (matrix ", b,
-                  " of the batch, info ", failed[b], ")");
+    const int64_t bad = first_failed(failed);
+    OAR_ENFORCE(bad < 0, External, "eigh: LAPACK ?syevd did not converge (matrix ", bad,
+                " of the batch, info ", failed[bad], ")");
   });
 }
 
@@ -346,9 +354,9 @@ void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, 
         from_colmajor(vt.data(), vrows, n, vh.data<T>() + b * vrows * n);
       }
     });
-    for (int64_t b = 0; b < in.count; ++b)
-      OAR_ENFORCE(failed[b] == 0, External, "svd: LAPACK ?gesdd did not converge (matrix ", b,
-                  " of the batch, info ", failed[b], ")");
+    const int64_t bad = first_failed(failed);
+    OAR_ENFORCE(bad < 0, External, "svd: LAPACK ?gesdd did not converge (matrix ", bad,
+                " of the batch, info ", failed[bad], ")");
   });
 }
 
