@@ -16,7 +16,10 @@ _CUMSUM_FLAT = ("Paddle's cumsum_ with axis=None flattens x in place (x's shape 
                 "in-place ops keep x's shape, so it raises a ValueError naming both shapes (pass an axis)")
 _DIAG_EMBED = ("Paddle 3.3's diag_embed records no gradient (paddle.grad returns None for its "
                "input); oar's gradient is checked against central differences in tests/python/test_scatter.py")
+_MATRIX_EXP = ("Paddle 3.3's matrix_exp backward raises PermissionDenied ('used in gradient computation "
+               "has been modified by an inplace operation') for a batch of matrices; the forward agrees")
 KNOWN_DIFFERENCES = {
+    "paddle.linalg.matrix_exp": _MATRIX_EXP,
     "paddle.diag_embed": _DIAG_EMBED,
     "paddle.Tensor.diag_embed": _DIAG_EMBED,
     "paddle.cumsum_": _CUMSUM_FLAT,
@@ -369,6 +372,9 @@ def _linalg_cases(name):
         "cov": [Case([arr((3, 5), dt)]) for dt in f],
         "corrcoef": [Case([arr((3, 5), dt)]) for dt in f],
         "lu": [Case([_wc((3, 3), dt)], grad=False) for dt in f],
+        "lstsq": [Case([arr((5, 3), dt), arr((5, 2), dt)], kw, grad=False) for dt in f
+                  for kw in ({}, {"driver": "gelsd"}, {"driver": "gelss"})],
+        "matrix_exp": [Case([arr((3, 3), dt)]) for dt in f] + [Case([arr((2, 4, 4), dt, -3, 3)]) for dt in f],
         "matmul": [Case([arr((3, 4), dt), arr((4, 2), dt)]) for dt in f],
         "matrix_transpose": [Case([arr((2, 3, 4), dt)]) for dt in f],
         "diagonal": [Case([arr((3, 4), dt)]) for dt in f],

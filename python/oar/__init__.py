@@ -135,7 +135,7 @@ from . import linalg  # noqa: E402,F401
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
               "eigvalsh", "lu", "lu_unpack", "matrix_power", "multi_dot", "pinv", "qr", "slogdet",
-              "solve"):
+              "solve", "lstsq"):
     if not hasattr(Tensor, _name):
         setattr(Tensor, _name, getattr(linalg, _name))
 Tensor.inverse = linalg.inv

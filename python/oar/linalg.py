@@ -102,6 +102,59 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     return P, L, U
 
 
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """Least-squares solution of x @ sol = y (minimum norm when rank-deficient), as Paddle:
+    (solution, residuals, rank, singular_values); residuals only for gels/gelsd/gelss with
+    m > n at full rank, singular values only for gelsd/gelss (empty tensors otherwise)."""
+    driver = driver or "gelsy"
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise ValueError(f"lstsq: argument 'driver' must be 'gels', 'gelsy', 'gelsd' or 'gelss', got {driver!r}")
+    m, n = x.shape[-2], x.shape[-1]
+    if rcond is None:
+        rcond = (1.1920929e-07 if x.dtype.name == "float32" else 2.220446049250313e-16) * max(m, n)
+    sol = _C.matmul(pinv(x, rcond), y)
+    s = svdvals(x)
+    rank = _C.sum(_C.cast(_C.greater_than(s, _C.max(s, [-1], True) * float(rcond)), convert_dtype("int32")),
+                  [-1], convert_dtype("int32"), False)
+    empty = _C.zeros([0], x.dtype)
+    residuals = empty
+    if driver != "gelsy" and m > n and bool(_C.all(_C.equal(rank, _C.full([], n, rank.dtype)), [], False)):
+        r = _C.matmul(x, sol) - y
+        residuals = _C.sum(r * r, [-2], None, False)
+    return sol, residuals, rank, (s if driver in ("gelsd", "gelss") else empty)
+
+
+def lu_solve(b, lu, pivots, trans="N", name=None):
+    """X with A X = b (trans 'N') or A^T X = b ('T'), from lu's factors of A = P L U."""
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"lu_solve: argument 'trans' must be 'N', 'T' or 'C', got {trans!r}")
+    P, L, U = lu_unpack(lu, pivots)
+    if trans == "N":
+        z = _C.triangular_solve(L, _C.matmul(P, b, True, False), False, False, True)
+        return _C.triangular_solve(U, z, True, False, False)
+    z = _C.triangular_solve(U, b, True, True, False)
+    z = _C.triangular_solve(L, z, False, True, True)
+    return _C.matmul(P, z)
+
+
+def matrix_exp(x, name=None):
+    """exp of square matrices by scaling and squaring: x / 2^s has 1-norm at most 1/2, where an
+    18-term Taylor series is exact to double precision, then s squarings."""
+    import math as _math
+    n = x.shape[-1]
+    norm1 = float(_C.max(_C.sum(_C.abs(x), [-2], None, False), [], False)) if x.size else 0.0
+    s = max(0, int(_math.ceil(_math.log2(norm1))) + 1) if norm1 > 0 else 0
+    a = x * (1.0 / 2 ** s)
+    eye = _C.broadcast_to(_C.eye(n, n, x.dtype), x.shape)
+    term, out = eye, eye
+    for k in range(1, 19):
+        term = _C.matmul(term, a) * (1.0 / k)
+        out = out + term
+    for _ in range(s):
+        out = _C.matmul(out, out)
+    return out
+
+
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """Moore-Penrose inverse through the SVD, singular values below rcond * max dropped."""
     u, s, vh = _C.svd(x, False)
@@ -230,4 +283,4 @@ __all__ = ["inv", "det", "slogdet", "solve", "cholesky", "cholesky_solve", "chol
            "triangular_solve", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lu", "lu_unpack",
            "pinv", "matrix_rank", "matrix_power", "multi_dot", "vecdot", "cross", "vector_norm",
            "matrix_norm", "norm", "cond", "cov", "corrcoef", "matmul", "diagonal",
-           "matrix_transpose"]
+           "matrix_transpose", "lstsq", "lu_solve", "matrix_exp"]

@@ -157,3 +157,32 @@ def test_errors():
     with pytest.raises(ValueError, match="eigh: argument 'UPLO' must be 'L' or 'U'"):
         L.eigh(T(np.eye(2)), UPLO="X")
     assert float(L.det(T(np.array([[1.0, 2.0], [2.0, 4.0]])))) == 0.0
+
+
+def test_lstsq_lu_solve_matrix_exp():
+    a, b = RNG.random((5, 3)), RNG.random((5, 2))
+    sol, res, rank, sv = L.lstsq(T(a), T(b), driver="gelsd")
+    want = np.linalg.lstsq(a, b, rcond=None)
+    np.testing.assert_allclose(sol.numpy(), want[0], rtol=1e-9)
+    np.testing.assert_allclose(res.numpy(), want[1], rtol=1e-9)
+    assert int(rank) == 3 and rank.dtype == oar.int32
+    np.testing.assert_allclose(sv.numpy(), want[3], rtol=1e-10)
+    sol, res, _, sv = L.lstsq(T(a), T(b))  # gelsy: no residuals or singular values
+    assert res.shape == [0] and sv.shape == [0]
+    deficient = np.ones((4, 3))
+    sol = L.lstsq(T(deficient), T(np.arange(4.0)[:, None]))[0]
+    np.testing.assert_allclose(sol.numpy(), np.linalg.pinv(deficient) @ np.arange(4.0)[:, None], rtol=1e-9)
+    with pytest.raises(ValueError, match="lstsq: argument 'driver'"):
+        L.lstsq(T(a), T(b), driver="qr")
+    m = well_conditioned(3, 3)
+    lu, piv = L.lu(T(m))
+    rhs = RNG.random((3, 2))
+    np.testing.assert_allclose(L.lu_solve(T(rhs), lu, piv).numpy(), np.linalg.solve(m, rhs), rtol=1e-9)
+    np.testing.assert_allclose(L.lu_solve(T(rhs), lu, piv, trans="T").numpy(), np.linalg.solve(m.T, rhs), rtol=1e-9)
+    s = spd(3, 3) / 4
+    w, v = np.linalg.eigh(s)
+    np.testing.assert_allclose(L.matrix_exp(T(s)).numpy(), (v * np.exp(w)) @ v.T, rtol=1e-10)
+    rot = np.array([[0.0, 1.0], [-1.0, 0.0]]) * 3
+    np.testing.assert_allclose(L.matrix_exp(T(rot)).numpy(), [[np.cos(3), np.sin(3)], [-np.sin(3), np.cos(3)]], rtol=1e-10)
+    check_grad(L.matrix_exp, [RNG.random((3, 3))], what="matrix_exp")
+    check_grad(lambda x, y: L.lstsq(x, y)[0], [a, b], what="lstsq")
