@@ -16,6 +16,22 @@ KNOWN = {
     "paddle.nn.functional.hardshrink": _F32_ATTR,
     "paddle.nn.functional.thresholded_relu": _F32_ATTR,
     "paddle.nn.functional.hardtanh": _F32_ATTR,
+    "paddle.nn.functional.hardtanh_": _F32_ATTR,
+    "paddle.nn.functional.label_smooth": _F32_ATTR + " (epsilon)",
+    "paddle.nn.functional.rrelu": _F32_ATTR + " (the evaluation slope (lower + upper) / 2)",
+    "paddle.nn.functional.gaussian_nll_loss": (
+        "Paddle 3.3 clamps variance inside paddle.no_grad(), so no gradient reaches 'variance' "
+        "at all; oar clamps only the forward value (max(var, epsilon)) and gives variance the "
+        "gradient of the formula, checked by central differences in tests/python/test_loss2.py"),
+    "paddle.nn.functional.log_loss": (
+        "Paddle 3.3 registers log_loss for float32 only (float64 raises NotFound); oar computes "
+        "float64 too"),
+    "paddle.nn.functional.npair_loss": (
+        "Paddle 3.3's npair_loss fails on float64 inputs (InvalidArgument: an internal tensor is "
+        "float32); oar computes float64 too, checked against NumPy in tests/python/test_loss2.py"),
+    "paddle.nn.functional.margin_cross_entropy": (
+        "Paddle 3.3 has margin_cross_entropy on GPU only (no CPU kernel: it raises here); oar's "
+        "single-process version is checked against a NumPy reference in tests/python/test_loss2.py"),
 }
 
 # name -> keyword sets (the first: defaults)

@@ -265,6 +265,12 @@ def test_label_smooth_sequence_mask(dtype):
     prior = np.array([[0.1, 0.2, 0.3, 0.4]], dtype)
     assert_close(F.label_smooth(T(lab), T(prior), 0.2), lab * 0.8 + 0.2 * prior, dtype)
     check_grad(lambda a: F.label_smooth(a), [lab.astype(np.float64)])
+    # prior_dist is a constant, as in Paddle
+    pt = T(prior.astype(np.float64), stop_gradient=False)
+    lt = T(lab.astype(np.float64), stop_gradient=False)
+    gl, gp = oar.grad([F.label_smooth(lt, pt, 0.2).sum()], [lt, pt], allow_unused=True)
+    assert gp is None or not np.abs(gp.numpy()).any()
+    np.testing.assert_allclose(gl.numpy(), 0.8)
     with pytest.raises(ValueError, match="label_smooth: argument 'epsilon' must be in"):
         F.label_smooth(T(lab), epsilon=1.5)
     lens = np.array([[1, 3], [0, 2]])

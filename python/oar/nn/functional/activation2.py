@@ -250,7 +250,8 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         raise ValueError(f"label_smooth: argument 'epsilon' must be in [0, 1], got {epsilon}")
     if prior_dist is None:
         return label * (1.0 - epsilon) + epsilon / label.shape[-1]
-    return label * (1.0 - epsilon) + prior_dist * epsilon
+    # as Paddle, prior_dist is a constant (no gradient)
+    return label * (1.0 - epsilon) + prior_dist.detach() * epsilon
 
 
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):

@@ -268,7 +268,8 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     complete binary tree: for code = label + num_classes, step j of the path uses node
     (code >> (j + 1)) - 1 with bit (code >> j) & 1 while that node is >= 0. With path_table /
     path_code [N, L] the nodes and bits are given (nodes < 0 end a path). Per step
-    pre = clip(weight[node] . x + bias[node], -40, 40); loss = sum of softplus(pre) - bit * pre."""
+    pre = clip(weight[node] . x + bias[node], -40, 40); loss = sum of softplus(pre) - bit * pre,
+    plus log 2 for every unused step of a path shorter than L (as Paddle)."""
     op = "hsigmoid_loss"
     if num_classes < 2:
         raise ValueError(f"{op}: argument 'num_classes' must be >= 2, got {num_classes}")
@@ -306,5 +307,8 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         pre = pre + _C.reshape(_C.gather(_C.reshape(bias, [-1]), _C.reshape(safe, [-1]), 0), [N, L])
     pre = _C.clip(pre, -40.0, 40.0)
     sp = _C.relu(pre) + _C.log1p(_C.exp(-_C.abs(pre)))
-    term = (sp - _C.cast(bits, input.dtype) * pre) * _C.cast(valid, input.dtype)
-    return _C.sum(term, [1], None, True)
+    validf = _C.cast(valid, input.dtype)
+    term = (sp - _C.cast(bits, input.dtype) * pre) * validf
+    # As Paddle, each unused step of a path shorter than L adds softplus(0) = log 2 (a constant).
+    pad = (L - _C.sum(validf, [1], None, True)) * math.log(2.0)
+    return _C.sum(term, [1], None, True) + pad
