@@ -346,3 +346,35 @@ def test_dropout1d(dtype):
         F.dropout1d(T(x[0, 0]), 0.5)
     with pytest.raises(ValueError, match="dropout1d: argument 'p' must be in"):
         F.dropout1d(T(x), 2.0)
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_double_grad(name):
+    """d/dx of the autograd first derivative (create_graph) against central differences of it."""
+    _, kw = REFS[name]
+    f = getattr(F, name)
+    x = rand((9,), "float64", -3, 3, seed=40)
+    x = np.where(np.abs(np.abs(x) - 0.3) < 1e-2, x + 0.05, x)
+    x = np.concatenate([x, [-25.0, 25.0]])
+    w = rand(x.shape, "float64", 0.5, 1.5, seed=41)
+
+    def d1(a, create_graph=False):
+        t = T(a, stop_gradient=False)
+        (g,) = oar.grad([f(t, **kw).sum()], [t], create_graph=create_graph)
+        return t, g
+
+    t, g = d1(x, True)
+    (d2,) = oar.grad([(g * T(w)).sum()], [t], allow_unused=True)
+    eps = 1e-6
+    num = np.array([((d1(x + eps * np.eye(len(x))[i])[1].numpy() -
+                      d1(x - eps * np.eye(len(x))[i])[1].numpy()) * w).sum() / (2 * eps)
+                    for i in range(len(x))])
+    got = np.zeros_like(x) if d2 is None else d2.numpy()
+    np.testing.assert_allclose(got, num, atol=1e-6, rtol=1e-5, err_msg=name)
+    # the gradient is also differentiable in the incoming gradient (out_grad)
+    gw = T(w, stop_gradient=False)
+    t = T(x, stop_gradient=False)
+    (g,) = oar.grad([f(t, **kw)], [t], grad_outputs=[gw], create_graph=True)
+    (dg,) = oar.grad([g.sum()], [gw])
+    plain = d1(x)[1]
+    np.testing.assert_allclose(dg.numpy(), plain.numpy(), rtol=1e-12)

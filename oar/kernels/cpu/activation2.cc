@@ -63,7 +63,7 @@ template <typename V> inline V vsigmoid(V x) {
 
 template <typename V> struct Params { V a, b, ia; };
 
-template <typename V> inline V forward(Act2 op, V x, const Params<V>& p) {
+template <typename V> __attribute__((always_inline)) inline V forward(Act2 op, V x, const Params<V>& p) {
   const V zero = splat<V>(0), one = splat<V>(1);
   switch (op) {
     case Act2::Celu: return x > zero ? x : p.a * (vexp(x * p.ia) - one);
@@ -89,7 +89,7 @@ template <typename V> inline V forward(Act2 op, V x, const Params<V>& p) {
   return x;
 }
 
-template <typename V> inline V backward(Act2 op, V x, V g, const Params<V>& p) {
+template <typename V> __attribute__((always_inline)) inline V backward(Act2 op, V x, V g, const Params<V>& p) {
   const V zero = splat<V>(0), one = splat<V>(1);
   switch (op) {
     case Act2::Celu: return x > zero ? g : g * vexp(x * p.ia);
@@ -123,6 +123,48 @@ template <typename V> inline V backward(Act2 op, V x, V g, const Params<V>& p) {
   return g;
 }
 
+// g * op''(x) (0 for the piecewise-linear ops).
+template <typename V> __attribute__((always_inline)) inline V second(Act2 op, V x, V g, const Params<V>& p) {
+  const V zero = splat<V>(0), one = splat<V>(1), two = splat<V>(2);
+  switch (op) {
+    case Act2::Celu: return x > zero ? zero : g * vexp(x * p.ia) * p.ia;
+    case Act2::Selu: return x > zero ? zero : g * p.a * p.b * vexp(x);
+    case Act2::Mish: {
+      // with t = tanh(softplus(x)), s = sigmoid(x), u = (1 - t^2) s:
+      // f'' = 2 u + x u ((1 - s) - 2 t s)
+      const V e = vexp(x < splat<V>(20) ? x : zero);
+      const V n = e * (e + two);
+      const V t = n / (n + two);
+      const V s = vsigmoid(x);
+      const V u = (one - t * t) * s;
+      const V d = two * u + x * u * ((one - s) - two * t * s);
+      return x > splat<V>(20) ? zero : g * d;
+    }
+    case Act2::Softsign: {
+      const V d = one + vabs(x);
+      const V r = -two / (d * d * d);
+      return g * (x < zero ? -r : (x > zero ? r : zero));
+    }
+    case Act2::Softshrink:
+    case Act2::Hardshrink:
+    case Act2::Hardtanh:
+    case Act2::ThresholdedRelu: return zero;
+    case Act2::Tanhshrink: {
+      const V t = vtanh(x);
+      return g * two * t * (one - t * t);
+    }
+    case Act2::LogSigmoid: {
+      const V s = vsigmoid(x);
+      return -g * s * (one - s);
+    }
+    case Act2::Swish: {
+      const V s = vsigmoid(x);
+      return g * s * (one - s) * (two + x * (one - two * s));
+    }
+  }
+  return zero;
+}
+
 template <typename V> Params<V> params(double a, double b) {
   return {splat<V>(a), splat<V>(b), splat<V>(a != 0 ? 1.0 / a : 0.0)};
 }
@@ -153,6 +195,25 @@ void span_f32(const float* const* in, float* out, int64_t n, const F& f) {
 
 constexpr int64_t kGrain = 16384;
 
+// f(std::integral_constant<Act2, op>): the op becomes a compile-time constant, so the inlined
+// formulas lose their switch and the loops vectorise.
+template <typename F> void with_op(Act2 op, const F& f) {
+  using A = Act2;
+  switch (op) {
+    case A::Celu: return f(std::integral_constant<A, A::Celu>{});
+    case A::Selu: return f(std::integral_constant<A, A::Selu>{});
+    case A::Mish: return f(std::integral_constant<A, A::Mish>{});
+    case A::Softsign: return f(std::integral_constant<A, A::Softsign>{});
+    case A::Softshrink: return f(std::integral_constant<A, A::Softshrink>{});
+    case A::Hardshrink: return f(std::integral_constant<A, A::Hardshrink>{});
+    case A::Hardtanh: return f(std::integral_constant<A, A::Hardtanh>{});
+    case A::Tanhshrink: return f(std::integral_constant<A, A::Tanhshrink>{});
+    case A::ThresholdedRelu: return f(std::integral_constant<A, A::ThresholdedRelu>{});
+    case A::LogSigmoid: return f(std::integral_constant<A, A::LogSigmoid>{});
+    case A::Swish: return f(std::integral_constant<A, A::Swish>{});
+  }
+}
+
 }  // namespace
 
 const char* act2_name(Act2 op) {
@@ -171,9 +232,11 @@ void act2(Act2 op, const Tensor& x, double a, double b, const Tensor& out) {
     T* po = out.data<T>();
     if constexpr (std::is_same_v<T, float>) {
       const Params<V8> p = params<V8>(a, b);
-      parallel_for(0, n, kGrain, [&](int64_t s, int64_t e) {
-        const float* in[1] = {px + s};
-        span_f32<1>(in, po + s, e - s, [&](const V8* v) { return forward<V8>(op, v[0], p); });
+      with_op(op, [&](auto OP) {
+        parallel_for(0, n, kGrain, [&](int64_t s, int64_t e) {
+          const float* in[1] = {px + s};
+          span_f32<1>(in, po + s, e - s, [&](const V8* v) { return forward<V8>(OP.value, v[0], p); });
+        });
       });
     } else {
       using C = compute_t<T>;
@@ -185,7 +248,11 @@ void act2(Act2 op, const Tensor& x, double a, double b, const Tensor& out) {
   });
 }
 
-void act2_grad(Act2 op, const Tensor& x, const Tensor& grad, double a, double b, const Tensor& dx) {
+namespace {
+
+// dx = grad * op'(x) (order 1) or grad * op''(x) (order 2).
+void grad_impl(Act2 op, int order, const Tensor& x, const Tensor& grad, double a, double b,
+               const Tensor& dx) {
   const Tensor xc = x.contiguous(), gc = grad.contiguous();
   const int64_t n = xc.numel();
   dispatch_floating(x.dtype(), act2_name(op), [&](auto tag) {
@@ -195,18 +262,37 @@ void act2_grad(Act2 op, const Tensor& x, const Tensor& grad, double a, double b,
     T* po = dx.data<T>();
     if constexpr (std::is_same_v<T, float>) {
       const Params<V8> p = params<V8>(a, b);
-      parallel_for(0, n, kGrain, [&](int64_t s, int64_t e) {
-        const float* in[2] = {px + s, pg + s};
-        span_f32<2>(in, po + s, e - s, [&](const V8* v) { return backward<V8>(op, v[0], v[1], p); });
+      with_op(op, [&](auto OP) {
+        parallel_for(0, n, kGrain, [&](int64_t s, int64_t e) {
+          const float* in[2] = {px + s, pg + s};
+          if (order == 1)
+            span_f32<2>(in, po + s, e - s,
+                        [&](const V8* v) { return backward<V8>(OP.value, v[0], v[1], p); });
+          else
+            span_f32<2>(in, po + s, e - s,
+                        [&](const V8* v) { return second<V8>(OP.value, v[0], v[1], p); });
+        });
       });
     } else {
       using C = compute_t<T>;
       const Params<C> p = params<C>(a, b);
       parallel_for(0, n, kGrain, [&](int64_t s, int64_t e) {
-        for (int64_t i = s; i < e; ++i) po[i] = T(backward<C>(op, C(px[i]), C(pg[i]), p));
+        for (int64_t i = s; i < e; ++i)
+          po[i] = T(order == 1 ? backward<C>(op, C(px[i]), C(pg[i]), p)
+                               : second<C>(op, C(px[i]), C(pg[i]), p));
       });
     }
   });
+}
+
+}  // namespace
+
+void act2_grad(Act2 op, const Tensor& x, const Tensor& grad, double a, double b, const Tensor& dx) {
+  grad_impl(op, 1, x, grad, a, b, dx);
+}
+
+void act2_grad2(Act2 op, const Tensor& x, const Tensor& grad, double a, double b, const Tensor& dx) {
+  grad_impl(op, 2, x, grad, a, b, dx);
 }
 
 #pragma GCC diagnostic pop

@@ -29,5 +29,7 @@ const char* act2_name(Act2 op);
 void act2(Act2 op, const Tensor& x, double a, double b, const Tensor& out);
 // dx = grad * op'(x).
 void act2_grad(Act2 op, const Tensor& x, const Tensor& grad, double a, double b, const Tensor& dx);
+// dx = grad * op''(x) (the double backward).
+void act2_grad2(Act2 op, const Tensor& x, const Tensor& grad, double a, double b, const Tensor& dx);
 
 }  // namespace oar::kernels
