@@ -378,3 +378,16 @@ def test_double_grad(name):
     (dg,) = oar.grad([g.sum()], [gw])
     plain = d1(x)[1]
     np.testing.assert_allclose(dg.numpy(), plain.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_half_types(name, dtype):
+    # computed in float32 per element, stored in the half type
+    ref, kw = REFS[name]
+    x = np.linspace(-3, 3, 13)
+    xs = oar.to_tensor(x.astype(np.float32)).astype(dtype)
+    out = getattr(F, name)(xs, **kw)
+    assert out.dtype.name == dtype
+    x_half = xs.astype("float32").numpy().astype(np.float64)
+    assert_close(out.astype("float32").numpy(), ref(x_half, **kw), dtype, name)
