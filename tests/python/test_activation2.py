@@ -391,3 +391,25 @@ def test_half_types(name, dtype):
     assert out.dtype.name == dtype
     x_half = xs.astype("float32").numpy().astype(np.float64)
     assert_close(out.astype("float32").numpy(), ref(x_half, **kw), dtype, name)
+
+
+def test_inplace_gradients_and_leaf_errors():
+    # on a non-leaf the in-place forms carry the op's gradient
+    base = np.array([-1.0, 0.1, 0.4, 2.0])
+    cases = [(F.elu_, {"alpha": 0.5}, lambda z: np.where(z > 0, 1.0, 0.5 * np.exp(z))),
+             (F.leaky_relu_, {"negative_slope": 0.3}, lambda z: np.where(z > 0, 1.0, 0.3)),
+             (F.hardtanh_, {"min": -0.5, "max": 0.5}, lambda z: ((z > -0.5) & (z < 0.5)) * 1.0),
+             (F.thresholded_relu_, {"threshold": 0.5, "value": 1.0}, lambda z: (z > 0.5) * 1.0),
+             (F.tanh_, {}, lambda z: 1 - np.tanh(z) ** 2)]
+    for f, kw, deriv in cases:
+        y = T(base, stop_gradient=False)
+        z = y * 2.0
+        f(z, **kw)
+        (g,) = oar.grad([z.sum()], [y])
+        np.testing.assert_allclose(g.numpy(), 2.0 * deriv(2.0 * base), rtol=1e-12, err_msg=f.__name__)
+        leaf = T(base, stop_gradient=False)
+        with pytest.raises(ValueError, match=f"{f.__name__}: Leaf Tensor that doesn't stop gradient"):
+            f(leaf, **kw)
+        with oar.no_grad():
+            f(leaf, **kw)  # allowed without recording
+        assert not np.array_equal(leaf.numpy(), base)  # written in place

@@ -85,20 +85,25 @@ def swish(x, name=None):
     return _C.swish(x)
 
 
-def _write_into(x, out):
-    """The in-place form of an op defined in another family's spec: out's values written into
-    x's memory (as dropout(inplace=True); no gradient flows through x afterwards)."""
-    x.copy_(out)
-    return x
+def _inplace(op, x, fn):
+    """The in-place form of an op defined in another family's spec: x becomes fn(x), in x's
+    memory, with fn's gradient. fn runs on a copy of x (its backward may need the old values);
+    the result goes in through an in-place masked_scatter with an all-true mask."""
+    if _C.is_grad_enabled() and not x.stop_gradient and x.is_leaf:
+        raise ValueError(f"{op}: Leaf Tensor that doesn't stop gradient can't use inplace "
+                         "strategy. Wrap the update in oar.no_grad() or set stop_gradient=True first")
+    out = fn(_C.assign(x))
+    return _C.masked_scatter_(x, _C.full(list(x.shape), True, "bool"), out)
 
 
 def elu_(x, alpha=1.0, name=None):
-    return _write_into(x, _C.elu(x, _float_arg("elu_", "alpha", alpha)))
+    alpha = _float_arg("elu_", "alpha", alpha)
+    return _inplace("elu_", x, lambda t: _C.elu(t, alpha))
 
 
 def leaky_relu_(x, negative_slope=0.01, name=None):
-    return _write_into(x, _C.leaky_relu(x, _float_arg("leaky_relu_", "negative_slope",
-                                                      negative_slope)))
+    slope = _float_arg("leaky_relu_", "negative_slope", negative_slope)
+    return _inplace("leaky_relu_", x, lambda t: _C.leaky_relu(t, slope))
 
 
 def tanh_(x, name=None):
