@@ -413,3 +413,15 @@ def test_inplace_gradients_and_leaf_errors():
         with oar.no_grad():
             f(leaf, **kw)  # allowed without recording
         assert not np.array_equal(leaf.numpy(), base)  # written in place
+
+
+@pytest.mark.parametrize("name", ELEMENTWISE)
+def test_float32_accuracy(name):
+    # the vectorised float32 formulas stay within a few float32 ulps of the exact value
+    ref, kw = REFS[name]
+    x = np.random.default_rng(1).uniform(-30, 30, 20000).astype(np.float32)
+    x = np.concatenate([x, np.linspace(-2, 2, 4001, dtype=np.float32)])
+    got = getattr(F, name)(T(x), **kw).numpy().astype(np.float64)
+    exp = ref(x.astype(np.float64), **{k: float(np.float32(v)) for k, v in kw.items()})
+    err = np.abs(got - exp) / np.maximum(np.abs(exp), 1.0)
+    assert err.max() < 1e-6, f"{name}: max error {err.max()}"

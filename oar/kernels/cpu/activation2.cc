@@ -10,11 +10,6 @@
 #include "oar/kernels/cpu/loops.h"
 #include "oar/kernels/cpu/vec_exp.h"
 
-#ifdef __AVX2__
-#include <immintrin.h>
-#include <sleef.h>
-#endif
-
 namespace oar::kernels {
 
 #pragma GCC diagnostic push
@@ -34,16 +29,24 @@ inline V8 vexp(V8 x) { return exp_f32(x); }
 inline float vexp(float x) { return exp_f32(x); }
 inline double vexp(double x) { return std::exp(x); }
 
-inline V8 vlog1p(V8 x) {
-#ifdef __AVX2__
-  return reinterpret_cast<V8>(Sleef_log1pf8_u10avx2(reinterpret_cast<__m256>(x)));
-#else
-  for (int i = 0; i < 8; ++i) x[i] = std::log1p(x[i]);
-  return x;
-#endif
+// log1p(e) for e in [0, 1] (float32 lanes): 2 atanh(z) with z = e / (2 + e) in [0, 1/3], by
+// its odd series to z^17 (relative error < 1e-8 at z = 1/3, exact in the limit e -> 0).
+inline V8 vlog1p_unit(V8 e) {
+  const V8 z = e / (e + 2.0f);
+  const V8 z2 = z * z;
+  V8 p = V8{} + 1.0f / 17;
+  p = p * z2 + 1.0f / 15;
+  p = p * z2 + 1.0f / 13;
+  p = p * z2 + 1.0f / 11;
+  p = p * z2 + 1.0f / 9;
+  p = p * z2 + 1.0f / 7;
+  p = p * z2 + 1.0f / 5;
+  p = p * z2 + 1.0f / 3;
+  p = p * z2 + 1.0f;
+  return 2.0f * z * p;
 }
-inline float vlog1p(float x) { return std::log1p(x); }
-inline double vlog1p(double x) { return std::log1p(x); }
+inline float vlog1p_unit(float e) { return std::log1p(e); }
+inline double vlog1p_unit(double e) { return std::log1p(e); }
 
 template <typename V> inline V vabs(V x) { return x < splat<V>(0) ? -x : x; }
 
@@ -82,7 +85,7 @@ template <typename V> __attribute__((always_inline)) inline V forward(Act2 op, V
     case Act2::ThresholdedRelu: return x > p.a ? x : p.b;
     case Act2::LogSigmoid: {
       // log sigmoid(x) = min(x, 0) - log1p(exp(-|x|))
-      return (x < zero ? x : zero) - vlog1p(vexp(-vabs(x)));
+      return (x < zero ? x : zero) - vlog1p_unit(vexp(-vabs(x)));
     }
     case Act2::Swish: return x * vsigmoid(x);
   }
