@@ -6,3 +6,5 @@ from .norm import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .activation2 import *  # noqa: F401,F403
+from .loss2 import *  # noqa: F401,F403

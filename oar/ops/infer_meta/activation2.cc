@@ -1,0 +1,33 @@
+#include "oar/ops/infer_meta/activation2.h"
+
+namespace oar::infer_meta {
+
+Meta celu(const char* op, const Tensor& x, double alpha) {
+  OAR_ENFORCE_ARG(alpha != 0.0, op, ": argument 'alpha' must not be 0, got ", alpha);
+  return {x.shape(), x.dtype()};
+}
+
+Meta selu(const char* op, const Tensor& x, double scale, double alpha) {
+  OAR_ENFORCE_ARG(scale > 1.0, op, ": argument 'scale' must be greater than 1.0, got ", scale);
+  OAR_ENFORCE_ARG(alpha >= 0.0, op, ": argument 'alpha' must be no less than 0, got ", alpha);
+  return {x.shape(), x.dtype()};
+}
+
+Meta softshrink(const char* op, const Tensor& x, double threshold) {
+  OAR_ENFORCE_ARG(threshold >= 0.0, op, ": argument 'threshold' must be no less than 0, got ",
+                  threshold);
+  return {x.shape(), x.dtype()};
+}
+
+Meta act2_grad(const char* op, const Tensor& x, const Tensor& out_grad, int64_t act, double,
+               double) {
+  OAR_ENFORCE_ARG(act >= 0 && act <= 10, op, ": unknown activation id ", act);
+  OAR_ENFORCE_ARG(x.shape() == out_grad.shape(), op, ": argument 'out_grad' expected shape ",
+                  shape_str(x.shape()), ", got ", shape_str(out_grad.shape()));
+  OAR_ENFORCE(x.dtype() == out_grad.dtype(), TypeMismatch, op,
+              ": argument 'out_grad' must have x's dtype ", dtype_name(x.dtype()), ", got ",
+              dtype_name(out_grad.dtype()));
+  return {x.shape(), x.dtype()};
+}
+
+}  // namespace oar::infer_meta
