@@ -1,0 +1,61 @@
+#include "oar/ops/infer_meta/special.h"
+
+#include "oar/ops/infer_meta/elementwise.h"
+
+namespace oar::infer_meta {
+
+namespace {
+
+void check_float(const char* op, const char* arg, const Tensor& t) {
+  OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg, "' must be a ",
+              "floating-point tensor (float16, bfloat16, float32, float64), got ",
+              dtype_name(t.dtype()));
+}
+
+void check_int(const char* op, const char* arg, const Tensor& t) {
+  OAR_ENFORCE(is_integral(t.dtype(), false), TypeMismatch, op, ": argument '", arg, "' must be ",
+              "an integer tensor (int8, uint8, int16, int32, int64), got ", dtype_name(t.dtype()));
+}
+
+}  // namespace
+
+Meta float_broadcast(const char* op, const Tensor& x, const Tensor& y) {
+  check_float(op, "x", x);
+  check_float(op, "y", y);
+  return broadcast(op, x, y);
+}
+
+Meta int_broadcast(const char* op, const Tensor& x, const Tensor& y) {
+  check_int(op, "x", x);
+  check_int(op, "y", y);
+  return broadcast(op, x, y);
+}
+
+Meta polygamma(const char* op, const Tensor& x, int64_t n) {
+  OAR_ENFORCE_ARG(n >= 0, op, ": argument 'n' must be a non-negative integer, got ", n);
+  check_float(op, "x", x);
+  return {x.shape(), x.dtype()};
+}
+
+std::vector<Meta> frexp(const char* op, const Tensor& x) {
+  check_float(op, "x", x);
+  return {{x.shape(), x.dtype()}, {x.shape(), x.dtype()}};
+}
+
+std::vector<Meta> cum_extreme(const char* op, const Tensor& x, int64_t axis, bool, DType dtype) {
+  normalize_axis(axis, x.ndim(), op, "axis");
+  OAR_ENFORCE_ARG(dtype == DType::Int32 || dtype == DType::Int64, op, ": argument 'dtype' must ",
+                  "be int32 or int64, got ", dtype_name(dtype));
+  OAR_ENFORCE(is_floating(x.dtype()) || x.dtype() == DType::Int32 || x.dtype() == DType::Int64, TypeMismatch, op,
+              ": argument 'x' must be a float16, bfloat16, float32, float64, int32 or int64 ",
+              "tensor, got ", dtype_name(x.dtype()));
+  return {{x.shape(), x.dtype()}, {x.shape(), dtype}};
+}
+
+Meta logcumsumexp(const char* op, const Tensor& x, int64_t axis, bool) {
+  normalize_axis(axis, x.ndim(), op, "axis");
+  check_float(op, "x", x);
+  return {x.shape(), x.dtype()};
+}
+
+}  // namespace oar::infer_meta
