@@ -74,7 +74,22 @@ def _base_cases(name):
         return [Case([arr(s, dt, -5, 5)], kw) for dt in FLOATS for s in ((5,), (3, 4), (2, 3, 4))
                 for kw in ({}, {"axis": 0}, {"axis": -1})] + \
                [Case([arr((3, 4), dt, 500, 900)], {"axis": 1}) for dt in FLOATS]
+    if name in ("real", "imag", "angle", "as_real"):
+        out = [Case([_cplx(s, dt)]) for dt in ("complex64", "complex128") for s in SHAPES]
+        if name == "angle":
+            out += [Case([arr(s, dt)]) for dt in FLOATS for s in SHAPES]
+        return out
+    if name == "complex":
+        return [Case([arr(a, dt), arr(b, dt)]) for dt in FLOATS for a, b in PAIRS]
+    if name == "polar":
+        return [Case([arr(a, dt, 0.1, 3), arr(b, dt, -3, 3)]) for dt in FLOATS for a, b in PAIRS]
+    if name == "as_complex":
+        return [Case([arr(s + (2,), dt)]) for dt in FLOATS for s in SHAPES]
     return []
+
+
+def _cplx(shape, dt):
+    return (arr(shape) + 1j * arr(shape)).astype(dt)
 
 
 def cases(namespace, name):

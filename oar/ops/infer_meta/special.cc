@@ -42,7 +42,8 @@ std::vector<Meta> frexp(const char* op, const Tensor& x) {
   return {{x.shape(), x.dtype()}, {x.shape(), x.dtype()}};
 }
 
-std::vector<Meta> cum_extreme(const char* op, const Tensor& x, int64_t axis, bool, DType dtype) {
+std::vector<Meta> cum_extreme(const char*, const Tensor& x, int64_t axis, bool is_max, DType dtype) {
+  const char* op = is_max ? "cummax" : "cummin";  // the user-facing name, not the scan's
   normalize_axis(axis, x.ndim(), op, "axis");
   OAR_ENFORCE_ARG(dtype == DType::Int32 || dtype == DType::Int64, op, ": argument 'dtype' must ",
                   "be int32 or int64, got ", dtype_name(dtype));
@@ -52,10 +53,32 @@ std::vector<Meta> cum_extreme(const char* op, const Tensor& x, int64_t axis, boo
   return {{x.shape(), x.dtype()}, {x.shape(), dtype}};
 }
 
-Meta logcumsumexp(const char* op, const Tensor& x, int64_t axis, bool) {
+Meta logcumsumexp(const char*, const Tensor& x, int64_t axis, bool) {
+  const char* op = "logcumsumexp";  // the user-facing name, not the scan's
   normalize_axis(axis, x.ndim(), op, "axis");
   check_float(op, "x", x);
   return {x.shape(), x.dtype()};
+}
+
+}  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+Meta complex_part(const char* op, const Tensor& x) {
+  OAR_ENFORCE(is_complex(x.dtype()), TypeMismatch, op, ": argument 'x' must be a complex tensor ",
+              "(complex64, complex128), got ", dtype_name(x.dtype()));
+  return {x.shape(), x.dtype() == DType::Complex64 ? DType::Float32 : DType::Float64};
+}
+
+Meta make_complex(const char* op, const Tensor& re, const Tensor& im) {
+  for (const Tensor* t : {&re, &im})
+    OAR_ENFORCE(t->dtype() == DType::Float32 || t->dtype() == DType::Float64, TypeMismatch, op,
+                ": argument '", t == &re ? "real" : "imag", "' must be a float32 or float64 ",
+                "tensor, got ", dtype_name(t->dtype()));
+  OAR_ENFORCE(re.dtype() == im.dtype(), TypeMismatch, op, ": arguments 'real' and 'imag' must ",
+              "have the same dtype, got ", dtype_name(re.dtype()), " and ", dtype_name(im.dtype()));
+  return {broadcast(op, re, im).shape,
+          re.dtype() == DType::Float32 ? DType::Complex64 : DType::Complex128};
 }
 
 }  // namespace oar::infer_meta

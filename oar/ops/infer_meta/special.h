@@ -26,3 +26,12 @@ std::vector<Meta> cum_extreme(const char* op, const Tensor& x, int64_t axis, boo
 Meta logcumsumexp(const char* op, const Tensor& x, int64_t axis, bool reverse);
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+// real / imag: complex x -> its float dtype (TypeError for real dtypes).
+Meta complex_part(const char* op, const Tensor& x);
+// complex(real, imag): float32/float64 of one dtype, broadcast -> complex64/complex128.
+Meta make_complex(const char* op, const Tensor& re, const Tensor& im);
+
+}  // namespace oar::infer_meta
