@@ -134,6 +134,11 @@ def test_polygamma(dt):
     # large x: the asymptotic 1/x (n=1) and -1/x^2 (n=2)
     big = oar.polygamma(T(np.array([1e8])), 1).numpy()
     np.testing.assert_allclose(big, [1e-8 + 0.5e-16], rtol=1e-12)
+    # reflection for negative x (scipy values at -100.25); far from 0 it stays fast
+    neg = oar.polygamma(T(np.array([-100.25])), 2).numpy()
+    np.testing.assert_allclose(neg, [124.02500821], rtol=1e-8)
+    np.testing.assert_allclose(oar.polygamma(T(np.array([-100.25])), 3).numpy(), [1558.54545459], rtol=1e-8)
+    assert np.isfinite(oar.polygamma(T(np.array([-1e12 - 0.5])), 1).numpy()).all()
     # poles
     e = oar.polygamma(T(np.array([0.0, -2.0, math.nan, math.inf])), 1).numpy()
     np.testing.assert_array_equal(e, [math.inf, math.inf, math.nan, 0.0])
@@ -175,10 +180,12 @@ def test_gammainc(dt):
     want = oar.gammaincc(T(a2), T(np.broadcast_to(y2, (3, 4)).copy())).numpy()
     np.testing.assert_allclose(oar.gammaincc(T(a2), T(y2)).numpy(), want, rtol=0)
     np.testing.assert_allclose(oar.gammaincc(noncontig(a2), T(y2)).numpy(), want, rtol=0)
-    # edges: x = 0, y = 0, y = inf, negative arguments
-    e = oar.gammainc(T(np.array([0.0, 2.0, 2.0, -1.0, 2.0], dtype=dt)),
-                     T(np.array([1.0, 0.0, np.inf, 1.0, -1.0], dtype=dt))).numpy()
+    # edges: x = 0, y = 0, y = inf, NaN
+    e = oar.gammainc(T(np.array([0.0, 2.0, 2.0, np.nan, 2.0], dtype=dt)),
+                     T(np.array([1.0, 0.0, np.inf, 1.0, np.nan], dtype=dt))).numpy()
     np.testing.assert_array_equal(e, np.array([1.0, 0.0, 1.0, np.nan, np.nan], dtype=dt))
+    # large arguments: P(a, a) tends to 1/2
+    np.testing.assert_allclose(oar.gammainc(T(np.array([1e4])), T(np.array([1e4]))).numpy(), [0.5], atol=3e-3)
 
 
 def test_gammainc_grad_errors():
@@ -193,6 +200,11 @@ def test_gammainc_grad_errors():
         oar.gammainc(T(np.array([1, 2])), T(np.array([1, 2])))
     with pytest.raises(ValueError, match="gammaincc"):
         oar.gammaincc(T(np.ones((2, 3))), T(np.ones((4,))))
+    # negative arguments are rejected, as Paddle
+    with pytest.raises(ValueError, match="gammainc: argument 'x' must be >= 0 everywhere, got -1 at flat index 1"):
+        oar.gammainc(T(np.array([1.0, -1.0])), T(np.array([1.0, 1.0])))
+    with pytest.raises(ValueError, match="gammaincc: argument 'y' must be >= 0 everywhere, got -0.5 at flat index 0"):
+        oar.gammaincc(T(np.array([1.0, 1.0])), T(np.array([-0.5, 1.0])))
 
 
 # ---- in-place variants ----
@@ -479,6 +491,8 @@ def test_cummax_cummin(dt, name):
     assert i.dtype == oar.int32 and v.shape == [60]
     np.testing.assert_array_equal(v.numpy(), wv)
     np.testing.assert_array_equal(i.numpy(), wi)
+    v, i = getattr(oar, name)(T(a[0, 0, 0]), 0)  # 0-D: itself, index 0
+    assert v.shape == [] and int(i) == 0 and float(v) == float(a[0, 0, 0])
     v, i = getattr(oar, name)(noncontig(a[0]), 0)
     wv, wi = np_cum_extreme(a[0], 0, is_max)
     np.testing.assert_array_equal(v.numpy(), wv)
@@ -490,9 +504,11 @@ def test_cum_extreme_grad_errors():
     for f in (oar.cummax, oar.cummin):
         check_grad(lambda t: f(t, 1)[0], [x], what=f.__name__)
         check_grad(lambda t: f(t)[0], [x], what=f.__name__)
+    for f in (oar.cummax, oar.cummin):  # 0-D with an axis
+        check_grad(lambda t: f(t, 0)[0], [np.array(0.7)], what=f.__name__ + " 0-D")
     with pytest.raises(ValueError, match="cummax: argument 'dtype' must be int32 or int64, got float32"):
         oar.cummax(T(x), 0, dtype="float32")
-    with pytest.raises(ValueError, match=r"cummin: argument 'axis' is out of range: expected a value in \[-2, 2\)"):
+    with pytest.raises(IndexError, match=r"cummin: argument 'axis' is out of range: expected a value in \[-2, 2\)"):
         oar.cummin(T(x), 2)
     with pytest.raises(TypeError, match="cummax: argument 'x' must be"):
         oar.cummax(T(np.array([True, False])))
@@ -523,6 +539,12 @@ def test_logcumsumexp(dt):
           rtol=1e-12 if dt == "float64" else 2e-6)
     r = oar.logcumsumexp(T(a), axis=0, dtype="float64")
     assert r.dtype == oar.float64
+    # integers compute in the default float dtype (as Paddle); a 0-D tensor is its own scan
+    r = oar.logcumsumexp(T(np.array([1, 2], dtype="int32")))
+    assert r.dtype == oar.float32
+    np.testing.assert_allclose(r.numpy(), [1.0, 2.0 + math.log1p(math.exp(-1))], rtol=1e-6)
+    z = oar.logcumsumexp(T(np.array(2.5, dtype=dt)), 0)
+    assert z.shape == [] and float(z) == 2.5
 
 
 def test_logcumsumexp_grad_errors():
@@ -534,8 +556,8 @@ def test_logcumsumexp_grad_errors():
     assert np.isfinite(g.numpy()).all()
     np.testing.assert_allclose(g.numpy().sum(), 3.0, rtol=1e-12)
     with pytest.raises(TypeError, match="logcumsumexp: argument 'x' must be a floating-point tensor"):
-        oar.logcumsumexp(T(np.array([1, 2])))
-    with pytest.raises(ValueError, match="logcumsumexp: argument 'axis' is out of range"):
+        oar.logcumsumexp(T(np.array([True, False])), dtype="bool")
+    with pytest.raises(IndexError, match="logcumsumexp: argument 'axis' is out of range"):
         oar.logcumsumexp(T(np.ones((2, 3))), axis=3)
 
 

@@ -65,6 +65,27 @@ double polygamma_n(int64_t n, double x) {
   if (std::isnan(x)) return x;
   if (x == kInf) return 0.0;
   if (x <= 0 && x == std::floor(x)) return n % 2 == 1 ? kInf : kNaN;
+  if (x < 0) {
+    // Reflection, the n-th derivative of psi(1 - x) - psi(x) = pi cot(pi x):
+    //   psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) cot^(n)(pi x),
+    // with cot^(n)(z) = P_n(cot z), P_0(c) = c, P_{k+1}(c) = -(1 + c^2) P_k'(c).
+    std::vector<double> p(static_cast<size_t>(n) + 2, 0.0), q(p.size(), 0.0);
+    p[1] = 1;
+    for (int64_t k = 0; k < n; ++k) {
+      std::fill(q.begin(), q.end(), 0.0);
+      for (size_t j = 1; j < p.size(); ++j) {  // d/dc of p_j c^j = j p_j c^(j-1), times -(1 + c^2)
+        const double d = -static_cast<double>(j) * p[j];
+        q[j - 1] += d;
+        if (j + 1 < q.size()) q[j + 1] += d;
+      }
+      p.swap(q);
+    }
+    const double c = 1 / std::tan(kPi * (x - std::floor(x)));
+    double poly = 0;
+    for (size_t j = p.size(); j-- > 0;) poly = poly * c + p[j];
+    const double refl = n % 2 == 0 ? 1.0 : -1.0;
+    return refl * polygamma_n(n, 1 - x) - std::pow(kPi, static_cast<double>(n + 1)) * poly;
+  }
   const double sign = n % 2 == 1 ? 1.0 : -1.0;
   const double nf = std::tgamma(static_cast<double>(n) + 1);  // n!
   double acc = 0;
@@ -258,6 +279,18 @@ void split_axis(const Shape& sh, int64_t axis, int64_t& outer, int64_t& R, int64
   for (int64_t d = 0; d < rank; ++d) (d < a ? outer : d == a ? R : inner) *= sh[d];
 }
 
+Tensor dense_copy(const Tensor& x);
+
+// As Paddle: the incomplete gamma functions reject negative arguments (NaN passes through).
+template <typename T>
+void check_non_negative(const Tensor& t, const char* op, const char* arg) {
+  const Tensor c = dense_copy(t);
+  const T* p = static_cast<const T*>(c.raw_data());
+  for (int64_t i = 0; i < c.numel(); ++i)
+    OAR_ENFORCE_ARG(!(double(p[i]) < 0), op, ": argument '", arg, "' must be >= 0 everywhere, got ",
+                    double(p[i]), " at flat index ", i);
+}
+
 Tensor dense_copy(const Tensor& x) {
   if (x.is_contiguous()) return x;
   Tensor t = Tensor::make(x.shape(), x.dtype());
@@ -288,6 +321,8 @@ void special_binary(SpecialBinary op, const Tensor& x, const Tensor& y, const Te
       case SpecialBinary::GammaInc:
       case SpecialBinary::GammaIncc: {
         const bool upper = op == SpecialBinary::GammaIncc;
+        check_non_negative<T>(x, special_binary_name(op), "x");
+        check_non_negative<T>(y, special_binary_name(op), "y");
         return binary_loop<T, T, T>(x, y, out, [upper](T a, T b) {
           return T(incomplete_gamma(double(a), double(b), upper));
         });

@@ -2,6 +2,8 @@
 
 #include "oar/ops/infer_meta/elementwise.h"
 
+#include <algorithm>
+
 namespace oar::infer_meta {
 
 namespace {
@@ -10,6 +12,15 @@ void check_float(const char* op, const char* arg, const Tensor& t) {
   OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg, "' must be a ",
               "floating-point tensor (float16, bfloat16, float32, float64), got ",
               dtype_name(t.dtype()));
+}
+
+// As Paddle, an axis out of range is an IndexError for the scans.
+int64_t scan_axis(const char* op, const Tensor& x, int64_t axis) {
+  const int64_t rank = std::max<int64_t>(x.ndim(), 1);
+  OAR_ENFORCE(axis >= -rank && axis < rank, OutOfRange, op, ": argument 'axis' is out of range: ",
+              "expected a value in [", -rank, ", ", rank, ") for a tensor of rank ", x.ndim(),
+              ", got ", axis);
+  return axis < 0 ? axis + rank : axis;
 }
 
 void check_int(const char* op, const char* arg, const Tensor& t) {
@@ -44,7 +55,7 @@ std::vector<Meta> frexp(const char* op, const Tensor& x) {
 
 std::vector<Meta> cum_extreme(const char*, const Tensor& x, int64_t axis, bool is_max, DType dtype) {
   const char* op = is_max ? "cummax" : "cummin";  // the user-facing name, not the scan's
-  normalize_axis(axis, x.ndim(), op, "axis");
+  scan_axis(op, x, axis);
   OAR_ENFORCE_ARG(dtype == DType::Int32 || dtype == DType::Int64, op, ": argument 'dtype' must ",
                   "be int32 or int64, got ", dtype_name(dtype));
   OAR_ENFORCE(is_floating(x.dtype()) || x.dtype() == DType::Int32 || x.dtype() == DType::Int64, TypeMismatch, op,
@@ -55,7 +66,7 @@ std::vector<Meta> cum_extreme(const char*, const Tensor& x, int64_t axis, bool i
 
 Meta logcumsumexp(const char*, const Tensor& x, int64_t axis, bool) {
   const char* op = "logcumsumexp";  // the user-facing name, not the scan's
-  normalize_axis(axis, x.ndim(), op, "axis");
+  scan_axis(op, x, axis);
   check_float(op, "x", x);
   return {x.shape(), x.dtype()};
 }
