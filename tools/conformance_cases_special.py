@@ -43,7 +43,8 @@ def _base_cases(name):
                [Case([arr((3, 4), dt, -9, 9), arr((3, 4), dt, -9, 9)]) for dt in ("int32", "int64")] + \
                [Case([_specials(dt), _specials(dt)[::-1].copy()], grad=False) for dt in FLOATS]
     if name == "heaviside":
-        return [Case([arr(a, "int64", -1, 1).astype(dt), arr(b, dt)]) for dt in FLOATS for a, b in PAIRS]
+        return [Case([arr(a, "int64", -1, 1).astype(dt), arr(b, dt)]) for dt in FLOATS + ("int32", "int64")
+                for a, b in PAIRS]
     if name == "nextafter":
         return [Case([arr(a, dt), arr(b, dt)], grad=False) for dt in FLOATS for a, b in PAIRS]
     if name == "ldexp":

@@ -317,8 +317,12 @@ def test_heaviside(dt):
     close(oar.heaviside(noncontig(a), T(np.array([3.0, 4.0], dtype=dt))), np.heaviside(a, [3.0, 4.0]), dt)
     xg = np.array([[0.0, 1.0, -1.0], [2.0, 0.0, 0.0]])
     check_grad(oar.heaviside, [xg, rand((3,), seed=19)], wrt=[1], what="heaviside")
-    with pytest.raises(TypeError, match="heaviside: argument 'x' must be a floating-point tensor"):
-        oar.heaviside(T(np.array([1, 0])), T(np.array([1, 0])))
+    for it in ("int32", "int64"):  # integers stay integers, as Paddle
+        r = oar.heaviside(T(np.array([-3, 0, 5], dtype=it)), T(np.array([7, 7, 7], dtype=it)))
+        assert r.dtype.name == it
+        np.testing.assert_array_equal(r.numpy(), [0, 7, 1])
+    with pytest.raises(TypeError, match="heaviside: unsupported dtype bool"):
+        oar.heaviside(T(np.array([True])), T(np.array([False])))
 
 
 @pytest.mark.parametrize("dt", FLOATS)

@@ -315,6 +315,16 @@ void polygamma(const Tensor& x, int64_t n, const Tensor& out) {
 }
 
 void special_binary(SpecialBinary op, const Tensor& x, const Tensor& y, const Tensor& out) {
+  if (op == SpecialBinary::Heaviside) {
+    return dispatch_real(x.dtype(), "heaviside", [&](auto tag) {
+      using T = decltype(tag);
+      binary_loop<T, T, T>(x, y, out, [](T a, T b) -> T {
+        const double v = double(a);
+        if (std::isnan(v)) return a;
+        return v < 0 ? T(0) : v > 0 ? T(1) : b;
+      });
+    });
+  }
   dispatch_floating(x.dtype(), special_binary_name(op), [&](auto tag) {
     using T = decltype(tag);
     switch (op) {
@@ -338,11 +348,7 @@ void special_binary(SpecialBinary op, const Tensor& x, const Tensor& y, const Te
           return T(std::copysign(double(a), double(b)));
         });
       case SpecialBinary::Heaviside:
-        return binary_loop<T, T, T>(x, y, out, [](T a, T b) -> T {
-          const double v = double(a);
-          if (std::isnan(v)) return a;
-          return v < 0 ? T(0.0) : v > 0 ? T(1.0) : b;
-        });
+        break;  // below: integers too
     }
   });
 }

@@ -16,7 +16,7 @@ void special_unary(SpecialUnary op, const Tensor& x, const Tensor& out);
 void polygamma(const Tensor& x, int64_t n, const Tensor& out);
 
 enum class SpecialBinary { GammaInc, GammaIncc, NextAfter, CopySign, Heaviside };
-// Float inputs of out's dtype, broadcast to out's shape.
+// Inputs of out's dtype, broadcast to out's shape: floats (heaviside: any real dtype).
 void special_binary(SpecialBinary op, const Tensor& x, const Tensor& y, const Tensor& out);
 
 // |x| with the sign of y (-0.0 negative), any real dtype (x, y and out share it).
