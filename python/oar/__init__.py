@@ -127,6 +127,7 @@ Tensor.split = split
 if "norm" in globals():
     Tensor.norm = norm
 
+from .tensor.special import *  # noqa: E402,F401,F403  (also installs its Tensor methods)
 from .utils import dlpack as _dlpack  # noqa: E402,F401
 from . import utils  # noqa: E402,F401
 from . import nn  # noqa: E402,F401

@@ -1,0 +1,35 @@
+"""Python faces of special-family ops whose Paddle signatures take Python numbers where the C++
+op takes tensors: copysign(x, y) and copysign_(x, y) with y a tensor or a number. Importing this
+module also installs them as Tensor methods, and Tensor.polar (Paddle has it as a method)."""
+from .. import _C
+
+Tensor = _C.Tensor
+
+
+def _as_tensor(y, like):
+    if isinstance(y, Tensor):
+        return y
+    if isinstance(y, bool) or not isinstance(y, (int, float)):
+        raise TypeError(f"copysign: argument 'y' must be a Tensor, int or float, got {type(y).__name__}")
+    return _C.full([], y, like.dtype)
+
+
+def copysign(x, y, name=None):
+    """|x| with the sign of y (a tensor or a number; -0.0 counts as negative)."""
+    return _C.copysign(x, _as_tensor(y, x))
+
+
+def copysign_(x, y, name=None):
+    return _C.copysign_(x, _as_tensor(y, x))
+
+
+def _polar_method(abs, angle, name=None):
+    """x.polar(angle): the complex tensor abs * (cos(angle) + i sin(angle)), abs = x."""
+    return _C.polar(abs, angle)
+
+
+__all__ = ["copysign", "copysign_"]
+METHODS = list(__all__)
+Tensor.polar = _polar_method
+for _name in METHODS:
+    setattr(Tensor, _name, globals()[_name])
