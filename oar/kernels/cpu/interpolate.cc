@@ -28,26 +28,29 @@ Taps<T> make_taps(int64_t in, int64_t out, double scale, InterpMode mode, bool a
   tp.k = mode == InterpMode::Nearest ? 1 : mode == InterpMode::Linear ? 2 : 4;
   tp.idx.resize(out * tp.k);
   tp.w.resize(out * tp.k);
-  double ratio;
-  if (align_corners) ratio = out > 1 ? double(in - 1) / double(out - 1) : 0.0;
-  else ratio = scale > 0 ? 1.0 / scale : double(in) / double(out);
+  // As Paddle, the ratio and the linear/nearest source coordinates are float32 (so float64
+  // results agree with Paddle's to rounding, and nearest picks the same pixels).
+  float ratio;
+  if (align_corners) ratio = out > 1 ? float(in - 1) / float(out - 1) : 0.0f;
+  else ratio = scale > 0 ? float(1.0 / float(scale)) : float(in) / float(out);
   for (int64_t o = 0; o < out; ++o) {
     int64_t* ix = tp.idx.data() + o * tp.k;
     T* w = tp.w.data() + o * tp.k;
     if (mode == InterpMode::Nearest) {
-      ix[0] = std::min<int64_t>(static_cast<int64_t>(std::floor(o * ratio)), in - 1);
+      ix[0] = std::min<int64_t>(static_cast<int64_t>(ratio * float(o)), in - 1);
       w[0] = T(1);
     } else if (mode == InterpMode::Linear) {
-      double src = (align_corners || align_mode == 1) ? o * ratio : (o + 0.5) * ratio - 0.5;
-      src = std::max(src, 0.0);
+      float src = (align_corners || align_mode == 1) ? ratio * float(o)
+                                                      : ratio * (float(o) + 0.5f) - 0.5f;
+      src = std::max(src, 0.0f);
       const int64_t i0 = std::min<int64_t>(static_cast<int64_t>(src), in - 1);
-      const double t = std::min(src - double(i0), 1.0);
+      const float t = std::min(src - float(i0), 1.0f);
       ix[0] = i0;
       ix[1] = std::min<int64_t>(i0 + 1, in - 1);
-      w[0] = T(1.0 - t);
+      w[0] = T(1.0f - t);
       w[1] = T(t);
     } else {
-      const double src = align_corners ? o * ratio : (o + 0.5) * ratio - 0.5;
+      const double src = align_corners ? double(ratio) * o : double(ratio) * (o + 0.5) - 0.5;
       const double f = std::floor(src), t = src - f;
       const double a = -0.75;
       const double ws[4] = {cubic_far(t + 1, a), cubic_near(t, a), cubic_near(1 - t, a),

@@ -9,6 +9,8 @@
 //             taps floor(src) and floor(src) + 1 (clamped), weights 1 - t and t
 //   cubic:    src = o * ratio (align_corners), else (o + 0.5) * ratio - 0.5; four taps
 //             floor(src) - 1 .. + 2 clamped to the input, the cubic convolution with A = -0.75
+// As in Paddle, the ratio is a float32, and so are the nearest and linear source coordinates and
+// weights (float64 results then agree with Paddle's to ~1e-7; see conformance_cases_vision.py).
 #pragma once
 #include <string>
 #include <vector>
