@@ -96,50 +96,81 @@ void fwd(const Geo& s, const T* x, const T* grid, T* out, bool nearest, Pad pad,
   });
 }
 
+// Per image: the corners and weights of every output position are tabulated once, then each
+// channel plane is walked in turn (dx scattered, the grid's gradient accumulated over channels).
 template <typename T>
 void bwd(const Geo& s, const T* x, const T* grid, const T* dout, T* dx, T* dgrid, bool nearest,
          Pad pad, bool ac) {
   const int64_t HW = s.H * s.W, HWo = s.Ho * s.Wo;
   parallel_for(0, s.N, 1, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> off(HWo * 4);
+    std::vector<T> w(HWo * 4), wx(HWo * 4), wy(HWo * 4);
+    std::vector<double> dsx(HWo), dsy(HWo), gix(HWo), giy(HWo);
     for (int64_t n = b; n < e; ++n) {
-      if (dx) std::fill(dx + n * s.C * HW, dx + (n + 1) * s.C * HW, T(0));
       for (int64_t pos = 0; pos < HWo; ++pos) {
         const int64_t r = n * HWo + pos;
-        double ddx, ddy;
-        const double ix = source(double(grid[r * 2]), s.W, pad, ac, ddx);
-        const double iy = source(double(grid[r * 2 + 1]), s.H, pad, ac, ddy);
-        const T* go = dout + n * s.C * HWo + pos;
+        const double ix = source(double(grid[r * 2]), s.W, pad, ac, dsx[pos]);
+        const double iy = source(double(grid[r * 2 + 1]), s.H, pad, ac, dsy[pos]);
+        int64_t* o = off.data() + pos * 4;
+        T *pw = w.data() + pos * 4, *px = wx.data() + pos * 4, *py = wy.data() + pos * 4;
         if (nearest) {
-          if (dgrid) { dgrid[r * 2] = T(0); dgrid[r * 2 + 1] = T(0); }
-          if (!dx) continue;
           const double rx = std::nearbyint(ix), ry = std::nearbyint(iy);
-          if (!(rx >= 0 && rx < s.W && ry >= 0 && ry < s.H)) continue;
-          const int64_t off = static_cast<int64_t>(ry) * s.W + static_cast<int64_t>(rx);
-          for (int64_t c = 0; c < s.C; ++c) dx[(n * s.C + c) * HW + off] += go[c * HWo];
+          const bool in = rx >= 0 && rx < s.W && ry >= 0 && ry < s.H;
+          for (int j = 0; j < 4; ++j) { o[j] = 0; pw[j] = px[j] = py[j] = T(0); }
+          if (in) {
+            o[0] = static_cast<int64_t>(ry) * s.W + static_cast<int64_t>(rx);
+            pw[0] = T(1);
+          }
           continue;
         }
         const double fx = std::floor(ix), fy = std::floor(iy);
         const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
         const double tx = ix - fx, ty = iy - fy;
-        const double w[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
-        const double wx[4] = {-(1 - ty), (1 - ty), -ty, ty};  // dw/dix
-        const double wy[4] = {-(1 - tx), -tx, (1 - tx), tx};  // dw/diy
-        double gix = 0, giy = 0;
+        const double cw[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
+        const double cx[4] = {-(1 - ty), (1 - ty), -ty, ty};  // dw/dix
+        const double cy[4] = {-(1 - tx), -tx, (1 - tx), tx};  // dw/diy
         for (int j = 0; j < 4; ++j) {
           const int64_t xx = x0 + (j & 1), yy = y0 + (j >> 1);
-          if (!(xx >= 0 && xx < s.W && yy >= 0 && yy < s.H)) continue;
-          const int64_t off = yy * s.W + xx;
-          double dot = 0;
-          for (int64_t c = 0; c < s.C; ++c) {
-            const T g = go[c * HWo];
-            if (dx) dx[(n * s.C + c) * HW + off] += T(w[j]) * g;
-            if (dgrid) dot += double(g) * double(x[(n * s.C + c) * HW + off]);
-          }
-          gix += wx[j] * dot;
-          giy += wy[j] * dot;
+          const bool in = xx >= 0 && xx < s.W && yy >= 0 && yy < s.H;
+          o[j] = in ? yy * s.W + xx : 0;
+          pw[j] = in ? T(cw[j]) : T(0);
+          px[j] = in ? T(cx[j]) : T(0);
+          py[j] = in ? T(cy[j]) : T(0);
         }
-        if (dgrid) { dgrid[r * 2] = T(gix * ddx); dgrid[r * 2 + 1] = T(giy * ddy); }
       }
+      std::fill(gix.begin(), gix.end(), 0.0);
+      std::fill(giy.begin(), giy.end(), 0.0);
+      for (int64_t c = 0; c < s.C; ++c) {
+        const T* go = dout + (n * s.C + c) * HWo;
+        const T* xc = x + (n * s.C + c) * HW;
+        T* dxc = dx ? dx + (n * s.C + c) * HW : nullptr;
+        if (dxc) {
+          std::fill(dxc, dxc + HW, T(0));
+          for (int64_t pos = 0; pos < HWo; ++pos) {
+            const T gv = go[pos];
+            for (int j = 0; j < 4; ++j) dxc[off[pos * 4 + j]] += w[pos * 4 + j] * gv;
+          }
+        }
+        if (dgrid && !nearest) {
+          for (int64_t pos = 0; pos < HWo; ++pos) {
+            const T gv = go[pos];
+            T ax = T(0), ay = T(0);
+            for (int j = 0; j < 4; ++j) {
+              const T xv = xc[off[pos * 4 + j]];
+              ax += wx[pos * 4 + j] * xv;
+              ay += wy[pos * 4 + j] * xv;
+            }
+            gix[pos] += double(gv * ax);
+            giy[pos] += double(gv * ay);
+          }
+        }
+      }
+      if (dgrid)
+        for (int64_t pos = 0; pos < HWo; ++pos) {
+          const int64_t r = n * HWo + pos;
+          dgrid[r * 2] = T(gix[pos] * dsx[pos]);
+          dgrid[r * 2 + 1] = T(giy[pos] * dsy[pos]);
+        }
     }
   });
 }

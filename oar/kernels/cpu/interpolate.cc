@@ -96,60 +96,78 @@ std::vector<Taps<T>> all_taps(const Geo& g, int nd, const std::vector<double>& s
   return taps;
 }
 
+// Separable by rows: for each output row (od, oh), the input rows it reads are blended into one
+// row of the input's width (contiguous, vectorised), then the width taps read that row.
 template <typename T>
 void forward(const Geo& g, const std::vector<Taps<T>>& tp, const T* x, T* y) {
   const int64_t in_plane = g.in[0] * g.in[1] * g.in[2];
   const int64_t out_plane = g.out[0] * g.out[1] * g.out[2];
-  const int64_t kd = tp[0].k, kh = tp[1].k, kw = tp[2].k;
+  const int64_t kd = tp[0].k, kh = tp[1].k, kw = tp[2].k, W = g.in[2];
   parallel_for(0, g.planes * g.out[0] * g.out[1], std::max<int64_t>(1, 4096 / std::max<int64_t>(g.out[2], 1)),
                [&](int64_t b, int64_t e) {
+    std::vector<T> blend(W);
+    T* bl = blend.data();
     for (int64_t r = b; r < e; ++r) {
       const int64_t oh = r % g.out[1], od = (r / g.out[1]) % g.out[0], p = r / (g.out[0] * g.out[1]);
       const T* xp = x + p * in_plane;
       T* yp = y + p * out_plane + (od * g.out[1] + oh) * g.out[2];
-      const int64_t* idd = tp[0].idx.data() + od * kd;
-      const T* wd = tp[0].w.data() + od * kd;
-      const int64_t* idh = tp[1].idx.data() + oh * kh;
-      const T* wh = tp[1].w.data() + oh * kh;
-      for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-        const int64_t* idw = tp[2].idx.data() + ow * kw;
-        const T* ww = tp[2].w.data() + ow * kw;
-        T acc = T(0);
-        for (int64_t a = 0; a < kd; ++a) {
-          for (int64_t c = 0; c < kh; ++c) {
-            const T* row = xp + (idd[a] * g.in[1] + idh[c]) * g.in[2];
-            T s = T(0);
-            for (int64_t l = 0; l < kw; ++l) s += ww[l] * row[idw[l]];
-            acc += wd[a] * wh[c] * s;
+      bool first = true;
+      for (int64_t a = 0; a < kd; ++a)
+        for (int64_t c = 0; c < kh; ++c) {
+          const T wgt = tp[0].w[od * kd + a] * tp[1].w[oh * kh + c];
+          const T* row = xp + (tp[0].idx[od * kd + a] * g.in[1] + tp[1].idx[oh * kh + c]) * W;
+          if (first) {
+            for (int64_t i = 0; i < W; ++i) bl[i] = wgt * row[i];
+            first = false;
+          } else {
+            for (int64_t i = 0; i < W; ++i) bl[i] += wgt * row[i];
           }
         }
-        yp[ow] = acc;
+      const int64_t* idw = tp[2].idx.data();
+      const T* ww = tp[2].w.data();
+      if (kw == 1) {
+        for (int64_t ow = 0; ow < g.out[2]; ++ow) yp[ow] = bl[idw[ow]];
+      } else if (kw == 2) {
+        for (int64_t ow = 0; ow < g.out[2]; ++ow)
+          yp[ow] = ww[2 * ow] * bl[idw[2 * ow]] + ww[2 * ow + 1] * bl[idw[2 * ow + 1]];
+      } else {
+        for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+          T acc = T(0);
+          for (int64_t l = 0; l < kw; ++l) acc += ww[ow * kw + l] * bl[idw[ow * kw + l]];
+          yp[ow] = acc;
+        }
       }
     }
   });
 }
 
+// The adjoint, by rows: an output row's gradient is scattered along the width into one row of
+// the input's width, which is then added (weighted) to the input rows it came from.
 template <typename T>
 void backward(const Geo& g, const std::vector<Taps<T>>& tp, const T* dy, T* dx) {
   const int64_t in_plane = g.in[0] * g.in[1] * g.in[2];
   const int64_t out_plane = g.out[0] * g.out[1] * g.out[2];
-  const int64_t kd = tp[0].k, kh = tp[1].k, kw = tp[2].k;
+  const int64_t kd = tp[0].k, kh = tp[1].k, kw = tp[2].k, W = g.in[2];
   parallel_for(0, g.planes, 1, [&](int64_t b, int64_t e) {
+    std::vector<T> blend(W);
+    T* bl = blend.data();
     for (int64_t p = b; p < e; ++p) {
       T* xp = dx + p * in_plane;
       std::fill(xp, xp + in_plane, T(0));
       const T* yp = dy + p * out_plane;
       for (int64_t od = 0; od < g.out[0]; ++od)
-        for (int64_t oh = 0; oh < g.out[1]; ++oh)
-          for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-            const T v = yp[(od * g.out[1] + oh) * g.out[2] + ow];
-            for (int64_t a = 0; a < kd; ++a)
-              for (int64_t c = 0; c < kh; ++c) {
-                const T vw = v * tp[0].w[od * kd + a] * tp[1].w[oh * kh + c];
-                T* row = xp + (tp[0].idx[od * kd + a] * g.in[1] + tp[1].idx[oh * kh + c]) * g.in[2];
-                for (int64_t l = 0; l < kw; ++l) row[tp[2].idx[ow * kw + l]] += vw * tp[2].w[ow * kw + l];
-              }
-          }
+        for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+          const T* gr = yp + (od * g.out[1] + oh) * g.out[2];
+          std::fill(bl, bl + W, T(0));
+          for (int64_t ow = 0; ow < g.out[2]; ++ow)
+            for (int64_t l = 0; l < kw; ++l) bl[tp[2].idx[ow * kw + l]] += tp[2].w[ow * kw + l] * gr[ow];
+          for (int64_t a = 0; a < kd; ++a)
+            for (int64_t c = 0; c < kh; ++c) {
+              const T wgt = tp[0].w[od * kd + a] * tp[1].w[oh * kh + c];
+              T* row = xp + (tp[0].idx[od * kd + a] * g.in[1] + tp[1].idx[oh * kh + c]) * W;
+              for (int64_t i = 0; i < W; ++i) row[i] += wgt * bl[i];
+            }
+        }
     }
   });
 }
