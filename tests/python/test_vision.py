@@ -524,6 +524,12 @@ def test_max_unpool_errors():
         F.max_unpool2d(x, oar.to_tensor(np.zeros((1, 1, 2, 1), np.int32)), 2)
     with pytest.raises(TypeError, match="argument 'indices' must be an int32 or int64"):
         F.max_unpool2d(x, x, 2)
+    x1 = oar.to_tensor(rand((1, 1, 2), "float32"))
+    with pytest.raises(ValueError, match="max_unpool1d: The data_format must be NCL"):
+        F.max_unpool1d(x1, oar.to_tensor(np.zeros((1, 1, 2), np.int32)), 2, data_format="NLC")
+    x3 = oar.to_tensor(rand((1, 1, 2, 2), "float32"))
+    with pytest.raises(ValueError, match="max_unpool3d: expected a 5-D input x"):
+        F.max_unpool3d(x3, idx, 2)
 
 
 def np_lrn(x, size, alpha, beta, k):
