@@ -78,6 +78,10 @@ def _grid_sample():
                     out.append(Case([arr((2, 3, 4, 5), dt), arr((2, 3, 2, 2), dt, -1.6, 1.6)],
                                     dict(mode=mode, padding_mode=pad, align_corners=ac),
                                     grad=mode == "bilinear"))
+                    out.append(Case([arr((1, 2, 3, 4, 5), dt),
+                                     arr((1, 2, 3, 2, 3), dt, -1.5, 1.5)],
+                                    dict(mode=mode, padding_mode=pad, align_corners=ac),
+                                    grad=mode == "bilinear"))
     return out
 
 
@@ -139,13 +143,14 @@ def cases(namespace, name):
         bm = arr((5, 6), "bool")
         bm[:, 0] = True
         out = []
-        for dt in ("float32",):
+        for dt in FLOATS:
             q, k, v = arr((2, 5, 3, 4), dt), arr((2, 6, 3, 4), dt), arr((2, 6, 3, 4), dt)
             out += [Case([q, k, v]),
                     Case([q, k, v], dict(is_causal=True)),
                     Case([q, k, v], dict(scale=0.3)),
                     Case([q, k, v], dict(attn_mask=bm)),
                     Case([q, k, v], dict(attn_mask=arr((2, 1, 5, 6), dt))),
+                    Case([q, k, v, arr((2, 1, 5, 6), dt)]),  # the mask's gradient too
                     Case([arr((2, 5, 4, 8), dt), arr((2, 6, 2, 8), dt), arr((2, 6, 2, 8), dt)])]
         return out
     return []

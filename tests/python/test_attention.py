@@ -100,6 +100,11 @@ def test_sdpa_grad_masks_and_dropout():
     bm[:, 1] = True
     check_grad(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, attn_mask=T(fm)),
                [q, k, v], what="sdpa float mask")
+    # A float mask gets a gradient too (as Paddle's), through its broadcast.
+    check_grad(lambda a, b, c, m: F.scaled_dot_product_attention(a, b, c, attn_mask=m),
+               [q, k, v, fm], what="sdpa mask gradient")
+    check_grad(lambda a, m: F.scaled_dot_product_attention(a, T(k), T(v), attn_mask=m),
+               [q, rand((3, 5), seed=20)], what="sdpa broadcast mask gradient")
     check_grad(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, attn_mask=T(bm)),
                [q, k, v], what="sdpa bool mask")
 

@@ -262,6 +262,48 @@ def np_grid_sample(x, grid, mode, pad, ac):
     return out
 
 
+def np_grid_sample_3d(x, grid, mode, pad, ac):
+    N, C, D, H, W = x.shape
+    out = np.zeros((N, C) + grid.shape[1:4])
+    for n in range(N):
+        for pos in np.ndindex(*grid.shape[1:4]):
+            g = grid[(n,) + pos]
+            c = [_src(float(g[0]), W, pad, ac), _src(float(g[1]), H, pad, ac),
+                 _src(float(g[2]), D, pad, ac)]
+            if mode == "nearest":
+                r = [int(np.rint(v)) for v in c]
+                if 0 <= r[0] < W and 0 <= r[1] < H and 0 <= r[2] < D:
+                    out[(n, slice(None)) + pos] = x[n, :, r[2], r[1], r[0]]
+                continue
+            lo = [math.floor(v) for v in c]
+            for bits in np.ndindex(2, 2, 2):
+                idx = [lo[k] + bits[k] for k in range(3)]
+                w = np.prod([1 - abs(c[k] - idx[k]) for k in range(3)])
+                if 0 <= idx[0] < W and 0 <= idx[1] < H and 0 <= idx[2] < D:
+                    out[(n, slice(None)) + pos] += w * x[n, :, idx[2], idx[1], idx[0]]
+    return out
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("pad", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("ac", [True, False])
+def test_grid_sample_5d(dt, mode, pad, ac):
+    x = rand((2, 2, 3, 4, 5), dt, seed=40)
+    grid = rand((2, 2, 3, 2, 3), dt, low=-1.5, high=1.5, seed=41)
+    out = F.grid_sample(oar.to_tensor(x), oar.to_tensor(grid), mode=mode, padding_mode=pad,
+                        align_corners=ac)
+    assert out.shape == [2, 2, 2, 3, 2]
+    close(out, np_grid_sample_3d(x, grid, mode, pad, ac), dt)
+
+
+@pytest.mark.parametrize("pad", ["zeros", "reflection"])
+def test_grid_sample_5d_grad(pad):
+    check_grad(lambda a, g: F.grid_sample(a, g, padding_mode=pad, align_corners=False),
+               [rand((1, 2, 2, 3, 3), seed=42), rand((1, 2, 1, 2, 3), low=-0.9, high=0.9,
+                                                     seed=43)], what="grid_sample 5-D")
+
+
 def test_grid_sample_values_measured_with_paddle():
     x = oar.arange(16, dtype="float32").reshape([1, 1, 4, 4])
     g = oar.to_tensor(np.array([[[[-1.7, 0.3], [1.4, -2.2], [2.9, 0.1], [-3.1, 1.2]]]],
@@ -310,6 +352,10 @@ def test_grid_sample_errors():
         F.grid_sample(x, g, padding_mode="circular")
     with pytest.raises(ValueError, match="expected grid of shape \\[N, H_out, W_out, 2\\]"):
         F.grid_sample(x, oar.to_tensor(rand((1, 2, 2, 3), "float32")))
+    with pytest.raises(ValueError, match="expected grid of shape \\[N, D_out, H_out, W_out, 3\\]"):
+        F.grid_sample(oar.to_tensor(rand((1, 1, 2, 3, 3), "float32")), g)
+    with pytest.raises(ValueError, match="expected x of shape \\[N, C, H, W\\] or"):
+        F.grid_sample(oar.to_tensor(rand((1, 3, 3), "float32")), g)
     with pytest.raises(ValueError, match="should have the same batch size"):
         F.grid_sample(x, oar.to_tensor(rand((2, 2, 2, 2), "float32")))
     with pytest.raises(TypeError, match="must have the same dtype"):

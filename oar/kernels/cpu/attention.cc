@@ -104,7 +104,7 @@ void forward(const Dims& d, const T* q, const T* k, const T* v, const Tensor& ma
 
 template <typename T>
 void backward(const Dims& d, const T* q, const T* k, const T* v, const T* probs, const T* dm,
-              const T* dout, T scale, T* dq, T* dk, T* dv) {
+              const T* dout, T scale, T* dq, T* dk, T* dv, T* dscore) {
   const int64_t group = d.H / d.Hk, SS = d.Sq * d.Sk;
   // One task per (batch, key/value head): it owns that head's dk and dv.
   parallel_for(0, d.B * d.Hk, 1, [&](int64_t b0, int64_t b1) {
@@ -143,7 +143,9 @@ void backward(const Dims& d, const T* q, const T* k, const T* v, const T* probs,
           }
           T dot = 0;
           for (int64_t j = 0; j < d.Sk; ++j) dot += g[j] * p[j];
-          for (int64_t j = 0; j < d.Sk; ++j) g[j] = p[j] == T(0) ? T(0) : scale * p[j] * (g[j] - dot);
+          for (int64_t j = 0; j < d.Sk; ++j) g[j] = p[j] == T(0) ? T(0) : p[j] * (g[j] - dot);
+          if (dscore) std::copy(g, g + d.Sk, dscore + bh * SS + i * d.Sk);
+          for (int64_t j = 0; j < d.Sk; ++j) g[j] *= scale;
         }
         // dQ = dS K; dK += dS^T Q.
         gemm(false, false, d.Sq, d.D, d.Sk, dP.data(), d.Sk, kp, d.Hk * d.D, dqp, d.H * d.D, false);
@@ -186,10 +188,11 @@ void sdpa_forward(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Te
   });
 }
 
-std::vector<Tensor> sdpa_backward(const Tensor& q0, const Tensor& k0, const Tensor& v0,
-                                  const Tensor& probs0, const Tensor& dmask0,
-                                  const Tensor& dout0, double scale) {
-  const Tensor q = q0.contiguous(), k = k0.contiguous(), v = v0.contiguous();
+std::vector<Tensor> sdpa_backward(const std::vector<Tensor>& inputs, const Tensor& probs0,
+                                  const Tensor& dmask0, const Tensor& dout0, double scale) {
+  const Tensor q = inputs[0].contiguous(), k = inputs[1].contiguous(), v = inputs[2].contiguous();
+  const bool with_mask = inputs.size() > 3, mask_grad = with_mask && inputs[3].dtype() != DType::Bool;
+  Tensor dscore = mask_grad ? Tensor::make(probs0.shape(), q.dtype()) : Tensor();
   const Tensor probs = probs0.contiguous(), dout = dout0.contiguous();
   const Tensor dmask = dmask0.defined() ? dmask0.contiguous() : dmask0;
   Tensor dq = Tensor::make(q.shape(), q.dtype()), dk = Tensor::make(k.shape(), k.dtype()),
@@ -202,6 +205,8 @@ std::vector<Tensor> sdpa_backward(const Tensor& q0, const Tensor& k0, const Tens
         std::fill(static_cast<T*>(dq.raw_data()), static_cast<T*>(dq.raw_data()) + dq.numel(), T(0));
         std::fill(static_cast<T*>(dk.raw_data()), static_cast<T*>(dk.raw_data()) + dk.numel(), T(0));
         std::fill(static_cast<T*>(dv.raw_data()), static_cast<T*>(dv.raw_data()) + dv.numel(), T(0));
+        if (mask_grad)
+          std::fill(static_cast<T*>(dscore.raw_data()), static_cast<T*>(dscore.raw_data()) + dscore.numel(), T(0));
         return;
       }
       backward<T>(d, static_cast<const T*>(q.raw_data()), static_cast<const T*>(k.raw_data()),
@@ -209,11 +214,13 @@ std::vector<Tensor> sdpa_backward(const Tensor& q0, const Tensor& k0, const Tens
                   dmask.defined() ? static_cast<const T*>(dmask.raw_data()) : nullptr,
                   static_cast<const T*>(dout.raw_data()), T(scale),
                   static_cast<T*>(dq.raw_data()), static_cast<T*>(dk.raw_data()),
-                  static_cast<T*>(dv.raw_data()));
+                  static_cast<T*>(dv.raw_data()),
+                  mask_grad ? static_cast<T*>(dscore.raw_data()) : nullptr);
     } else {
       unsupported_dtype("scaled_dot_product_attention_grad", q.dtype(), "float32, float64");
     }
   });
+  if (with_mask) return {dq, dk, dv, dscore};
   return {dq, dk, dv};
 }
 

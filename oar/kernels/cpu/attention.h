@@ -15,9 +15,10 @@ namespace oar::kernels {
 void sdpa_forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask,
                   const Tensor& dmask, double scale, bool is_causal, const Tensor& out,
                   const Tensor& probs);
-// {dquery, dkey, dvalue} given probs (the forward's P) and out_grad [B, Sq, H, Dv].
-std::vector<Tensor> sdpa_backward(const Tensor& query, const Tensor& key, const Tensor& value,
-                                  const Tensor& probs, const Tensor& dmask,
-                                  const Tensor& out_grad, double scale);
+// inputs: {query, key, value} or {query, key, value, mask}. {dquery, dkey, dvalue} (and dmask
+// for a mask: the gradient of the scores, undefined for a bool mask) given probs (the
+// forward's P) and out_grad [B, Sq, H, Dv].
+std::vector<Tensor> sdpa_backward(const std::vector<Tensor>& inputs, const Tensor& probs,
+                                  const Tensor& dmask, const Tensor& out_grad, double scale);
 
 }  // namespace oar::kernels

@@ -53,44 +53,95 @@ double source(double g, int64_t S, Pad pad, bool ac, double& d) {
   return v;
 }
 
+// in = {D, H, W} (D = 1 for a 4-D x); positions: the number of output positions per image.
 struct Geo {
-  int64_t N, C, H, W, Ho, Wo;
+  int64_t N = 0, C = 0;
+  int64_t in[3] = {1, 1, 1};
+  int64_t positions = 0;
+  int64_t plane() const { return in[0] * in[1] * in[2]; }
 };
 
-template <typename T>
+// The corners of one grid point g (ND values: x, y[, z]): offsets within the image plane,
+// weights, each weight's derivative along each coordinate, and d(coordinate)/d(grid value).
+// Corners outside the input get weight 0 (offset 0).
+template <typename T, int ND>
+void corners(const Geo& s, const T* g, bool nearest, Pad pad, bool ac, int64_t* off, T* w,
+             T (*dw)[1 << ND], double* ds) {
+  constexpr int K = 1 << ND;
+  double c[ND];
+  int64_t size[ND], stride[ND];
+  for (int k = 0; k < ND; ++k) {
+    size[k] = s.in[2 - k];
+    stride[k] = k == 0 ? 1 : k == 1 ? s.in[2] : s.in[1] * s.in[2];
+    c[k] = source(double(g[k]), size[k], pad, ac, ds[k]);
+  }
+  if (nearest) {
+    bool in = true;
+    int64_t o = 0;
+    for (int k = 0; k < ND; ++k) {
+      const double r = std::nearbyint(c[k]);
+      in = in && r >= 0 && r < size[k];
+      o += (in ? static_cast<int64_t>(r) : 0) * stride[k];
+    }
+    for (int j = 0; j < K; ++j) {
+      off[j] = 0;
+      w[j] = T(0);
+      for (int k = 0; k < ND; ++k) dw[k][j] = T(0);
+    }
+    if (in) {
+      off[0] = o;
+      w[0] = T(1);
+    }
+    return;
+  }
+  int64_t lo[ND];
+  double t[ND];
+  for (int k = 0; k < ND; ++k) {
+    const double f = std::floor(c[k]);
+    lo[k] = static_cast<int64_t>(f);
+    t[k] = c[k] - f;
+  }
+  for (int j = 0; j < K; ++j) {
+    bool in = true;
+    int64_t o = 0;
+    double wt = 1;
+    for (int k = 0; k < ND; ++k) {
+      const int bit = (j >> k) & 1;
+      const int64_t idx = lo[k] + bit;
+      in = in && idx >= 0 && idx < size[k];
+      o += idx * stride[k];
+      wt *= bit ? t[k] : 1 - t[k];
+    }
+    off[j] = in ? o : 0;
+    w[j] = in ? T(wt) : T(0);
+    for (int k = 0; k < ND; ++k) {
+      double d = (j >> k) & 1 ? 1.0 : -1.0;
+      for (int m = 0; m < ND; ++m)
+        if (m != k) d *= (j >> m) & 1 ? t[m] : 1 - t[m];
+      dw[k][j] = in ? T(d) : T(0);
+    }
+  }
+}
+
+template <typename T, int ND>
 void fwd(const Geo& s, const T* x, const T* grid, T* out, bool nearest, Pad pad, bool ac) {
-  const int64_t HW = s.H * s.W, HWo = s.Ho * s.Wo;
-  parallel_for(0, s.N * HWo, 256, [&](int64_t b, int64_t e) {
+  constexpr int K = 1 << ND;
+  const int64_t P = s.plane(), Po = s.positions;
+  parallel_for(0, s.N * Po, 256, [&](int64_t b, int64_t e) {
+    int64_t off[K];
+    T w[K], dw[ND][K];
+    double ds[ND];
     for (int64_t r = b; r < e; ++r) {
-      const int64_t n = r / HWo, pos = r % HWo;
-      double dx, dy;
-      const double ix = source(double(grid[r * 2]), s.W, pad, ac, dx);
-      const double iy = source(double(grid[r * 2 + 1]), s.H, pad, ac, dy);
-      const T* xn = x + n * s.C * HW;
-      T* on = out + n * s.C * HWo + pos;
-      if (nearest) {
-        const double rx = std::nearbyint(ix), ry = std::nearbyint(iy);
-        const bool in = rx >= 0 && rx < s.W && ry >= 0 && ry < s.H;
-        const int64_t off = in ? static_cast<int64_t>(ry) * s.W + static_cast<int64_t>(rx) : 0;
-        for (int64_t c = 0; c < s.C; ++c) on[c * HWo] = in ? xn[c * HW + off] : T(0);
-        continue;
-      }
-      const double fx = std::floor(ix), fy = std::floor(iy);
-      const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
-      const double tx = ix - fx, ty = iy - fy;
-      const double w[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
-      int64_t off[4];
-      T wt[4];
-      int k = 0;
-      for (int j = 0; j < 4; ++j) {
-        const int64_t xx = x0 + (j & 1), yy = y0 + (j >> 1);
-        if (xx >= 0 && xx < s.W && yy >= 0 && yy < s.H) { off[k] = yy * s.W + xx; wt[k++] = T(w[j]); }
-      }
+      const int64_t n = r / Po, pos = r % Po;
+      corners<T, ND>(s, grid + r * ND, nearest, pad, ac, off, w, dw, ds);
+      const T* xn = x + n * s.C * P;
+      T* on = out + n * s.C * Po + pos;
+      const int kn = nearest ? 1 : K;
       for (int64_t c = 0; c < s.C; ++c) {
-        const T* xc = xn + c * HW;
+        const T* xc = xn + c * P;
         T acc = T(0);
-        for (int j = 0; j < k; ++j) acc += wt[j] * xc[off[j]];
-        on[c * HWo] = acc;
+        for (int j = 0; j < kn; ++j) acc += w[j] * xc[off[j]];
+        on[c * Po] = acc;
       }
     }
   });
@@ -98,86 +149,64 @@ void fwd(const Geo& s, const T* x, const T* grid, T* out, bool nearest, Pad pad,
 
 // Per image: the corners and weights of every output position are tabulated once, then each
 // channel plane is walked in turn (dx scattered, the grid's gradient accumulated over channels).
-template <typename T>
+template <typename T, int ND>
 void bwd(const Geo& s, const T* x, const T* grid, const T* dout, T* dx, T* dgrid, bool nearest,
          Pad pad, bool ac) {
-  const int64_t HW = s.H * s.W, HWo = s.Ho * s.Wo;
+  constexpr int K = 1 << ND;
+  const int64_t P = s.plane(), Po = s.positions;
   parallel_for(0, s.N, 1, [&](int64_t b, int64_t e) {
-    std::vector<int64_t> off(HWo * 4);
-    std::vector<T> w(HWo * 4), wx(HWo * 4), wy(HWo * 4);
-    std::vector<double> dsx(HWo), dsy(HWo), gix(HWo), giy(HWo);
+    std::vector<int64_t> off(Po * K);
+    std::vector<T> w(Po * K), dw(Po * K * ND);
+    std::vector<double> ds(Po * ND), gi(Po * ND);
     for (int64_t n = b; n < e; ++n) {
-      for (int64_t pos = 0; pos < HWo; ++pos) {
-        const int64_t r = n * HWo + pos;
-        const double ix = source(double(grid[r * 2]), s.W, pad, ac, dsx[pos]);
-        const double iy = source(double(grid[r * 2 + 1]), s.H, pad, ac, dsy[pos]);
-        int64_t* o = off.data() + pos * 4;
-        T *pw = w.data() + pos * 4, *px = wx.data() + pos * 4, *py = wy.data() + pos * 4;
-        if (nearest) {
-          const double rx = std::nearbyint(ix), ry = std::nearbyint(iy);
-          const bool in = rx >= 0 && rx < s.W && ry >= 0 && ry < s.H;
-          for (int j = 0; j < 4; ++j) { o[j] = 0; pw[j] = px[j] = py[j] = T(0); }
-          if (in) {
-            o[0] = static_cast<int64_t>(ry) * s.W + static_cast<int64_t>(rx);
-            pw[0] = T(1);
-          }
-          continue;
-        }
-        const double fx = std::floor(ix), fy = std::floor(iy);
-        const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
-        const double tx = ix - fx, ty = iy - fy;
-        const double cw[4] = {(1 - tx) * (1 - ty), tx * (1 - ty), (1 - tx) * ty, tx * ty};
-        const double cx[4] = {-(1 - ty), (1 - ty), -ty, ty};  // dw/dix
-        const double cy[4] = {-(1 - tx), -tx, (1 - tx), tx};  // dw/diy
-        for (int j = 0; j < 4; ++j) {
-          const int64_t xx = x0 + (j & 1), yy = y0 + (j >> 1);
-          const bool in = xx >= 0 && xx < s.W && yy >= 0 && yy < s.H;
-          o[j] = in ? yy * s.W + xx : 0;
-          pw[j] = in ? T(cw[j]) : T(0);
-          px[j] = in ? T(cx[j]) : T(0);
-          py[j] = in ? T(cy[j]) : T(0);
-        }
+      for (int64_t pos = 0; pos < Po; ++pos) {
+        T dwl[ND][K];
+        corners<T, ND>(s, grid + (n * Po + pos) * ND, nearest, pad, ac, off.data() + pos * K,
+                       w.data() + pos * K, dwl, ds.data() + pos * ND);
+        for (int k = 0; k < ND; ++k)
+          for (int j = 0; j < K; ++j) dw[(pos * ND + k) * K + j] = dwl[k][j];
       }
-      std::fill(gix.begin(), gix.end(), 0.0);
-      std::fill(giy.begin(), giy.end(), 0.0);
+      std::fill(gi.begin(), gi.end(), 0.0);
       for (int64_t c = 0; c < s.C; ++c) {
-        const T* go = dout + (n * s.C + c) * HWo;
-        const T* xc = x + (n * s.C + c) * HW;
-        T* dxc = dx ? dx + (n * s.C + c) * HW : nullptr;
-        if (dxc) {
-          std::fill(dxc, dxc + HW, T(0));
-          for (int64_t pos = 0; pos < HWo; ++pos) {
+        const T* go = dout + (n * s.C + c) * Po;
+        const T* xc = x + (n * s.C + c) * P;
+        if (dx) {
+          T* dxc = dx + (n * s.C + c) * P;
+          std::fill(dxc, dxc + P, T(0));
+          for (int64_t pos = 0; pos < Po; ++pos) {
             const T gv = go[pos];
-            for (int j = 0; j < 4; ++j) dxc[off[pos * 4 + j]] += w[pos * 4 + j] * gv;
+            for (int j = 0; j < K; ++j) dxc[off[pos * K + j]] += w[pos * K + j] * gv;
           }
         }
         if (dgrid && !nearest) {
-          for (int64_t pos = 0; pos < HWo; ++pos) {
+          for (int64_t pos = 0; pos < Po; ++pos) {
             const T gv = go[pos];
-            T ax = T(0), ay = T(0);
-            for (int j = 0; j < 4; ++j) {
-              const T xv = xc[off[pos * 4 + j]];
-              ax += wx[pos * 4 + j] * xv;
-              ay += wy[pos * 4 + j] * xv;
+            for (int k = 0; k < ND; ++k) {
+              const T* d = dw.data() + (pos * ND + k) * K;
+              T a = T(0);
+              for (int j = 0; j < K; ++j) a += d[j] * xc[off[pos * K + j]];
+              gi[pos * ND + k] += double(gv * a);
             }
-            gix[pos] += double(gv * ax);
-            giy[pos] += double(gv * ay);
           }
         }
       }
       if (dgrid)
-        for (int64_t pos = 0; pos < HWo; ++pos) {
-          const int64_t r = n * HWo + pos;
-          dgrid[r * 2] = T(gix[pos] * dsx[pos]);
-          dgrid[r * 2 + 1] = T(giy[pos] * dsy[pos]);
-        }
+        for (int64_t pos = 0; pos < Po; ++pos)
+          for (int k = 0; k < ND; ++k)
+            dgrid[(n * Po + pos) * ND + k] = T(gi[pos * ND + k] * ds[pos * ND + k]);
     }
   });
 }
 
 Geo geo(const Tensor& x, const Tensor& grid) {
-  return Geo{x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3], grid.shape()[1],
-             grid.shape()[2]};
+  Geo g;
+  const int64_t nd = x.ndim() - 2;
+  g.N = x.shape()[0];
+  g.C = x.shape()[1];
+  for (int64_t d = 0; d < nd; ++d) g.in[3 - nd + d] = x.shape()[2 + d];
+  g.positions = 1;
+  for (int64_t d = 1; d + 1 < grid.ndim(); ++d) g.positions *= grid.shape()[d];
+  return g;
 }
 
 }  // namespace
@@ -189,9 +218,12 @@ void grid_sample(const Tensor& x0, const Tensor& grid0, const std::string& mode,
   dispatch_floating(x.dtype(), "grid_sample", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      fwd<T>(geo(x, grid), static_cast<const T*>(x.raw_data()),
-             static_cast<const T*>(grid.raw_data()), static_cast<T*>(out.raw_data()),
-             mode == "nearest", pad_of(padding_mode), align_corners);
+      const Geo g = geo(x, grid);
+      const T* xp = static_cast<const T*>(x.raw_data());
+      const T* gp = static_cast<const T*>(grid.raw_data());
+      T* op = static_cast<T*>(out.raw_data());
+      if (x.ndim() == 5) fwd<T, 3>(g, xp, gp, op, mode == "nearest", pad_of(padding_mode), align_corners);
+      else fwd<T, 2>(g, xp, gp, op, mode == "nearest", pad_of(padding_mode), align_corners);
     } else {
       unsupported_dtype("grid_sample", x.dtype(), "float32, float64");
     }
@@ -213,11 +245,14 @@ void grid_sample_grad(const Tensor& x0, const Tensor& grid0, const Tensor& dout0
   dispatch_floating(x.dtype(), "grid_sample_grad", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      bwd<T>(geo(x, grid), static_cast<const T*>(x.raw_data()),
-             static_cast<const T*>(grid.raw_data()), static_cast<const T*>(dout.raw_data()),
-             dx.defined() ? static_cast<T*>(dx.raw_data()) : nullptr,
-             dgrid.defined() ? static_cast<T*>(dgrid.raw_data()) : nullptr, mode == "nearest",
-             pad_of(padding_mode), align_corners);
+      const Geo g = geo(x, grid);
+      const T* xp = static_cast<const T*>(x.raw_data());
+      const T* gp = static_cast<const T*>(grid.raw_data());
+      const T* dp = static_cast<const T*>(dout.raw_data());
+      T* dxp = dx.defined() ? static_cast<T*>(dx.raw_data()) : nullptr;
+      T* dgp = dgrid.defined() ? static_cast<T*>(dgrid.raw_data()) : nullptr;
+      if (x.ndim() == 5) bwd<T, 3>(g, xp, gp, dp, dxp, dgp, mode == "nearest", pad_of(padding_mode), align_corners);
+      else bwd<T, 2>(g, xp, gp, dp, dxp, dgp, mode == "nearest", pad_of(padding_mode), align_corners);
     } else {
       unsupported_dtype("grid_sample_grad", x.dtype(), "float32, float64");
     }

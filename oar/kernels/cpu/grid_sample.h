@@ -1,11 +1,12 @@
-// grid_sample (4-D) and its gradients, float32 and float64; and affine_grid's base grid.
+// grid_sample (4-D and 5-D) and its gradients, float32 and float64; and affine_grid's base grid.
 //
-// x: [N, C, H, W], grid: [N, Ho, Wo, 2] holding (x, y) in [-1, 1]; out: [N, C, Ho, Wo].
+// x: [N, C, H, W], grid: [N, Ho, Wo, 2] holding (x, y) in [-1, 1]; out: [N, C, Ho, Wo]; or
+// x: [N, C, D, H, W], grid: [N, Do, Ho, Wo, 3] holding (x, y, z); out: [N, C, Do, Ho, Wo].
 // A grid value g along a dim of size S maps to the pixel coordinate
 //   align_corners: (g + 1) / 2 * (S - 1)        else: ((g + 1) * S - 1) / 2
 // then padding_mode "border" clips it to [0, S - 1], "reflection" reflects it about the borders
 // (about 0 and S - 1 with align_corners, else about -0.5 and S - 0.5, then clips); "zeros" keeps
-// it and reads 0 outside the input. "bilinear" weighs the four neighbours; "nearest" reads the
+// it and reads 0 outside the input. "bilinear" weighs the four (5-D: eight) neighbours; "nearest" reads the
 // nearest (halves to even).
 #pragma once
 #include <string>

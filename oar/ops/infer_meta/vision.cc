@@ -68,11 +68,18 @@ void grid_sample_check(const char* op, const Tensor& x, const Tensor& grid,
   check_float(op, "grid", grid);
   OAR_ENFORCE(x.dtype() == grid.dtype(), TypeMismatch, op, ": x (", dtype_name(x.dtype()),
               ") and grid (", dtype_name(grid.dtype()), ") must have the same dtype");
-  OAR_ENFORCE_ARG(x.ndim() == 4, op, ": expected x of shape [N, C, H, W] (4-D), got shape ",
+  OAR_ENFORCE_ARG(x.ndim() == 4 || x.ndim() == 5, op,
+                  ": expected x of shape [N, C, H, W] or [N, C, D, H, W], got shape ",
                   shape_str(x.shape()));
-  OAR_ENFORCE_ARG(grid.ndim() == 4 && grid.shape()[3] == 2, op,
-                  ": expected grid of shape [N, H_out, W_out, 2], got shape ",
-                  shape_str(grid.shape()));
+  if (x.ndim() == 4) {
+    OAR_ENFORCE_ARG(grid.ndim() == 4 && grid.shape()[3] == 2, op,
+                    ": expected grid of shape [N, H_out, W_out, 2], got shape ",
+                    shape_str(grid.shape()));
+  } else {
+    OAR_ENFORCE_ARG(grid.ndim() == 5 && grid.shape()[4] == 3, op,
+                    ": expected grid of shape [N, D_out, H_out, W_out, 3] for a 5-D x, got shape ",
+                    shape_str(grid.shape()));
+  }
   OAR_ENFORCE_ARG(grid.shape()[0] == x.shape()[0], op, ": x (shape ", shape_str(x.shape()),
                   ") and grid (shape ", shape_str(grid.shape()),
                   ") should have the same batch size");
@@ -85,7 +92,9 @@ Meta grid_sample(const char* op, const std::vector<Tensor>& inputs, const std::s
   grid_sample_check(op, inputs[0], inputs[1], mode, padding_mode);
   const Shape& x = inputs[0].shape();
   const Shape& g = inputs[1].shape();
-  return {Shape{x[0], x[1], g[1], g[2]}, inputs[0].dtype()};
+  Shape out{x[0], x[1]};
+  out.insert(out.end(), g.begin() + 1, g.end() - 1);
+  return {out, inputs[0].dtype()};
 }
 
 void affine_grid_check(const char* op, const Tensor& theta, const IntArray& out_shape) {
@@ -306,9 +315,9 @@ SdpaDims sdpa_check(const char* op, const Tensor& q, const Tensor& k, const Tens
 }
 
 std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor&,
-                            const Tensor&, double, bool) {
-  OAR_ENFORCE_ARG(qkv.size() == 3, op, ": expected {query, key, value}, got ", qkv.size(),
-                  " tensors");
+                            double, bool) {
+  OAR_ENFORCE_ARG(qkv.size() == 3 || qkv.size() == 4, op,
+                  ": expected {query, key, value} and maybe a mask, got ", qkv.size(), " tensors");
   const Shape &qs = qkv[0].shape(), &ks = qkv[1].shape(), &vs = qkv[2].shape();
   return {Meta{Shape{qs[0], qs[1], qs[2], vs[3]}, qkv[0].dtype()},
           Meta{Shape{qs[0], qs[2], qs[1], ks[1]}, qkv[0].dtype()}};

@@ -17,7 +17,8 @@ Meta interp_grad(const char* op, const Tensor& out_grad, const IntArray& input_s
                  const std::string& mode, bool align_corners, int64_t align_mode, double s0,
                  double s1, double s2);
 
-// grid_sample: x [N, C, H, W] and grid [N, Ho, Wo, 2] of x's float dtype.
+// grid_sample: x [N, C, H, W] and grid [N, Ho, Wo, 2], or x [N, C, D, H, W] and grid
+// [N, Do, Ho, Wo, 3], of x's float dtype.
 void grid_sample_check(const char* op, const Tensor& x, const Tensor& grid,
                        const std::string& mode, const std::string& padding_mode);
 Meta grid_sample(const char* op, const std::vector<Tensor>& inputs, const std::string& mode,
@@ -64,8 +65,8 @@ struct SdpaDims {
 };
 SdpaDims sdpa_check(const char* op, const Tensor& query, const Tensor& key, const Tensor& value,
                     const Tensor& attn_mask, double dropout_p);
-// {out [B, Sq, H, Dv], probs [B, H, Sq, Sk]}.
-std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor& mask,
-                            const Tensor& dmask, double scale, bool is_causal);
+// qkv: {query, key, value} or with the mask. {out [B, Sq, H, Dv], probs [B, H, Sq, Sk]}.
+std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor& dmask,
+                            double scale, bool is_causal);
 
 }  // namespace oar::infer_meta
