@@ -93,8 +93,9 @@ def cases(namespace, name):
     if name == "grid_sample":
         return _grid_sample()
     if name == "affine_grid":
-        return [Case([arr((2, 2, 3), dt)], dict(out_shape=[2, 3, 4, 5], align_corners=ac))
-                for dt in FLOATS for ac in (True, False)]
+        return [c for dt in FLOATS for ac in (True, False) for c in (
+            Case([arr((2, 2, 3), dt)], dict(out_shape=[2, 3, 4, 5], align_corners=ac)),
+            Case([arr((2, 3, 4), dt)], dict(out_shape=[2, 1, 3, 4, 2], align_corners=ac)))]
     if name == "pixel_shuffle":
         return [c for dt in FLOATS for c in (
             Case([arr((2, 8, 3, 4), dt)], dict(upscale_factor=2)),

@@ -391,11 +391,39 @@ def test_affine_grid(dt, ac):
                what="affine_grid")
 
 
+def np_affine_grid_3d(theta, shape, ac):
+    N, _, D, H, W = shape
+
+    def lin(S):
+        v = np.linspace(-1, 1, S) if S > 1 else np.array([-1.0 if ac else 0.0])
+        return v if ac else v * (S - 1) / S
+
+    zs, ys, xs = np.meshgrid(lin(D), lin(H), lin(W), indexing="ij")
+    base = np.stack([xs, ys, zs, np.ones_like(xs)], -1)  # [D, H, W, 4]
+    return np.einsum("dhwk,nck->ndhwc", base, theta)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("ac", [True, False])
+def test_affine_grid_3d(dt, ac):
+    th = (np.arange(12, dtype=dt).reshape(1, 3, 4) / 10).astype(dt)
+    out = F.affine_grid(oar.to_tensor(th), [1, 1, 2, 2, 3], align_corners=ac)
+    assert out.shape == [1, 2, 2, 3, 3] and out.dtype == getattr(oar, dt)
+    close(out, np_affine_grid_3d(th, [1, 1, 2, 2, 3], ac), dt)
+    if ac:  # measured with paddle
+        np.testing.assert_allclose(out.numpy()[0, 1, 1], [[0.6, 1.4, 2.2], [0.6, 1.8, 3.0],
+                                                          [0.6, 2.2, 3.8]], atol=1e-6)
+    check_grad(lambda t: F.affine_grid(t, [2, 1, 2, 3, 2], ac), [rand((2, 3, 4), seed=44)],
+               what="affine_grid 3-D")
+
+
 def test_affine_grid_errors():
     with pytest.raises(ValueError, match="expected theta of shape \\[N, 2, 3\\]"):
         F.affine_grid(oar.to_tensor(rand((1, 3, 3), "float32")), [1, 1, 2, 2])
-    with pytest.raises(ValueError, match="only a 4-D out_shape"):
+    with pytest.raises(ValueError, match="expected theta of shape \\[N, 3, 4\\]"):
         F.affine_grid(oar.to_tensor(rand((1, 2, 3), "float32")), [1, 1, 2, 2, 2])
+    with pytest.raises(ValueError, match="out_shape should be \\[N, C, H, W\\] or"):
+        F.affine_grid(oar.to_tensor(rand((1, 2, 3), "float32")), [1, 2, 2])
     with pytest.raises(ValueError, match="differs from out_shape\\[0\\]"):
         F.affine_grid(oar.to_tensor(rand((2, 2, 3), "float32")), [1, 1, 2, 2])
 

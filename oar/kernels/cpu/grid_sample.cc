@@ -267,7 +267,7 @@ std::vector<Tensor> grid_sample_grad(const Tensor& x, const Tensor& grid, const 
   return {dx, dgrid};
 }
 
-void affine_grid_base(int64_t H, int64_t W, bool align_corners, const Tensor& base) {
+void affine_grid_base(int64_t D, int64_t H, int64_t W, bool align_corners, const Tensor& base) {
   dispatch_floating(base.dtype(), "affine_grid", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
@@ -277,13 +277,16 @@ void affine_grid_base(int64_t H, int64_t W, bool align_corners, const Tensor& ba
         const double v = -1.0 + 2.0 * double(i) / double(S - 1);
         return align_corners ? v : v * double(S - 1) / double(S);
       };
-      for (int64_t h = 0; h < H; ++h)
-        for (int64_t w = 0; w < W; ++w) {
-          T* q = p + (h * W + w) * 3;
-          q[0] = T(lin(w, W));
-          q[1] = T(lin(h, H));
-          q[2] = T(1);
-        }
+      const int64_t row = D > 0 ? 4 : 3;
+      for (int64_t d = 0; d < std::max<int64_t>(D, 1); ++d)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t w = 0; w < W; ++w) {
+            T* q = p + ((d * H + h) * W + w) * row;
+            q[0] = T(lin(w, W));
+            q[1] = T(lin(h, H));
+            if (D > 0) q[2] = T(lin(d, D));
+            q[row - 1] = T(1);
+          }
     } else {
       unsupported_dtype("affine_grid", base.dtype(), "float32, float64");
     }

@@ -26,8 +26,8 @@ void grid_sample_grad(const Tensor& x, const Tensor& grid, const Tensor& out_gra
 std::vector<Tensor> grid_sample_grad(const Tensor& x, const Tensor& grid, const Tensor& out_grad,
                                      const std::string& mode, const std::string& padding_mode,
                                      bool align_corners);
-// base: [H, W, 3] rows (x, y, 1), x and y evenly spaced over [-1, 1] (align_corners) or the
-// pixel centres ((2 i + 1) / S - 1).
-void affine_grid_base(int64_t H, int64_t W, bool align_corners, const Tensor& base);
+// base: [H, W, 3] rows (x, y, 1) (D == 0) or [D, H, W, 4] rows (x, y, z, 1), the coordinates
+// evenly spaced over [-1, 1] (align_corners) or the pixel centres ((2 i + 1) / S - 1).
+void affine_grid_base(int64_t D, int64_t H, int64_t W, bool align_corners, const Tensor& base);
 
 }  // namespace oar::kernels

@@ -99,17 +99,25 @@ Meta grid_sample(const char* op, const std::vector<Tensor>& inputs, const std::s
 
 void affine_grid_check(const char* op, const Tensor& theta, const IntArray& out_shape) {
   check_float(op, "theta", theta);
-  OAR_ENFORCE_ARG(out_shape.size() == 4, op,
-                  ": only a 4-D out_shape [N, C, H, W] is supported, got ", list_str(out_shape));
-  OAR_ENFORCE_ARG(theta.ndim() == 3 && theta.shape()[1] == 2 && theta.shape()[2] == 3, op,
-                  ": expected theta of shape [N, 2, 3], got shape ", shape_str(theta.shape()));
+  OAR_ENFORCE_ARG(out_shape.size() == 4 || out_shape.size() == 5, op,
+                  ": out_shape should be [N, C, H, W] or [N, C, D, H, W], got ",
+                  list_str(out_shape));
+  const bool three = out_shape.size() == 5;
+  OAR_ENFORCE_ARG(theta.ndim() == 3 && theta.shape()[1] == (three ? 3 : 2) &&
+                      theta.shape()[2] == (three ? 4 : 3),
+                  op, ": expected theta of shape ", three ? "[N, 3, 4]" : "[N, 2, 3]",
+                  " for out_shape ", list_str(out_shape), ", got shape ",
+                  shape_str(theta.shape()));
   OAR_ENFORCE_ARG(theta.shape()[0] == out_shape[0], op, ": theta's batch size ",
                   theta.shape()[0], " differs from out_shape[0] = ", out_shape[0]);
-  OAR_ENFORCE_ARG(out_shape[2] > 0 && out_shape[3] > 0, op,
-                  ": out_shape's H and W should be positive, got ", list_str(out_shape));
+  for (size_t d = 2; d < out_shape.size(); ++d)
+    OAR_ENFORCE_ARG(out_shape[d] > 0, op, ": out_shape's spatial sizes should be positive, got ",
+                    list_str(out_shape));
 }
 
-Meta affine_grid_base(const char*, int64_t height, int64_t width, bool, DType dtype) {
+Meta affine_grid_base(const char*, int64_t depth, int64_t height, int64_t width, bool,
+                      DType dtype) {
+  if (depth > 0) return {Shape{depth, height, width, 4}, dtype};
   return {Shape{height, width, 3}, dtype};
 }
 

@@ -23,10 +23,11 @@ void grid_sample_check(const char* op, const Tensor& x, const Tensor& grid,
                        const std::string& mode, const std::string& padding_mode);
 Meta grid_sample(const char* op, const std::vector<Tensor>& inputs, const std::string& mode,
                  const std::string& padding_mode, bool align_corners);
-// affine_grid: theta [N, 2, 3], out_shape [N, C, H, W].
+// affine_grid: theta [N, 2, 3] and out_shape [N, C, H, W], or theta [N, 3, 4] and out_shape
+// [N, C, D, H, W].
 void affine_grid_check(const char* op, const Tensor& theta, const IntArray& out_shape);
-Meta affine_grid_base(const char* op, int64_t height, int64_t width, bool align_corners,
-                      DType dtype);
+Meta affine_grid_base(const char* op, int64_t depth, int64_t height, int64_t width,
+                      bool align_corners, DType dtype);
 
 // pixel_shuffle (kind 0), pixel_unshuffle (1), channel_shuffle (2): checks, returns x's shape.
 Shape shuffle_check(const char* op, const Tensor& x, int64_t factor,
