@@ -64,7 +64,7 @@ struct Geo {
 // The corners of one grid point g (ND values: x, y[, z]): offsets within the image plane,
 // weights, each weight's derivative along each coordinate, and d(coordinate)/d(grid value).
 // Corners outside the input get weight 0 (offset 0).
-template <typename T, int ND>
+template <typename T, int ND, bool kDerivatives = true>
 void corners(const Geo& s, const T* g, bool nearest, Pad pad, bool ac, int64_t* off, T* w,
              T (*dw)[1 << ND], double* ds) {
   constexpr int K = 1 << ND;
@@ -86,7 +86,8 @@ void corners(const Geo& s, const T* g, bool nearest, Pad pad, bool ac, int64_t* 
     for (int j = 0; j < K; ++j) {
       off[j] = 0;
       w[j] = T(0);
-      for (int k = 0; k < ND; ++k) dw[k][j] = T(0);
+      if constexpr (kDerivatives)
+        for (int k = 0; k < ND; ++k) dw[k][j] = T(0);
     }
     if (in) {
       off[0] = o;
@@ -114,6 +115,7 @@ void corners(const Geo& s, const T* g, bool nearest, Pad pad, bool ac, int64_t* 
     }
     off[j] = in ? o : 0;
     w[j] = in ? T(wt) : T(0);
+    if constexpr (!kDerivatives) continue;
     for (int k = 0; k < ND; ++k) {
       double d = (j >> k) & 1 ? 1.0 : -1.0;
       for (int m = 0; m < ND; ++m)
@@ -133,7 +135,7 @@ void fwd(const Geo& s, const T* x, const T* grid, T* out, bool nearest, Pad pad,
     double ds[ND];
     for (int64_t r = b; r < e; ++r) {
       const int64_t n = r / Po, pos = r % Po;
-      corners<T, ND>(s, grid + r * ND, nearest, pad, ac, off, w, dw, ds);
+      corners<T, ND, false>(s, grid + r * ND, nearest, pad, ac, off, w, dw, ds);
       const T* xn = x + n * s.C * P;
       T* on = out + n * s.C * Po + pos;
       const int kn = nearest ? 1 : K;
