@@ -128,8 +128,17 @@ def cases(namespace, name):
     if name in ("max_unpool1d", "max_unpool2d", "max_unpool3d"):
         nd = int(name[-2])
         shape = (2, 3) + (3, 2, 2)[:nd]
-        return [Case([arr(shape, dt), _unpool_indices(shape, 2)], dict(kernel_size=2))
-                for dt in FLOATS]
+        # (max_unpool1d takes output_size as [N, C, L] in Paddle 3.3: its [L] form is checked
+        # against the input unsqueezed to 2-D and always rejected; oar takes both.)
+        big = [s * 2 + 1 for s in shape[2:]]
+        big = list(shape[:2]) + big if nd == 1 else big
+        return [c for dt in FLOATS for c in (
+            Case([arr(shape, dt), _unpool_indices(shape, 2)], dict(kernel_size=2)),
+            Case([arr(shape, dt), _unpool_indices(shape, 2)], dict(kernel_size=2,
+                                                                   output_size=big)),
+            Case([arr(shape, dt), _unpool_indices(shape, 2)],
+                 dict(kernel_size=2, output_size=list(shape[:2]) * (nd == 1) +
+                      [s * 2 - 2 for s in shape[2:]]), grad=False))]
     if name == "local_response_norm":
         return [c for dt in FLOATS for c in (
             Case([arr((2, 5, 3, 4), dt)], dict(size=3)),

@@ -211,6 +211,8 @@ def test_interpolate_errors():
         F.interpolate(x, size=[2, 2], mode="bilinear", align_mode=2)
     with pytest.raises(ValueError, match="should be greater than 0"):
         F.interpolate(x, scale_factor=-1.0, mode="bilinear")
+    with pytest.raises(TypeError, match="size should be a list, tuple or Tensor, got int"):
+        F.interpolate(x, size=3, mode="bilinear")
     with pytest.raises(TypeError, match="interp: argument 'x' must be a float32 or float64"):
         oar._C.interp(oar.to_tensor(np.ones((1, 1, 2, 2), np.int64)), [3, 3], "bilinear")
     with pytest.raises(ValueError, match="interp: the mode should be"):
@@ -598,6 +600,9 @@ def test_max_unpool_errors():
         F.max_unpool2d(x, oar.to_tensor(np.zeros((1, 1, 2, 1), np.int32)), 2)
     with pytest.raises(TypeError, match="argument 'indices' must be an int32 or int64"):
         F.max_unpool2d(x, x, 2)
+    with pytest.raises(ValueError, match='invalid output_size "\\[2, 2\\]" \\(dim 0 must be '
+                       'between 2 and 6\\)'):
+        F.max_unpool2d(x, idx, 2, output_size=[2, 2])
     x1 = oar.to_tensor(rand((1, 1, 2), "float32"))
     with pytest.raises(ValueError, match="max_unpool1d: The data_format must be NCL"):
         F.max_unpool1d(x1, oar.to_tensor(np.zeros((1, 1, 2), np.int32)), 2, data_format="NLC")

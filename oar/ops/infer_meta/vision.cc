@@ -245,6 +245,13 @@ IntArray max_unpool_shape(const char* op, int64_t nd, const Tensor& x, const Ten
                     ": output_size should have at least ", nd, " values, got ",
                     list_str(output_size));
     for (int64_t d = 0; d < nd; ++d) out.push_back(output_size[output_size.size() - nd + d]);
+    // As Paddle: each size strictly within a stride of the default one.
+    for (int64_t d = 0; d < nd; ++d) {
+      const int64_t def = (x.shape()[2 + d] - 1) * s[d] - 2 * p[d] + k[d];
+      OAR_ENFORCE_ARG(def - s[d] < out[2 + d] && out[2 + d] < def + s[d], op,
+                      ": invalid output_size \"", list_str(output_size), "\" (dim ", d,
+                      " must be between ", def - s[d], " and ", def + s[d], ")");
+    }
   } else {
     for (int64_t d = 0; d < nd; ++d)
       out.push_back((x.shape()[2 + d] - 1) * s[d] - 2 * p[d] + k[d]);

@@ -75,9 +75,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     in_sizes = list(x.shape[1:-1]) if last else list(x.shape[2:])
     scales = [0.0, 0.0, 0.0]
     if size is not None:
-        sizes = _ints(size)
         if not isinstance(size, (list, tuple)) and not hasattr(size, "tolist"):
-            sizes = sizes * sp
+            raise TypeError(f"interpolate: size should be a list, tuple or Tensor, got "
+                            f"{type(size).__name__}")  # as Paddle, which can't iterate an int
+        sizes = _ints(size)
         if len(sizes) != sp:
             raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
         if any(s <= 0 for s in sizes):
