@@ -591,6 +591,24 @@ def test_max_unpool(dt, nd):
                what=f"max_unpool{nd}d")
 
 
+def test_max_unpool_overlapping_windows_overwrite():
+    # Overlapping windows name one position twice: it keeps the value (as Paddle), not a sum.
+    x = oar.to_tensor(np.array([[[[1., 9, 2, 3], [4, 5, 6, 7], [0, 1, 2, 3], [1, 1, 1, 1]]]],
+                               "float32"))
+    out, idx = F.max_pool2d(x, 3, stride=1, return_mask=True)
+    up = F.max_unpool2d(out, idx, 3, stride=1)
+    want = np.zeros((1, 1, 4, 4), "float32")
+    want[0, 0, 0, 1], want[0, 0, 1, 2], want[0, 0, 1, 3] = 9, 6, 7
+    np.testing.assert_array_equal(up.numpy(), want)
+    # int64 indices work too; the gradient gathers at the indices.
+    up64 = F.max_unpool2d(out, idx.astype("int64"), 3, stride=1)
+    np.testing.assert_array_equal(up64.numpy(), want)
+    o = oar.to_tensor(out.numpy(), stop_gradient=False)
+    (F.max_unpool2d(o, idx, 3, stride=1) * oar.arange(16, dtype="float32").reshape(
+        [1, 1, 4, 4])).sum().backward()
+    np.testing.assert_array_equal(o.grad.numpy(), [[[[1., 1.], [6., 7.]]]])
+
+
 def test_max_unpool_errors():
     x = oar.to_tensor(rand((1, 1, 2, 2), "float32"))
     idx = oar.to_tensor(np.zeros((1, 1, 2, 2), np.int32))

@@ -262,6 +262,18 @@ IntArray max_unpool_shape(const char* op, int64_t nd, const Tensor& x, const Ten
   return IntArray(out);
 }
 
+Meta max_unpool_base(const char* op, const Tensor& x, const Tensor& indices,
+                     const IntArray& output_shape) {
+  OAR_ENFORCE(indices.dtype() == DType::Int32, TypeMismatch, op,
+              ": argument 'indices' must be an int32 tensor, got ", dtype_name(indices.dtype()));
+  OAR_ENFORCE_ARG(indices.shape() == x.shape() && x.ndim() >= 3 &&
+                      static_cast<int64_t>(output_shape.size()) == x.ndim() &&
+                      output_shape[0] == x.shape()[0] && output_shape[1] == x.shape()[1],
+                  op, ": x ", shape_str(x.shape()), ", indices ", shape_str(indices.shape()),
+                  " and output shape ", list_str(output_shape), " do not match");
+  return {Shape(output_shape.begin(), output_shape.end()), x.dtype()};
+}
+
 bool lrn_check(const char* op, const Tensor& x, int64_t size, const std::string& data_format) {
   check_float(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() >= 3 && x.ndim() <= 5, op,

@@ -54,6 +54,9 @@ IntArray max_unpool_shape(const char* op, int64_t nd, const Tensor& x, const Ten
                           const IntArray& padding, const std::string& data_format,
                           const IntArray& output_size);
 
+Meta max_unpool_base(const char* op, const Tensor& x, const Tensor& indices,
+                     const IntArray& output_shape);
+
 // local_response_norm: x 3-D to 5-D float; returns whether data_format is channel-last.
 bool lrn_check(const char* op, const Tensor& x, int64_t size, const std::string& data_format);
 
