@@ -274,6 +274,12 @@ def _function_cases(name):
     if name == "median":
         return [Case([arr((3, 4), dt)], kw, grad=False) for dt in FLOATS
                 for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"})]
+    if name == "mode":
+        ints = np.array([[1, 2, 2, 3, 3], [4, 4, 1, 1, 0], [5, 6, 7, 8, 9]])
+        return [Case([ints.astype(dt)], {"axis": ax, "keepdim": kd}, grad=False)
+                for dt in ("float32", "float64", "int64") for ax in (1, -1) for kd in (False, True)]
+    if name == "argwhere":
+        return [Case([arr((3, 4), "int64", -1, 1)], grad=False)]
     if name == "nonzero":
         return [Case([arr((3, 4), "int64", -1, 1)], kw, grad=False) for kw in ({}, {"as_tuple": True})]
     if name == "searchsorted":

@@ -40,16 +40,17 @@ void assign_view_inplace(Tensor& self, const Tensor& view) {
   self.bump_version();
   TensorImpl& d = *self.impl();
   const TensorImpl& v = *view.impl();
+  d.dtype = v.dtype;  // in-place casts and comparisons change it (as Paddle's cast_, equal_, ...)
   d.shape = v.shape;
   d.strides = v.strides;
   d.offset = v.offset;
   d.numel = v.numel;
   d.storage = v.storage;
-  if (v.autograd && v.autograd->grad_fn) {
+  if (v.autograd || d.autograd) {  // the history is the view's, none included (detach_)
     autograd::AutogradMeta& m = d.meta();
-    m.grad_fn = v.autograd->grad_fn;
-    m.output_nr = v.autograd->output_nr;
-    m.stop_gradient = false;
+    m.grad_fn = v.autograd ? v.autograd->grad_fn : nullptr;
+    m.output_nr = v.autograd ? v.autograd->output_nr : 0;
+    m.stop_gradient = v.autograd ? v.autograd->stop_gradient : true;
   }
 }
 

@@ -20,9 +20,9 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape);
 // Writes `result` into `self`'s memory (same shape), bumps the version counter and makes
 // `result`'s history the history of `self`.
 void assign_inplace(Tensor& self, const Tensor& result);
-// Makes `self` the view `view` (new shape/strides/offset, view's storage and history) for the
-// in-place shape ops (reshape_, squeeze_, ...); bumps the version so that anything saved from
-// the old geometry for backward refuses to run.
+// Makes `self` the tensor `view` (its dtype, shape/strides/offset, storage and history) for the
+// in-place ops that change geometry or dtype (reshape_, squeeze_, cast_, equal_, ...); bumps the
+// version so that anything saved from the old tensor for backward refuses to run.
 void assign_view_inplace(Tensor& self, const Tensor& view);
 
 // Normalises a list of axes against rank (negatives counted from the end); empty means all

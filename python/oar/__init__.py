@@ -140,6 +140,14 @@ for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoe
     if not hasattr(Tensor, _name):
         setattr(Tensor, _name, getattr(linalg, _name))
 Tensor.inverse = linalg.inv
+# Functions Paddle also has as Tensor methods.
+for _name in ("atleast_2d", "atleast_3d", "broadcast_shape", "broadcast_shapes", "broadcast_tensors",
+              "combinations", "concat", "histogram_bin_edges", "msort", "multiplex", "scatter_nd",
+              "shard_index", "split_with_sizes", "stack", "vander"):
+    if not hasattr(Tensor, _name) and _name in globals():
+        setattr(Tensor, _name, globals()[_name])
+view_as_complex, view_as_real = as_complex, as_real  # noqa: F821 (from the special family)
+Tensor.view_as_complex, Tensor.view_as_real = as_complex, as_real  # noqa: F821
 for _name in ("cross", "vecdot"):
     globals().setdefault(_name, getattr(linalg, _name))
 

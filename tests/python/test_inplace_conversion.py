@@ -187,3 +187,47 @@ def test_shape_ops_in_place():
         s.sum().backward()
     with pytest.raises(ValueError, match="reshape_: Leaf Tensor that doesn't stop gradient"):
         T(a, stop_gradient=False).reshape_([6])
+
+
+def test_dtype_changing_and_other_inplace():
+    x = T(np.array([1.0, 2.0, 3.0]))
+    assert x.cast_("int32") is x and x.dtype == oar.int32
+    np.testing.assert_array_equal(x.numpy(), [1, 2, 3])
+    y = T(np.array([1.0, 2.0, 3.0]))
+    y.equal_(T(np.array([1.0, 0.0, 3.0])))
+    assert y.dtype == oar.bool
+    np.testing.assert_array_equal(y.numpy(), [True, False, True])
+    for name, ref in (("less_than_", np.less), ("less_equal_", np.less_equal), ("greater_than_", np.greater),
+                      ("greater_equal_", np.greater_equal), ("not_equal_", np.not_equal), ("less_", np.less)):
+        a = np.array([1.0, 2.0, 3.0])
+        t = T(a.copy())
+        getattr(t, name)(T(np.array([2.0, 2.0, 2.0])))
+        np.testing.assert_array_equal(t.numpy(), ref(a, 2.0), err_msg=name)
+    w = T(np.array([1.0, 2.0, 3.0]))
+    oar.where_(T(np.array([True, False, True])), w, 0.0)
+    np.testing.assert_array_equal(w.numpy(), [1, 0, 3])
+    m = T(np.ones((3, 3)))
+    m.fill_diagonal_(9.0)
+    np.testing.assert_array_equal(m.numpy(), np.where(np.eye(3, dtype=bool), 9, 1))
+    tall = np.ones((7, 3))
+    np.fill_diagonal(tall, 5.0, wrap=True)
+    t = T(np.ones((7, 3)))
+    t.fill_diagonal_(5.0, wrap=True)
+    np.testing.assert_array_equal(t.numpy(), tall)
+    p = T(np.ones(2), stop_gradient=False)
+    q = p * 2.0
+    q.detach_()
+    assert q.stop_gradient and q.is_leaf
+    r = T(np.zeros(2000))
+    r.random_(3, 7)
+    assert set(np.unique(r.numpy())) == {3, 4, 5, 6}
+    with pytest.raises(ValueError, match=r"random_: 'to' \(1\) must be greater than 'from_' \(2\)"):
+        r.random_(2, 1)
+    a = rand((3, 4), low=-3, high=3, seed=59)
+    t = T(a.copy())
+    t.renorm_(2.0, 0, 1.0)
+    n = np.linalg.norm(a, axis=1, keepdims=True)
+    np.testing.assert_allclose(t.numpy(), np.where(n > 1, a / n, a), rtol=1e-12)
+    t = T(np.zeros((3, 2)))
+    t.scatter_(T(np.array([2, 0])), T(np.ones((2, 2))))
+    np.testing.assert_array_equal(t.numpy(), [[1, 1], [0, 0], [1, 1]])

@@ -73,3 +73,23 @@ def test_samplers():
     a = oar.multinomial(p, 10, True).numpy()
     oar.seed(9)
     np.testing.assert_array_equal(a, oar.multinomial(p, 10, True).numpy())
+
+
+def test_framework_plumbing():
+    assert oar.get_flags("FLAGS_check_nan_inf") == {"FLAGS_check_nan_inf": False}
+    oar.set_flags({"FLAGS_check_nan_inf": True})
+    assert oar.get_flags(["FLAGS_check_nan_inf"])["FLAGS_check_nan_inf"] is True
+    oar.set_flags({"FLAGS_check_nan_inf": False})
+    with pytest.raises(ValueError, match="get_flags: unknown flag 'FLAGS_nope'"):
+        oar.get_flags("FLAGS_nope")
+    oar.check_shape([2, 3], "reshape")
+    with pytest.raises(TypeError, match="reshape: every element of 'shape' must be an int"):
+        oar.check_shape([2, "3"], "reshape")
+    assert oar.Size([2, 3]) == (2, 3)
+    assert oar.disable_signal_handler() is None
+    oar.set_cuda_rng_state([])
+    with pytest.raises(RuntimeError, match="without CUDA"):
+        oar.set_cuda_rng_state([object()])
+    z = oar.view_as_complex(T(np.array([[1.0, 2.0]], np.float32)))
+    assert z.dtype == oar.complex64 and complex(z.numpy()[0]) == 1 + 2j
+    np.testing.assert_array_equal(oar.view_as_real(z).numpy(), [[1.0, 2.0]])

@@ -197,3 +197,21 @@ def test_take_put_along_axis():
     want = a.copy()
     np.put_along_axis(want, idx, 0.0, 1)
     np.testing.assert_array_equal(t.numpy(), want)
+
+
+def test_mode_argwhere():
+    # Values measured with paddle 3.3: the smallest most-frequent value, index of its last occurrence.
+    v, i = oar.mode(T(np.array([[1.0, 2, 2, 3], [4, 4, 1, 1]])), axis=1)
+    np.testing.assert_array_equal(v.numpy(), [2, 1])
+    np.testing.assert_array_equal(i.numpy(), [2, 3])
+    a = np.array([[3, 1, 3], [2, 2, 5]])
+    v, i = oar.mode(T(a), axis=0, keepdim=True)
+    assert v.shape == [1, 3]
+    np.testing.assert_array_equal(v.numpy(), [[2, 1, 3]])
+    # The gradient reaches the returned occurrence (a tie makes the numeric derivative undefined).
+    t = T(np.array([[1.0, 2.0, 2.0], [3.0, 3.0, 1.0]]), stop_gradient=False)
+    v, i = oar.mode(t, axis=1)
+    v.sum().backward()
+    np.testing.assert_array_equal(t.grad.numpy(), [[0, 0, 1], [0, 1, 0]])
+    m = np.array([[0, 1], [2, 0]])
+    np.testing.assert_array_equal(oar.argwhere(T(m)).numpy(), np.argwhere(m))

@@ -597,6 +597,58 @@ def batch(reader, batch_size, drop_last=False):
     return batched
 
 
+# ---- framework plumbing Paddle exposes at top level ----
+
+_FLAGS = {"FLAGS_check_nan_inf": False, "FLAGS_use_mkldnn": True, "FLAGS_cudnn_deterministic": False}
+
+
+def get_flags(flags):
+    """Values of global flags (oar keeps Paddle's names; unknown ones raise ValueError)."""
+    names = [flags] if isinstance(flags, str) else list(flags)
+    for n in names:
+        if n not in _FLAGS:
+            raise ValueError(f"get_flags: unknown flag {n!r}; known: {sorted(_FLAGS)}")
+    return {n: _FLAGS[n] for n in names}
+
+
+def set_flags(flags):
+    for n, v in dict(flags).items():
+        if n not in _FLAGS:
+            raise ValueError(f"set_flags: unknown flag {n!r}; known: {sorted(_FLAGS)}")
+        _FLAGS[n] = v
+
+
+def disable_signal_handler():
+    """Paddle installs C++ signal handlers and lets users remove them; oar installs none."""
+    return None
+
+
+def set_cuda_rng_state(state_list):
+    if list(state_list):
+        raise RuntimeError("set_cuda_rng_state: oar was built without CUDA; only an empty state list is accepted")
+
+
+def check_shape(shape, op_name, expected_shape_type=(list, tuple), expected_element_type=(int,),
+                expected_tensor_dtype=("int32", "int64")):
+    """Raises TypeError unless shape is a list/tuple of ints (or an int tensor), as Paddle."""
+    if isinstance(shape, Tensor):
+        if shape.dtype.name not in expected_tensor_dtype:
+            raise TypeError(f"{op_name}: the shape tensor must be {' or '.join(expected_tensor_dtype)}, "
+                            f"got {shape.dtype.name}")
+        return
+    if not isinstance(shape, expected_shape_type):
+        raise TypeError(f"{op_name}: 'shape' must be a list or tuple, got {type(shape).__name__}")
+    for s in shape:
+        if not isinstance(s, Tensor) and not isinstance(s, expected_element_type):
+            raise TypeError(f"{op_name}: every element of 'shape' must be an int, got {type(s).__name__}")
+
+
+class Size(tuple):
+    """paddle.Size: a tuple of dims."""
+    def __repr__(self):
+        return f"paddle.Size({list(self)})"
+
+
 # ---- predicates and queries ----
 
 def is_complex(x):

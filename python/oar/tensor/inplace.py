@@ -3,7 +3,7 @@ computed out of place and written into x's memory, which bumps x's version count
 autograd history onto the result (as the generated C++ in-place ops do)."""
 from .. import _C
 from ..framework.dtype import convert_dtype
-from . import compat
+from . import compat, contraction, statistics
 
 Tensor = _C.Tensor
 
@@ -48,6 +48,8 @@ _SOURCES = {
     "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": compat.logit,
     "frac": compat.frac, "hypot": compat.hypot, "sinc": compat.sinc, "mul": compat.mul,
     "sub": compat.sub, "div": compat.div, "mod": compat.mod, "floor_mod": compat.floor_mod,
+    "renorm": statistics.renorm, "addmm": contraction.addmm, "baddbmm": contraction.baddbmm,
+    "scatter": _C.scatter, "scatter_add": _C.scatter_add,
     "logical_and": _C.logical_and, "logical_or": _C.logical_or, "logical_xor": _C.logical_xor,
     "logical_not": _C.logical_not, "bitwise_and": _C.bitwise_and, "bitwise_or": _C.bitwise_or,
     "bitwise_xor": _C.bitwise_xor, "bitwise_not": _C.bitwise_not,
@@ -58,6 +60,61 @@ _ops = {f"{n}_": _inplace_of(f, f"{n}_") for n, f in _SOURCES.items() if not has
 def pow_(x, y, name=None):
     _check_leaf(x, "pow_")
     return _write(x, x ** y if not isinstance(y, Tensor) else _C.elementwise_pow(x, y), "pow_")
+
+
+def where_(condition, x=None, y=None, name=None):
+    """x with the positions where condition is false taken from y (x is written in place)."""
+    _check_leaf(x, "where_")
+    yv = y if isinstance(y, Tensor) else _C.full([], y, x.dtype)
+    src = x.clone() if _recording(x, yv) else x
+    return _write(x, _C.where(condition, src, yv), "where_")
+
+
+def fill_diagonal_(x, value, offset=0, wrap=False, name=None):
+    """The main diagonal (shifted by offset) of x set to value; with wrap, a tall matrix restarts
+    its diagonal every cols + 1 rows (as NumPy's fill_diagonal)."""
+    import numpy as np
+    _check_leaf(x, "fill_diagonal_")
+    if x.ndim < 2:
+        raise ValueError(f"fill_diagonal_: argument 'x' must be at least 2-D, got shape {x.shape}")
+    if x.ndim > 2 and len(set(x.shape)) != 1:
+        raise ValueError(f"fill_diagonal_: an N-D x (N > 2) must have equal dims, got {x.shape}")
+    mask = np.zeros(x.shape, bool)
+    if x.ndim == 2:
+        rows, cols = x.shape
+        r = np.arange(rows)
+        c = r + offset
+        if wrap and rows > cols:
+            c = (r % (cols + 1)) + offset
+        ok = (c >= 0) & (c < cols) & ((r % (cols + 1) < cols) if wrap and rows > cols else True)
+        mask[r[ok], c[ok]] = True
+    else:
+        idx = np.arange(x.shape[0])
+        mask[tuple([idx] * x.ndim)] = True
+    from .creation import to_tensor
+    return _write(x, _C.where(to_tensor(mask), _C.full([], value, x.dtype), x), "fill_diagonal_")
+
+
+def detach_(x):
+    """x cut from its autograd history, in place."""
+    _C._assign_view_inplace(x, x.detach())
+    x.stop_gradient = True
+    return x
+
+
+def random_(x, from_=0, to=None, *, generator=None):
+    """x filled with integers drawn uniformly from [from_, to) (to: the dtype's max when None)."""
+    _check_leaf(x, "random_")
+    if to is None:
+        to = {"float16": 2 ** 11, "bfloat16": 2 ** 8, "float32": 2 ** 24, "float64": 2 ** 53,
+              "bool": 2}.get(x.dtype.name, None)
+        if to is None:
+            import numpy as np
+            to = int(np.iinfo(x.dtype.name).max)
+    if to <= from_:
+        raise ValueError(f"random_: 'to' ({to}) must be greater than 'from_' ({from_})")
+    r = _C.randint(int(from_), int(to), x.shape, convert_dtype("int64"))
+    return _write(x, _C.cast(r, x.dtype), "random_")
 
 
 def fill_(x, value):
@@ -81,11 +138,16 @@ def normal_(x, mean=0.0, std=1.0, name=None):
     return _write(x, _C.gaussian(x.shape, float(mean), float(std), 0, x.dtype), "normal_")
 
 
-def _view_inplace_of(fn, name):
-    """x.reshape_(...) and friends: x itself takes the new shape (and the op's history)."""
+def _view_inplace_of(fn, name, keep_shape=False):
+    """x.reshape_(...) and friends: x itself takes the result's shape, dtype and history. With
+    keep_shape (the in-place casts and comparisons), x cannot broadcast to another shape."""
     def op_(x, *args, **kwargs):
         _check_leaf(x, name)
-        _C._assign_view_inplace(x, fn(x, *args, **kwargs))
+        r = fn(x, *args, **kwargs)
+        if keep_shape and list(r.shape) != list(x.shape):
+            raise ValueError(f"{name}: the result shape {r.shape} differs from the shape of x "
+                             f"{x.shape}; in-place ops cannot broadcast x")
+        _C._assign_view_inplace(x, r)
         return x
     op_.__name__ = name
     op_.__doc__ = f"In-place {fn.__name__}: x takes the result's shape and is returned."
@@ -101,10 +163,25 @@ _view_ops = {f"{n}_": _view_inplace_of(f, f"{n}_") for n, f in {
     "t": lambda x, name=None: _C.t(x),
 }.items()}
 _ops.update(_view_ops)
+# In-place ops whose result has another dtype (or comes from a computation rather than a view):
+# x becomes the result tensor, as in Paddle (x.equal_(y) turns x into a bool tensor).
+_rebind_ops = {f"{n}_": _view_inplace_of(f, f"{n}_", keep_shape=True) for n, f in {
+    "cast": lambda x, dtype: _C.cast(x, convert_dtype(dtype)),
+    "equal": lambda x, y, name=None: _C.equal(x, y),
+    "not_equal": lambda x, y, name=None: _C.not_equal(x, y),
+    "less_than": lambda x, y, name=None: _C.less_than(x, y),
+    "less": lambda x, y, name=None: _C.less_than(x, y),
+    "less_equal": lambda x, y, name=None: _C.less_equal(x, y),
+    "greater_than": lambda x, y, name=None: _C.greater_than(x, y),
+    "greater_equal": lambda x, y, name=None: _C.greater_equal(x, y),
+}.items()}
+_ops.update(_rebind_ops)
 
 globals().update(_ops)
-__all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_"]
+__all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_", "where_",
+                          "fill_diagonal_", "detach_", "random_"]
 # Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
 METHODS = list(__all__)
 # Those Paddle 3.3 also has at top level (paddle.acos_ ...).
-TOP_LEVEL = [n for n in __all__ if n not in ("lerp_", "mul_", "sigmoid_", "fill_", "zero_", "uniform_")]
+TOP_LEVEL = [n for n in __all__ if n not in ("lerp_", "mul_", "sigmoid_", "fill_", "zero_", "uniform_",
+                                              "fill_diagonal_", "detach_", "random_")]

@@ -75,6 +75,33 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     return _C.squeeze(lo, [a]) if not keepdim and x.ndim else lo
 
 
+def argwhere(input):
+    return _C.nonzero_coords(input)
+
+
+def mode(x, axis=-1, keepdim=False, name=None):
+    """The most frequent value along axis (the smallest among ties) and the index of its last
+    occurrence, as Paddle."""
+    if x.ndim == 0:
+        return x.clone(), _C.zeros([], convert_dtype("int64"))
+    a = axis + x.ndim if axis < 0 else axis
+    n = x.shape[a]
+    idx = _C.argsort(x, a, False, True)
+    s = _C.take_along_axis(x, idx, a, False)
+    shape = [1] * x.ndim
+    shape[a] = n
+    pos = _C.broadcast_to(_C.reshape(_C.arange(0, n, 1, convert_dtype("int64")), shape), x.shape)
+    prev = _C.concat([_C.slice(s, [a], [0], [1]), _C.slice(s, [a], [0], [n - 1])], a)
+    new_run = _C.logical_or(_C.not_equal(s, prev), _C.equal(pos, _C.zeros_like(pos)))
+    run_start = _C.cummax(_C.where(new_run, pos, _C.zeros_like(pos)), a)[0]
+    best = _C.argmax(pos - run_start, a, True)  # first longest run: its end, smallest value
+    values = _C.take_along_axis(s, best, a, False)
+    indices = _C.take_along_axis(idx, best, a, False)
+    if not keepdim:
+        values, indices = _C.squeeze(values, [a]), _C.squeeze(indices, [a])
+    return values, indices
+
+
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
     if not isinstance(values, Tensor):
         values = _C.full([], values, arr.dtype)
@@ -87,5 +114,6 @@ def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=Tr
     return _C.put_along_axis_(arr, indices, values, axis, reduce, include_self, broadcast)
 
 
-__all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_"]
+__all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
+           "argwhere", "mode"]
 METHODS = list(__all__)
