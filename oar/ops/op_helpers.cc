@@ -132,6 +132,12 @@ bool any_requires_grad_list(const std::vector<Tensor>& ts) {
 }
 }  // namespace autograd
 
+void check_float32_or_64(const char* op, const char* arg, const Tensor& t) {
+  OAR_ENFORCE(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, TypeMismatch, op,
+              ": argument '", arg, "' must be a float32 or float64 tensor, got ",
+              dtype_name(t.dtype()));
+}
+
 Tensor mT(const Tensor& x) {
   std::vector<int64_t> perm(x.ndim());
   for (int64_t d = 0; d < x.ndim(); ++d) perm[d] = d;

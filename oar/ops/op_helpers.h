@@ -38,6 +38,8 @@ DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 
 // where(cond, grad, 0): routes a gradient through the positions where cond holds.
 Tensor mask_grad(const Tensor& grad, const Tensor& cond);
+// Raises TypeMismatch (TypeError) naming op and arg unless t is float32 or float64.
+void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);
 Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate);

@@ -26,6 +26,14 @@ template <typename F> decltype(auto) dispatch_integral(DType t, const char* op, 
   }
 }
 
+// float32 and float64 only (kernels without half or integer variants).
+template <typename F> decltype(auto) dispatch_f32_f64(DType t, const char* op, F&& f) {
+  switch (t) {
+    OAR_CASE(Float32, float) OAR_CASE(Float64, double)
+    default: unsupported_dtype(op, t, "float32, float64");
+  }
+}
+
 // Integers and floats, no bool or complex.
 template <typename F> decltype(auto) dispatch_real(DType t, const char* op, F&& f) {
   switch (t) {

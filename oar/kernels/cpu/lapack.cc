@@ -80,14 +80,6 @@ void from_colmajor(const T* src, int64_t m, int64_t n, D* dst) {
     for (int64_t j = 0; j < n; ++j) dst[i * n + j] = static_cast<D>(src[j * m + i]);
 }
 
-template <typename F>
-void dispatch_lapack(DType t, const char* op, F&& f) {
-  switch (t) {
-    case DType::Float32: return f(float{});
-    case DType::Float64: return f(double{});
-    default: unsupported_dtype(op, t, "float32, float64");
-  }
-}
 
 // Runs body(b) for every matrix of the batch, in parallel (LAPACK calls are independent).
 template <typename Body>
@@ -131,7 +123,7 @@ std::vector<int> solve_each(const Batch& a_in, const Batch& b_in, const Tensor& 
 void lu_factor(const Tensor& x, const Tensor& lu, const Tensor& pivots, const Tensor& infos) {
   const Batch in(x);
   const int64_t m = in.m, n = in.n, k = std::min(m, n);
-  dispatch_lapack(x.dtype(), "lu", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "lu", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     T* dst = lu.data<T>();
@@ -151,7 +143,7 @@ void lu_factor(const Tensor& x, const Tensor& lu, const Tensor& pivots, const Te
 void inverse(const Tensor& x, const Tensor& out) {
   const Batch in(x);
   const int64_t n = in.n;
-  dispatch_lapack(x.dtype(), "inv", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "inv", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     T* dst = out.data<T>();
@@ -200,7 +192,7 @@ void sign_logdet(const Batch& in, T* sign, T* logabs) {
 
 void slogdet(const Tensor& x, const Tensor& out) {
   const Batch in(x);
-  dispatch_lapack(x.dtype(), "slogdet", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "slogdet", [&](auto tag) {
     using T = decltype(tag);
     T* o = out.data<T>();
     sign_logdet<T>(in, o, o + in.count);
@@ -209,7 +201,7 @@ void slogdet(const Tensor& x, const Tensor& out) {
 
 void det(const Tensor& x, const Tensor& out) {
   const Batch in(x);
-  dispatch_lapack(x.dtype(), "det", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "det", [&](auto tag) {
     using T = decltype(tag);
     std::vector<T> sign(in.count), logabs(in.count);
     sign_logdet<T>(in, sign.data(), logabs.data());
@@ -220,7 +212,7 @@ void det(const Tensor& x, const Tensor& out) {
 
 void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
   const Batch a_in(x), b_in(y);
-  dispatch_lapack(x.dtype(), "solve", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "solve", [&](auto tag) {
     using T = decltype(tag);
     const int64_t bad = first_failed(solve_each<T>(a_in, b_in, out, a_in.n * a_in.n * a_in.n,
                                                    [](T* a, T* rhs, int n, int k) {
@@ -238,7 +230,7 @@ void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
 void cholesky(const Tensor& x, bool upper, const Tensor& out) {
   const Batch in(x);
   const int64_t n = in.n;
-  dispatch_lapack(x.dtype(), "cholesky", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "cholesky", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     T* dst = out.data<T>();
@@ -267,7 +259,7 @@ void triangular_solve(const Tensor& x, const Tensor& y, bool upper, bool transpo
                       bool unitriangular, const Tensor& out) {
   const Batch a_in(x), b_in(y);
   const char uplo = upper ? 'U' : 'L', trans = transpose ? 'T' : 'N', diag = unitriangular ? 'U' : 'N';
-  dispatch_lapack(x.dtype(), "triangular_solve", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "triangular_solve", [&](auto tag) {
     using T = decltype(tag);
     const int64_t bad = first_failed(solve_each<T>(a_in, b_in, out, a_in.n * a_in.n * b_in.n,
                                                    [&](T* a, T* rhs, int n, int k) {
@@ -286,7 +278,7 @@ void triangular_solve(const Tensor& x, const Tensor& y, bool upper, bool transpo
 void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vectors) {
   const Batch in(x);
   const int64_t n = in.n;
-  dispatch_lapack(x.dtype(), "eigh", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "eigh", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     std::vector<int> failed(in.count, 0);
@@ -324,7 +316,7 @@ void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, 
   const int64_t m = in.m, n = in.n, k = std::min(m, n);
   const bool vectors = u.defined();
   const int64_t ucols = full_matrices ? m : k, vrows = full_matrices ? n : k;
-  dispatch_lapack(x.dtype(), "svd", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "svd", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     std::vector<int> failed(in.count, 0);
@@ -364,7 +356,7 @@ void qr(const Tensor& x, bool complete, const Tensor& q, const Tensor& r) {
   const Batch in(x);
   const int64_t m = in.m, n = in.n, k = std::min(m, n);
   const int64_t qcols = complete ? m : k, rrows = complete ? m : k;
-  dispatch_lapack(x.dtype(), "qr", [&](auto tag) {
+  dispatch_f32_f64(x.dtype(), "qr", [&](auto tag) {
     using T = decltype(tag);
     const T* src = in.t.data<T>();
     for_each_matrix(in.count, m * n * k, [&](int64_t b) {

@@ -14,13 +14,6 @@
 namespace oar::kernels {
 namespace {
 
-template <typename F>
-decltype(auto) dispatch_f32_f64(DType t, const char* op, F&& f) {
-  if (t == DType::Float32) return f(float{});
-  if (t == DType::Float64) return f(double{});
-  unsupported_dtype(op, t, "float32, float64");
-}
-
 typedef float V8 __attribute__((vector_size(32)));
 
 inline V8 load8(const float* p) {

@@ -11,13 +11,6 @@
 namespace oar::kernels {
 namespace {
 
-template <typename F>
-decltype(auto) dispatch_f32_f64(DType t, const char* op, F&& f) {
-  if (t == DType::Float32) return f(float{});
-  if (t == DType::Float64) return f(double{});
-  unsupported_dtype(op, t, "float32, float64");
-}
-
 // Ids as int64 (contiguous).
 std::vector<int64_t> ids_of(const Tensor& ids, const char* op) {
   const Tensor c = ids.contiguous();

@@ -12,13 +12,6 @@
 namespace oar::kernels {
 namespace {
 
-template <typename F>
-decltype(auto) dispatch_f32_f64(DType t, const char* op, F&& f) {
-  if (t == DType::Float32) return f(float{});
-  if (t == DType::Float64) return f(double{});
-  unsupported_dtype(op, t, "float32, float64");
-}
-
 // Pointer to T data of an optional tensor made contiguous (kept alive by `keep`).
 template <typename T>
 const T* opt_data(const Tensor& t, Tensor& keep) {

@@ -5,11 +5,6 @@
 namespace oar::infer_meta {
 
 namespace {
-void check_float(const char* op, const char* arg, const Tensor& t) {
-  OAR_ENFORCE(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, TypeMismatch, op,
-              ": argument '", arg, "' must be a float32 or float64 tensor, got ",
-              dtype_name(t.dtype()));
-}
 // float16/bfloat16 too (ops built on other ops, which compute them in float32).
 void check_floating(const char* op, const char* arg, const Tensor& t) {
   OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg,
@@ -60,7 +55,7 @@ int64_t embedding_padding(const Tensor& x, const Tensor& weight,
                           const std::optional<int64_t>& padding_idx, bool sparse) {
   (void)sparse;  // the gradient is always dense here (as Paddle's dense fallback)
   check_ids("embedding", x);
-  check_float("embedding", "weight", weight);
+  check_float32_or_64("embedding", "weight", weight);
   OAR_ENFORCE_ARG(weight.ndim() == 2, "embedding: argument 'weight' must be 2-D [num_embeddings, dim], got shape ",
                   shape_str(weight.shape()));
   if (!padding_idx.has_value()) return -1;
@@ -73,7 +68,7 @@ int64_t embedding_padding(const Tensor& x, const Tensor& weight,
 
 Meta embedding(const char*, const Tensor& x, const Tensor& weight, int64_t) {
   check_ids("embedding", x);
-  check_float("embedding", "weight", weight);
+  check_float32_or_64("embedding", "weight", weight);
   OAR_ENFORCE_ARG(weight.ndim() == 2, "embedding: argument 'weight' must be 2-D, got shape ",
                   shape_str(weight.shape()));
   Shape s = x.shape();
@@ -98,7 +93,7 @@ Meta one_hot(const char*, const Tensor& x, int64_t num_classes) {
 }
 
 Meta pad_nd(const char*, const Tensor& x, const IntArray& pads, const std::string& mode, double) {
-  check_float("pad", "x", x);
+  check_float32_or_64("pad", "x", x);
   OAR_ENFORCE_ARG(static_cast<int64_t>(pads.size()) == 2 * x.ndim(), "pad: expected ", 2 * x.ndim(),
                   " padding amounts for a ", x.ndim(), "-D input, got ", pads.size());
   const bool constant = mode == "constant";

@@ -3,11 +3,6 @@
 namespace oar::infer_meta {
 
 namespace {
-void check_float(const char* op, const char* arg, const Tensor& t) {
-  OAR_ENFORCE(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, TypeMismatch, op,
-              ": argument '", arg, "' must be a float32 or float64 tensor, got ",
-              dtype_name(t.dtype()));
-}
 // An optional per-channel tensor: x's dtype, `n` elements, 1-D.
 void check_param(const char* op, const char* arg, const Tensor& t, const Tensor& x, int64_t n) {
   if (!t.defined()) return;
@@ -20,7 +15,7 @@ void check_param(const char* op, const char* arg, const Tensor& t, const Tensor&
 
 int64_t layer_norm_begin(const Tensor& x, const IntArray& normalized_shape, const Tensor& weight,
                          const Tensor& bias, double epsilon) {
-  check_float("layer_norm", "x", x);
+  check_float32_or_64("layer_norm", "x", x);
   const int64_t k = static_cast<int64_t>(normalized_shape.size());
   bool ok = k >= 1 && k <= x.ndim();
   for (int64_t i = 0; ok && i < k; ++i) ok = x.shape()[x.ndim() - k + i] == normalized_shape[i];
@@ -47,7 +42,7 @@ int64_t layer_norm_begin(const Tensor& x, const IntArray& normalized_shape, cons
 
 std::vector<Meta> layer_norm_base(const char*, const Tensor& x, const Tensor& weight,
                                   const Tensor& bias, double, int64_t begin) {
-  check_float("layer_norm", "x", x);
+  check_float32_or_64("layer_norm", "x", x);
   OAR_ENFORCE_ARG(begin >= 0 && begin <= x.ndim(), "layer_norm: begin_norm_axis ", begin,
                   " out of range for a ", x.ndim(), "-D input");
   int64_t rows = 1, n = 1;
@@ -65,7 +60,7 @@ std::vector<Meta> batch_norm_base(const char*, const Tensor& x, const Tensor& ru
                                   const Tensor& running_var, const Tensor& weight,
                                   const Tensor& bias, bool, bool, double momentum, double epsilon,
                                   int64_t channel_axis) {
-  check_float("batch_norm", "x", x);
+  check_float32_or_64("batch_norm", "x", x);
   OAR_ENFORCE_ARG(x.ndim() >= 2 && x.ndim() <= 5, "batch_norm: argument 'x' must be 2-D to 5-D, got shape ",
                   shape_str(x.shape()));
   const int64_t ax = normalize_axis(channel_axis, x.ndim(), "batch_norm", "channel_axis");
@@ -81,7 +76,7 @@ std::vector<Meta> batch_norm_base(const char*, const Tensor& x, const Tensor& ru
 
 bool group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Tensor& weight,
                 const Tensor& bias, const std::string& data_format) {
-  check_float("group_norm", "x", x);
+  check_float32_or_64("group_norm", "x", x);
   const bool last = data_format == "NHWC" || data_format == "NLC" || data_format == "NDHWC";
   OAR_ENFORCE_ARG(last || data_format == "NCHW" || data_format == "NCL" || data_format == "NCDHW",
                   "group_norm: argument 'data_format' must be one of NCL, NCHW, NCDHW, NLC, NHWC, "
@@ -100,7 +95,7 @@ bool group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Tenso
 void instance_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
                    const Tensor& weight, const Tensor& bias, bool use_input_stats,
                    const std::string& data_format) {
-  check_float("instance_norm", "x", x);
+  check_float32_or_64("instance_norm", "x", x);
   OAR_ENFORCE_ARG(data_format == "NC" || data_format == "NCL" || data_format == "NCHW" ||
                       data_format == "NCDHW",
                   "instance_norm: argument 'data_format' must be one of NC, NCL, NCHW, NCDHW, got '",
@@ -118,7 +113,7 @@ void instance_norm(const Tensor& x, const Tensor& running_mean, const Tensor& ru
 }
 
 void normalize(const Tensor& x, double p, int64_t axis, double epsilon) {
-  check_float("normalize", "x", x);
+  check_float32_or_64("normalize", "x", x);
   normalize_axis(axis, std::max<int64_t>(x.ndim(), 1), "normalize");
   (void)p;
   OAR_ENFORCE_ARG(epsilon >= 0, "normalize: argument 'epsilon' must be >= 0, got ", epsilon);

@@ -8,12 +8,6 @@ namespace {
 
 std::string list_str(const IntArray& v) { return shape_str(Shape(v.begin(), v.end())); }
 
-void check_float(const char* op, const char* what, const Tensor& t) {
-  OAR_ENFORCE(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, TypeMismatch, op,
-              ": argument '", what, "' must be a float32 or float64 tensor, got ",
-              dtype_name(t.dtype()));
-}
-
 }  // namespace
 
 IntArray spatial_sizes(const Shape& s) {
@@ -22,7 +16,7 @@ IntArray spatial_sizes(const Shape& s) {
 
 Meta interp(const char* op, const Tensor& x, const IntArray& out_size, const std::string& mode,
             bool align_corners, int64_t align_mode, double, double, double) {
-  check_float(op, "x", x);
+  check_float32_or_64(op, "x", x);
   const int64_t nd = x.ndim() - 2;
   OAR_ENFORCE_ARG(nd >= 1 && nd <= 3, op, ": expected a 3-D, 4-D or 5-D input x, got shape ",
                   shape_str(x.shape()));
@@ -64,8 +58,8 @@ void grid_sample_check(const char* op, const Tensor& x, const Tensor& grid,
                       padding_mode == "reflection",
                   op, ": The padding mode of grid sample function should be in ['zeros', "
                   "'reflection', 'border'], but got: ", padding_mode);
-  check_float(op, "x", x);
-  check_float(op, "grid", grid);
+  check_float32_or_64(op, "x", x);
+  check_float32_or_64(op, "grid", grid);
   OAR_ENFORCE(x.dtype() == grid.dtype(), TypeMismatch, op, ": x (", dtype_name(x.dtype()),
               ") and grid (", dtype_name(grid.dtype()), ") must have the same dtype");
   OAR_ENFORCE_ARG(x.ndim() == 4 || x.ndim() == 5, op,
@@ -98,7 +92,7 @@ Meta grid_sample(const char* op, const std::vector<Tensor>& inputs, const std::s
 }
 
 void affine_grid_check(const char* op, const Tensor& theta, const IntArray& out_shape) {
-  check_float(op, "theta", theta);
+  check_float32_or_64(op, "theta", theta);
   OAR_ENFORCE_ARG(out_shape.size() == 4 || out_shape.size() == 5, op,
                   ": out_shape should be [N, C, H, W] or [N, C, D, H, W], got ",
                   list_str(out_shape));
@@ -187,7 +181,7 @@ int64_t blocks(const char* op, int64_t in, int64_t k, int64_t s, int64_t p0, int
 
 Meta unfold_base(const char* op, const Tensor& x, const IntArray& kernel, const IntArray& stride,
                  const IntArray& padding, const IntArray& dilation) {
-  check_float(op, "x", x);
+  check_float32_or_64(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() == 4, op, ": expected a 4-D input x [N, C, H, W], got shape ",
                   shape_str(x.shape()));
   const Shape& s = x.shape();
@@ -199,7 +193,7 @@ Meta unfold_base(const char* op, const Tensor& x, const IntArray& kernel, const 
 Meta fold_base(const char* op, const Tensor& x, const IntArray& output_size,
                const IntArray& kernel, const IntArray& stride, const IntArray& padding,
                const IntArray& dilation) {
-  check_float(op, "x", x);
+  check_float32_or_64(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() == 3, op, ": expected a 3-D input x [N, C * kh * kw, L], got shape ",
                   shape_str(x.shape()));
   const Shape& s = x.shape();
@@ -223,7 +217,7 @@ IntArray max_unpool_shape(const char* op, int64_t nd, const Tensor& x, const Ten
   const char* fmt = nd == 1 ? "NCL" : nd == 2 ? "NCHW" : "NCDHW";
   OAR_ENFORCE_ARG(data_format == fmt, op, ": The data_format must be ", fmt, ", but received ",
                   data_format, ".");
-  check_float(op, "x", x);
+  check_float32_or_64(op, "x", x);
   OAR_ENFORCE(indices.dtype() == DType::Int32 || indices.dtype() == DType::Int64, TypeMismatch,
               op, ": argument 'indices' must be an int32 or int64 tensor, got ",
               dtype_name(indices.dtype()));
@@ -275,7 +269,7 @@ Meta max_unpool_base(const char* op, const Tensor& x, const Tensor& indices,
 }
 
 bool lrn_check(const char* op, const Tensor& x, int64_t size, const std::string& data_format) {
-  check_float(op, "x", x);
+  check_float32_or_64(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() >= 3 && x.ndim() <= 5, op,
                   ": Expected 3D or higher dimensionality input, but got ", x.ndim(),
                   " dimensions");
@@ -289,7 +283,7 @@ bool lrn_check(const char* op, const Tensor& x, int64_t size, const std::string&
 
 void bilinear_check(const char* op, const Tensor& x1, const Tensor& x2, const Tensor& weight,
                     const Tensor& bias) {
-  check_float(op, "x1", x1);
+  check_float32_or_64(op, "x1", x1);
   OAR_ENFORCE_ARG(x1.ndim() == 2 && x2.ndim() == 2 && weight.ndim() == 3, op,
                   ": expected x1 [B, in1], x2 [B, in2] and weight [out, in1, in2], got shapes ",
                   shape_str(x1.shape()), ", ", shape_str(x2.shape()), " and ",
@@ -306,7 +300,7 @@ void bilinear_check(const char* op, const Tensor& x1, const Tensor& x2, const Te
 
 SdpaDims sdpa_check(const char* op, const Tensor& q, const Tensor& k, const Tensor& v,
                     const Tensor& mask, double dropout_p) {
-  check_float(op, "query", q);
+  check_float32_or_64(op, "query", q);
   OAR_ENFORCE(k.dtype() == q.dtype() && v.dtype() == q.dtype(), TypeMismatch, op,
               ": query, key and value must have the same dtype, got ", dtype_name(q.dtype()),
               ", ", dtype_name(k.dtype()), " and ", dtype_name(v.dtype()));
