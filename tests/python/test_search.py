@@ -215,3 +215,17 @@ def test_mode_argwhere():
     np.testing.assert_array_equal(t.grad.numpy(), [[0, 0, 1], [0, 1, 0]])
     m = np.array([[0, 1], [2, 0]])
     np.testing.assert_array_equal(oar.argwhere(T(m)).numpy(), np.argwhere(m))
+
+
+def test_where_forms():
+    c = np.array([[True, False], [False, True]])
+    rows, cols = oar.where(T(c))
+    np.testing.assert_array_equal(rows.numpy(), np.where(c)[0])
+    np.testing.assert_array_equal(cols.numpy(), np.where(c)[1])
+    out = oar.where(T(c), 1.0, 0.0)
+    assert out.dtype == oar.float32
+    np.testing.assert_array_equal(out.numpy(), np.where(c, 1.0, 0.0))
+    x = T(np.array([[1, 2], [3, 4]]))
+    np.testing.assert_array_equal(oar.where(T(c), x, -1).numpy(), np.where(c, [[1, 2], [3, 4]], -1))
+    with pytest.raises(ValueError, match="where: give both 'x' and 'y', or neither"):
+        oar.where(T(c), x)

@@ -110,7 +110,8 @@ def repeat(self, *repeats):
 
 def where(self, x=None, y=None, name=None):
     """paddle.where with self as the condition."""
-    return _C.where(self, x, y)
+    from .search import where as where_fn
+    return where_fn(self, x, y)
 
 
 def install(tensor_cls):

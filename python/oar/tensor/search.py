@@ -75,6 +75,27 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     return _C.squeeze(lo, [a]) if not keepdim and x.ndim else lo
 
 
+def where(condition, x=None, y=None, name=None, *, out=None):
+    """Elements of x where condition is true, else of y (Python numbers allowed, taking the other
+    operand's dtype, or the default float dtype when both are numbers); with condition alone, the
+    coordinates of its true elements, one tensor per dim (as nonzero(..., as_tuple=True))."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise ValueError("where: give both 'x' and 'y', or neither")
+    if not isinstance(x, Tensor) or not isinstance(y, Tensor):
+        like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
+        if like is None:
+            from ..framework.dtype import get_default_dtype
+            is_float = isinstance(x, float) or isinstance(y, float)
+            dt = convert_dtype(get_default_dtype() if is_float else "int64")
+        else:
+            dt = like.dtype
+        x = x if isinstance(x, Tensor) else _C.full([], x, dt)
+        y = y if isinstance(y, Tensor) else _C.full([], y, dt)
+    return _C.where(condition, x, y)
+
+
 def argwhere(input):
     return _C.nonzero_coords(input)
 
@@ -115,5 +136,5 @@ def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=Tr
 
 
 __all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
-           "argwhere", "mode"]
-METHODS = list(__all__)
+           "argwhere", "mode", "where"]
+METHODS = [n for n in __all__ if n != "where"]  # Tensor.where: conversion.where (self is the condition)
