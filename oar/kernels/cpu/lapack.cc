@@ -118,45 +118,52 @@ std::vector<int> solve_each(const Batch& a_in, const Batch& b_in, const Tensor& 
   return infos;
 }
 
+// For each [m, n] matrix of x: copied to a column-major buffer, call(a, m, n, b) runs LAPACK on
+// it in place and returns its info, and the buffer is written to out. Returns the infos.
+template <typename T, typename Call>
+std::vector<int> factor_each(const Batch& in, const Tensor& out, int64_t work_per_matrix,
+                             const Call& call) {
+  const int64_t m = in.m, n = in.n;
+  const T* src = in.t.data<T>();
+  T* dst = out.data<T>();
+  std::vector<int> infos(in.count, 0);
+  for_each_matrix(in.count, work_per_matrix, [&](int64_t b) {
+    std::vector<T> a(m * n);
+    to_colmajor(src + b * m * n, m, n, a.data());
+    infos[b] = call(a.data(), static_cast<int>(m), static_cast<int>(n), b);
+    from_colmajor(a.data(), m, n, dst + b * m * n);
+  });
+  return infos;
+}
+
 }  // namespace
 
 void lu_factor(const Tensor& x, const Tensor& lu, const Tensor& pivots, const Tensor& infos) {
   const Batch in(x);
-  const int64_t m = in.m, n = in.n, k = std::min(m, n);
+  const int64_t k = std::min(in.m, in.n);
   dispatch_f32_f64(x.dtype(), "lu", [&](auto tag) {
     using T = decltype(tag);
-    const T* src = in.t.data<T>();
-    T* dst = lu.data<T>();
-    for_each_matrix(in.count, m * n * k, [&](int64_t b) {
-      std::vector<T> a(m * n);
+    const std::vector<int> info = factor_each<T>(in, lu, in.m * in.n * k, [&](T* a, int m, int n, int64_t b) {
       std::vector<int> ipiv(std::max<int64_t>(k, 1));
-      to_colmajor(src + b * m * n, m, n, a.data());
-      int info = 0;
-      getrf(static_cast<int>(m), static_cast<int>(n), a.data(), ipiv.data(), info);
-      from_colmajor(a.data(), m, n, dst + b * m * n);
-      for (int64_t i = 0; i < k; ++i) pivots.data<int32_t>()[b * k + i] = ipiv[i];
-      if (infos.defined()) infos.data<int32_t>()[b] = info;
+      int i = 0;
+      getrf(m, n, a, ipiv.data(), i);
+      for (int64_t j = 0; j < k; ++j) pivots.data<int32_t>()[b * k + j] = ipiv[j];
+      return i;
     });
+    if (infos.defined()) std::copy(info.begin(), info.end(), infos.data<int32_t>());
   });
 }
 
 void inverse(const Tensor& x, const Tensor& out) {
   const Batch in(x);
-  const int64_t n = in.n;
   dispatch_f32_f64(x.dtype(), "inv", [&](auto tag) {
     using T = decltype(tag);
-    const T* src = in.t.data<T>();
-    T* dst = out.data<T>();
-    std::vector<int> failed(in.count, 0);
-    for_each_matrix(in.count, n * n * n, [&](int64_t b) {
-      std::vector<T> a(n * n);
-      std::vector<int> ipiv(std::max<int64_t>(n, 1));
-      to_colmajor(src + b * n * n, n, n, a.data());
+    const std::vector<int> failed = factor_each<T>(in, out, in.n * in.n * in.n, [](T* a, int n, int, int64_t) {
+      std::vector<int> ipiv(std::max(n, 1));
       int info = 0;
-      getrf(static_cast<int>(n), static_cast<int>(n), a.data(), ipiv.data(), info);
-      if (info == 0) getri<T>(static_cast<int>(n), a.data(), ipiv.data(), info);
-      failed[b] = info;
-      from_colmajor(a.data(), n, n, dst + b * n * n);
+      getrf(n, n, a, ipiv.data(), info);
+      if (info == 0) getri<T>(n, a, ipiv.data(), info);
+      return info;
     });
     const int64_t bad = first_failed(failed);
     OAR_ENFORCE_ARG(bad < 0, "inv: the input is not invertible (matrix ", bad, " of the batch ",
@@ -229,25 +236,17 @@ void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
 
 void cholesky(const Tensor& x, bool upper, const Tensor& out) {
   const Batch in(x);
-  const int64_t n = in.n;
+  const char uplo = upper ? 'U' : 'L';
   dispatch_f32_f64(x.dtype(), "cholesky", [&](auto tag) {
     using T = decltype(tag);
-    const T* src = in.t.data<T>();
-    T* dst = out.data<T>();
-    std::vector<int> failed(in.count, 0);
-    for_each_matrix(in.count, n * n * n, [&](int64_t b) {
-      std::vector<T> a(n * n);
-      to_colmajor(src + b * n * n, n, n, a.data());
-      const int ni = static_cast<int>(n);
-      const char uplo = upper ? 'U' : 'L';
+    const std::vector<int> failed = factor_each<T>(in, out, in.n * in.n * in.n, [&](T* a, int n, int, int64_t) {
       int info = 0;
-      if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &ni, a.data(), &ni, &info, 1);
-      else dpotrf_(&uplo, &ni, a.data(), &ni, &info, 1);
-      failed[b] = info;
-      for (int64_t j = 0; j < n; ++j)  // zero the triangle LAPACK leaves untouched
-        for (int64_t i = 0; i < n; ++i)
+      if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &n, a, &n, &info, 1);
+      else dpotrf_(&uplo, &n, a, &n, &info, 1);
+      for (int j = 0; j < n; ++j)  // zero the triangle LAPACK leaves untouched
+        for (int i = 0; i < n; ++i)
           if (upper ? i > j : i < j) a[j * n + i] = 0;
-      from_colmajor(a.data(), n, n, dst + b * n * n);
+      return info;
     });
     const int64_t bad = first_failed(failed);
     OAR_ENFORCE_ARG(bad < 0, "cholesky: the input is not positive definite (matrix ", bad,
