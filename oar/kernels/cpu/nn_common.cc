@@ -151,6 +151,22 @@ std::vector<std::vector<int64_t>> source_maps(const Shape& in, const std::vector
   }
   return maps;
 }
+
+// The input offset of output row r's leading dims (all dims but the last), or -1 when the row
+// lies in the padding of a constant pad.
+int64_t row_source(int64_t r, const std::vector<std::vector<int64_t>>& maps, const Shape& os,
+                   const Strides& is) {
+  int64_t rem = r, base = 0;
+  bool constant_row = false;
+  for (int64_t d = static_cast<int64_t>(os.size()) - 2; d >= 0; --d) {
+    const int64_t o = rem % os[d];
+    rem /= os[d];
+    const int64_t s = maps[d][o];
+    if (s < 0) constant_row = true;
+    else base += s * is[d];
+  }
+  return constant_row ? -1 : base;
+}
 }  // namespace
 
 void pad(const Tensor& x, const std::vector<int64_t>& pads, PadMode mode, double value,
@@ -171,18 +187,9 @@ void pad(const Tensor& x, const std::vector<int64_t>& pads, PadMode mode, double
     const T fill = static_cast<T>(value);
     parallel_for(0, rows, std::max<int64_t>(1, 16384 / inner), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
-        // Source offset of the row's leading dims (-1: the whole row is padding).
-        int64_t rem = r, base = 0;
-        bool constant_row = false;
-        for (int64_t d = R - 2; d >= 0; --d) {
-          const int64_t o = rem % os[d];
-          rem /= os[d];
-          const int64_t s = maps[d][o];
-          if (s < 0) constant_row = true;
-          else base += s * is[d];
-        }
+        const int64_t base = row_source(r, maps, os, is);
         T* orow = op + r * inner;
-        if (constant_row) {
+        if (base < 0) {
           std::fill(orow, orow + inner, fill);
           continue;
         }
@@ -219,16 +226,8 @@ void pad_grad(const Tensor& grad, const std::vector<int64_t>& pads, PadMode mode
     // Sequential scatter-add: reflected and circular positions can feed the same input.
     const auto& m = maps[R - 1];
     for (int64_t r = 0; r < rows; ++r) {
-      int64_t rem = r, base = 0;
-      bool constant_row = false;
-      for (int64_t d = R - 2; d >= 0; --d) {
-        const int64_t o = rem % os[d];
-        rem /= os[d];
-        const int64_t s = maps[d][o];
-        if (s < 0) constant_row = true;
-        else base += s * is[d];
-      }
-      if (constant_row) continue;
+      const int64_t base = row_source(r, maps, os, is);
+      if (base < 0) continue;
       const T* grow = gp + r * inner;
       for (int64_t j = 0; j < inner; ++j)
         if (m[j] >= 0) dp[base + m[j]] += grow[j];
