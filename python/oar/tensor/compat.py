@@ -511,11 +511,6 @@ def reduce_as(x, target, name=None):
     return _C.reshape(out, target.shape)
 
 
-def _scatter_by_mask(x, mask_np, value_full):
-    from .creation import to_tensor
-    return _C.where(to_tensor(mask_np), value_full, x)
-
-
 def slice_scatter(x, value, axes, starts, ends, strides, name=None):
     """x with the strided slice (axes, starts, ends, strides) replaced by value."""
     mask = np.zeros(x.shape, bool)
