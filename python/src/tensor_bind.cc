@@ -151,6 +151,8 @@ Tensor power(const Tensor& x, nb::handle other) {
 void bind_tensor(nb::module_& m) {
   nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr());
   cls.def(nb::init<>())
+      // Another handle on the same TensorImpl: how Python subclasses (Parameter) wrap a tensor.
+      .def(nb::init<const Tensor&>(), nb::arg("tensor"))
       .def_prop_ro("shape", [](const Tensor& t) { return std::vector<int64_t>(t.shape()); })
       .def_prop_ro("ndim", &Tensor::ndim)
       .def_prop_ro("size", &Tensor::numel)
