@@ -1,2 +1,9 @@
-"""oar.nn, as paddle.nn: the functional API now; layers arrive with the training stack."""
-from . import functional  # noqa: F401
+"""oar.nn, as paddle.nn: Layer and its containers, the layer classes, initializers and functional."""
+from . import functional, initializer  # noqa: F401
+from ..framework.param_attr import ParamAttr  # noqa: F401
+from ..framework.parameter import Parameter  # noqa: F401
+from .layer.layers import Layer  # noqa: F401
+from .layer.container import Sequential, LayerList, LayerDict, ParameterList, ParameterDict  # noqa: F401
+
+# PyTorch spellings that Paddle 3 also accepts.
+Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
