@@ -47,7 +47,8 @@ class _BatchNormBase(Layer):
 
     def extra_repr(self):
         text = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
-        text += f", data_format={self._data_format}"
+        if self._data_format != "NCHW":
+            text += f", data_format={self._data_format}"
         return text + (f", name={self._name}" if self._name is not None else "")
 
 
