@@ -79,9 +79,9 @@ def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_nam
     for s in shape:
         if s < 0:
             raise ValueError(f"create_parameter: every dimension of 'shape' must be >= 0, but got {shape}")
-    init = attr.initializer or default_initializer
-    if init is None:
-        init = _global_bias_initializer if is_bias else _global_weight_initializer
+    # Paddle's priority: the ParamAttr's initializer, then the global one, then the layer's default
+    init = attr.initializer or (_global_bias_initializer if is_bias else _global_weight_initializer)
+    init = init or default_initializer
     if init is None:
         init = Constant(0.0) if is_bias else XavierUniform()
     dtype = D.convert_dtype(dtype) if dtype is not None else _C.get_default_dtype()
