@@ -7,3 +7,8 @@ from .layer.container import Sequential, LayerList, LayerDict, ParameterList, Pa
 
 # PyTorch spellings that Paddle 3 also accepts.
 Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
+
+# Recurrent layers.
+from .layer.rnn import (  # noqa: F401
+    RNNCellBase, SimpleRNNCell, LSTMCell, GRUCell, RNN, BiRNN, SimpleRNN, LSTM, GRU,
+)
