@@ -76,8 +76,7 @@ class RNNCellBase(Layer):
             try:
                 dtype = self.state_dtype
             except NotImplementedError:
-                from ...framework import get_default_dtype
-                dtype = get_default_dtype()
+                dtype = oar.get_default_dtype()
         batch = batch_ref.shape[batch_dim_idx]
         flat_dtypes = _flatten(dtype) if isinstance(dtype, (list, tuple)) else [dtype]
 
