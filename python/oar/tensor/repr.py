@@ -3,13 +3,15 @@
 The rules, measured from Paddle:
 - Floats print with `precision` decimals; a whole number (and +-inf) prints as "3." / "inf.";
   sci_mode prints every float as "1.50000000e+00". There is no automatic switch to scientific notation.
-- Complex prints "(re+imj)" with both parts in the float format, never shortened.
-- Every item is left-justified to a common width. When some item is negative, items that are
-  shorter than that width and do not start with "-" get one leading space (a sign column).
+- Complex prints "(re+imj)" with both parts in the float format, never shortened; the "+" is there
+  only when the imaginary part is >= 0 ("+-0.0", "nanj").
+- Every item is left-justified to a common width. When some item is negative (complex: by real part,
+  then imaginary part), the items that are not negative (-0.0 and NaN included) and are shorter than
+  that width get one leading space (a sign column).
 - The width and the sign column are measured on the edge items only (the first and last `edgeitems`
   along every axis longer than 2*edgeitems), even when the tensor is small enough to print whole.
 - Above `threshold` items the tensor is summarised: axes longer than 2*edgeitems keep their edge
-  items around "...". Rows wrap after (linewidth - indent) // (width + 2) items.
+  items around "...". Rows wrap after (linewidth - indent) // (width + 2) items, "..." counting as one.
 """
 import math
 
@@ -93,11 +95,17 @@ def _pad(text, width, signed, negative):
     return text.ljust(width)
 
 
+def _bfloat16_bits_to_float32(bits):
+    """bfloat16 is the high half of a float32: widening the raw uint16 bits is exact."""
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
 class _Layout:
     """Lays out the (already reduced) items of one tensor as nested, wrapped rows."""
 
-    def __init__(self, item_text, width, signed, summarize):
+    def __init__(self, item_text, width, signed, summarize, widen):
         self.item_text = item_text
+        self.widen = widen
         self.width = width
         self.signed = signed
         self.summarize = summarize
@@ -105,7 +113,7 @@ class _Layout:
         self.linewidth = _PRINT["linewidth"]
 
     def _kept(self, arr):
-        """Sub-arrays (or a list of values, for 1-D) along axis 0, with "..." where summarised."""
+        """(head, tail) along axis 0 when this axis is summarised ("..." goes between), else (arr, None)."""
         n = arr.shape[0]
         if self.summarize and n > 2 * self.edgeitems:
             # Printed edges are index ranges (none at all for edgeitems <= 0), unlike _edges' slices.
@@ -133,26 +141,31 @@ class _Layout:
         return "[" + separator.join(parts) + "]"
 
     def texts(self, values):
+        values = self.widen(values)
         with np.errstate(invalid="ignore"):
             negative = _negative(values).tolist()
         return [_pad(self.item_text(v), self.width, self.signed, neg)
                 for v, neg in zip(values.tolist(), negative)]
 
 
-def format_data(arr, indent=_INDENT):
-    """The data part of a tensor's repr for the ndarray arr (bfloat16 already widened)."""
-    item_text = _item_formatter(arr.dtype.kind)
+def format_data(arr, indent=_INDENT, bfloat16=False):
+    """The data part of a tensor's repr for the ndarray arr (for bfloat16: its raw uint16 bits, widened
+    here only for the items that are measured or printed, so big tensors print fast)."""
+    widen = _bfloat16_bits_to_float32 if bfloat16 else (lambda values: values)
+    item_text = _item_formatter("f" if bfloat16 else arr.dtype.kind)
     if arr.ndim == 0:
-        return item_text(arr.item())
-    edge = _edge_items(arr, _PRINT["edgeitems"])
+        return item_text(widen(arr).item())
+    edge = widen(_edge_items(arr, _PRINT["edgeitems"]))
     width = max((len(item_text(v)) for v in edge.ravel().tolist()), default=0)
     with np.errstate(invalid="ignore"):
         signed = bool(_negative(edge).any())
     summarize = arr.size > _PRINT["threshold"]
-    return _Layout(item_text, width, signed, summarize).block(arr, indent)
+    return _Layout(item_text, width, signed, summarize, widen).block(arr, indent)
 
 
 def tensor_repr(t):
-    arr = t.astype("float32").numpy() if t.dtype.name == "bfloat16" else t.numpy()
+    arr = t.numpy()
+    # bfloat16 comes out of numpy() as its raw uint16 bits (as in Paddle), which format_data widens.
+    data = format_data(arr, bfloat16=t.dtype.name == "bfloat16" and arr.dtype == np.uint16)
     return (f"{_PREFIX}(shape={list(t.shape)}, dtype={t.dtype.name}, place={t.place}, "
-            f"stop_gradient={t.stop_gradient},\n{' ' * _INDENT}{format_data(arr)})")
+            f"stop_gradient={t.stop_gradient},\n{' ' * _INDENT}{data})")
