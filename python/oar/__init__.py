@@ -135,7 +135,7 @@ from . import linalg  # noqa: E402,F401
 from . import io  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .framework.parameter import create_parameter  # noqa: E402,F401
-from .hapi import summary, flops  # noqa: E402,F401
+from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
