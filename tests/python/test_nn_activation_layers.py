@@ -126,8 +126,8 @@ def test_silu_inplace_against_paddle():
         leaf = lib.to_tensor(x, stop_gradient=False)
         t = leaf * 1.0
         out = layer(t)
-        np.testing.assert_allclose(t.numpy(), out.numpy())  # written into t
-        out.sum().backward()
+        assert out is t
+        t.sum().backward()
         outs.append((out.numpy(), leaf.grad.numpy()))
         with pytest.raises(ValueError):  # a leaf that needs gradient cannot be written in place
             layer(lib.to_tensor(x, stop_gradient=False))
@@ -321,3 +321,26 @@ def test_activations_have_no_parameters_and_follow_train_eval():
         layer = getattr(nn, cls)()
         assert layer.parameters() == [] and len(layer.state_dict()) == 0
         assert layer.eval().training is False and layer.train().training is True
+
+
+ACTIVATIONS = ["CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh",
+               "LeakyReLU", "LogSigmoid", "LogSoftmax", "Maxout", "Mish", "PReLU", "ReLU", "ReLU6",
+               "RReLU", "SELU", "Sigmoid", "Silu", "SiLU", "Softmax", "Softmax2D", "Softplus",
+               "Softshrink", "Softsign", "Swish", "Tanh", "Tanhshrink", "ThresholdedReLU"]
+
+
+def test_signatures_and_names_match_paddle():
+    """Every activation class paddle.nn exports exists in oar.nn with Paddle's constructor and
+    forward signatures (names, order, defaults)."""
+    import inspect
+    paddle = pytest.importorskip("paddle")
+    theirs = sorted(n for n in dir(paddle.nn) if inspect.isclass(getattr(paddle.nn, n))
+                    and getattr(paddle.nn, n).__module__ == "paddle.nn.layer.activation")
+    assert theirs == sorted(ACTIVATIONS)
+
+    def sig(f):
+        return [(p.name, p.default, p.kind) for p in inspect.signature(f).parameters.values()]
+    for name in ACTIVATIONS:
+        for method in ("__init__", "forward"):
+            assert sig(getattr(getattr(nn, name), method)) == \
+                sig(getattr(getattr(paddle.nn, name), method)), (name, method)

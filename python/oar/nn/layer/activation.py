@@ -375,8 +375,10 @@ class Silu(Layer):
 
     def forward(self, x):
         if self._inplace:
-            # oar.nn.functional.silu has no inplace flag yet: the generic in-place helper.
-            return _inplace("silu", x, _C.silu)
+            # oar.nn.functional.silu has no inplace flag yet: the generic in-place helper. It
+            # writes x's own memory and history, so x itself is the result (as Paddle returns).
+            _inplace("silu", x, _C.silu)
+            return x
         return F.silu(x, self._name)
 
     def extra_repr(self):
