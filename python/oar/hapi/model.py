@@ -105,7 +105,9 @@ class Model:
         labels = [_to_tensor(y) for y in _to_list(labels)]
         outputs = _to_list(self.network(*inputs))
         losses = self._losses(outputs, labels)
-        total = losses[0] if len(losses) == 1 else _C.add_n(losses) if hasattr(_C, "add_n") else sum(losses)
+        total = losses[0]
+        for extra in losses[1:]:
+            total = total + extra
         if self._accumulate > 1:
             total = total / self._accumulate
         total.backward()
