@@ -350,6 +350,20 @@ def _unpickle(f, where):
         raise ValueError(f"oar.load: can't parse {where}: {what} ({type(e).__name__}: {msg})") from e
 
 
+def _damaged_array(obj):
+    """A numeric array whose unpickled dtype carries flags its type never has (a flipped byte in
+    the dtype's pickled state); NumPy would treat its numbers as object references."""
+    if not isinstance(obj, np.ndarray) or obj.dtype.kind not in "biufc" or obj.dtype.fields:
+        return False
+    return obj.dtype.flags != np.dtype(obj.dtype.str).flags
+
+
+def _check_arrays(obj, where):
+    if _contains(obj, _damaged_array) or (type(obj) is set and any(map(_damaged_array, obj))):
+        raise ValueError(f"oar.load: can't parse {where}: it is corrupted (an array's dtype "
+                         "record is damaged)")
+
+
 def load(path, **configs):
     """Load an object saved by oar.save or paddle.save (paddle.load); tensors come back as
     oar.Tensor, or as numpy arrays with return_numpy=True.
@@ -364,6 +378,7 @@ def load(path, **configs):
         start = source.tell()
         try:
             obj = _unpickle(source, "the BytesIO buffer")
+            _check_arrays(obj, "the BytesIO buffer")
         except ValueError:
             source.seek(start)  # as Paddle's reader, leave the buffer where it was
             raise
@@ -378,6 +393,7 @@ def load(path, **configs):
                              "paddle.save/oar.save (Paddle 1.x directory checkpoints are not supported)")
         with open(source, "rb") as f:
             obj = _unpickle(f, f"the file {source!r}")
+        _check_arrays(obj, f"the file {source!r}")
 
     if isinstance(obj, dict):
         _join_big_arrays(obj)
