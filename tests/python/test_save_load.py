@@ -542,3 +542,25 @@ def test_split_arrays_load_in_paddle(tmp_path, monkeypatch):
     oar.save({"w": t}, path, protocol=3)
     back = paddle.load(path)
     np.testing.assert_array_equal(back["w"].numpy(), t.numpy())
+
+
+def test_array_dtypes_on_load(tmp_path):
+    path = tmp_path / "arrays.pd"
+    big_endian = np.arange(4, dtype=">f4")
+    with open(path, "wb") as f:  # Paddle 2.0 layout: bare arrays, no name table
+        pickle.dump({"be": big_endian}, f, protocol=4)
+    back = oar.load(str(path))
+    assert back["be"].dtype == oar.float32
+    np.testing.assert_array_equal(back["be"].numpy(), [0, 1, 2, 3])
+    with open(path, "wb") as f:
+        pickle.dump({"u32": np.array([1, 2], np.uint32), "n": 1}, f, protocol=4)
+    with pytest.raises(ValueError, match="uint32"):  # paddle.to_tensor refuses uint32 too
+        oar.load(str(path))
+    assert oar.load(str(path), return_numpy=True)["u32"].dtype == np.uint32
+
+
+def test_empty_state_dict(tmp_path):
+    path = str(tmp_path / "empty.pdparams")
+    with pytest.warns(UserWarning, match="empty"):
+        oar.save({}, path)
+    assert oar.load(path) == {}

@@ -248,6 +248,8 @@ def save(obj, path, protocol=4, **configs):
     _check_protocol(protocol)
 
     if _is_state_dict(obj):
+        if not obj:
+            warnings.warn("The input state dict is empty, no need to save.")
         payload = _state_dict_payload(obj, protocol)
     else:
         _check_savable(obj)
@@ -272,10 +274,20 @@ def save(obj, path, protocol=4, **configs):
 # ----------------------------------------------------------------------------------- load
 
 
+# The array dtypes a tensor can be rebuilt from (uint16 holds bfloat16 bits).
+_TENSOR_ARRAY_DTYPES = frozenset(np.dtype(d) for d in (
+    "bool", "int8", "uint8", "int16", "int32", "int64", "uint16", "float16", "float32", "float64",
+    "complex64", "complex128"))
+
+
 def _array_to_tensor(arr, name=None):
     """A new tensor copying arr; a uint16 array is bfloat16 bits (Paddle's convention)."""
-    if arr.dtype == object:
-        raise ValueError("oar.load: the file holds an array of Python objects, not tensor data")
+    if arr.dtype.newbyteorder("=") not in _TENSOR_ARRAY_DTYPES:
+        # paddle.to_tensor raises ValueError for these too (uint32, strings, objects, ...)
+        raise ValueError(f"oar.load: an array of dtype {arr.dtype} can't become a tensor; "
+                         "pass return_numpy=True to get the arrays as they are")
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     t = _C._from_array(np.ascontiguousarray(arr) if arr.ndim else arr, True)
     if name:
         t.name = name
