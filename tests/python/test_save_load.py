@@ -10,6 +10,7 @@ import pytest
 
 import oar
 from oar.framework import io as ckpt_io
+from oar.framework.parameter import Parameter as OarParameter
 
 # The exact bytes paddle.save (Paddle 3.3.1, numpy 2.x) wrote for
 #   {'weight': Tensor(arange(6).reshape(2, 3), name='linear_0.w_0'),
@@ -26,14 +27,9 @@ LINEAR_W = np.arange(6, dtype=np.float32).reshape(2, 3)
 LINEAR_B = np.array([0.5, -1, 2], np.float32)
 
 
-class Parameter(oar.Tensor):
-    """Stands in for oar's Parameter: a Tensor subclass with a name and trainable flag."""
-
-    def __init__(self, data, name, trainable=True):
-        super().__init__(oar.to_tensor(data))
-        self.name = name
-        self.trainable = trainable
-        self.stop_gradient = not trainable
+def Parameter(data, name, trainable=True):
+    """oar's Parameter (a Tensor subclass with .name, .trainable) holding data."""
+    return OarParameter(oar.to_tensor(data), name=name, trainable=trainable)
 
 
 class Point:  # a plain Python object inside a checkpoint
@@ -170,7 +166,7 @@ def test_shapes_views_and_empty(tmp_path):
 def test_parameters_keep_their_names(tmp_path):
     w = Parameter(LINEAR_W, "linear_0.w_0")
     frozen = Parameter(LINEAR_B, "linear_0.b_0", trainable=False)
-    assert isinstance(w, oar.Tensor) and w.stop_gradient is False
+    assert isinstance(w, oar.Tensor) and type(w) is not oar.Tensor and w.stop_gradient is False
     path = str(tmp_path / "p.pdparams")
     oar.save({"weight": w, "bias": frozen}, path)
     back = oar.load(path)
@@ -182,6 +178,26 @@ def test_parameters_keep_their_names(tmp_path):
     back = oar.load(path)
     assert [p.name for p in back["params"]] == ["linear_0.w_0", "linear_0.b_0"]
     assert back["step"] == 3
+
+
+def test_layer_state_dicts_round_trip(tmp_path):
+    oar.seed(3)
+    for make in (lambda: oar.nn.Linear(4, 3), lambda: oar.nn.Conv2D(2, 3, 3),
+                 lambda: oar.nn.BatchNorm2D(3)):
+        layer = make()
+        sd = layer.state_dict()
+        path = str(tmp_path / "layer.pdparams")
+        oar.save(sd, path)
+        back = oar.load(path)
+        assert list(back) == list(sd)
+        for key, value in sd.items():
+            assert back[key].name == value.name and back[key].dtype == value.dtype
+            np.testing.assert_array_equal(back[key].numpy(), value.numpy())
+        fresh = make()
+        missing, unexpected = fresh.set_state_dict(back)
+        assert missing == [] and unexpected == []
+        for key, value in fresh.state_dict().items():
+            np.testing.assert_array_equal(value.numpy(), sd[key].numpy())
 
 
 def test_optimizer_state_dict(tmp_path):
@@ -378,7 +394,7 @@ def test_flipped_bytes_never_crash(tmp_path):
 # ---------------------------------------------------------------------------- bad arguments
 
 
-def test_bad_arguments(tmp_path, monkeypatch):
+def test_bad_arguments(tmp_path):
     t = named([1.0], "t")
     path = str(tmp_path / "x.pd")
     with pytest.raises(ValueError, match="protocol"):
@@ -406,14 +422,10 @@ def test_bad_arguments(tmp_path, monkeypatch):
         oar.save(t, path, pickle_protocol=2)
     with open(path, "rb") as f:
         assert f.read(2) == b"\x80\x02"
-
-    class Layer:  # a stand-in until oar.nn.Layer lands
-        pass
-    monkeypatch.setattr(oar.nn, "Layer", Layer, raising=False)
     with pytest.raises(ValueError, match="Layer"):
-        oar.save(Layer(), path)
+        oar.save(oar.nn.Linear(2, 2), path)
     with pytest.raises(ValueError, match="Layer"):
-        oar.save({"model": Layer(), "step": 1}, path)
+        oar.save({"model": oar.nn.Linear(2, 2), "step": 1}, path)
 
 
 def test_async_save(tmp_path):
@@ -564,3 +576,31 @@ def test_empty_state_dict(tmp_path):
     with pytest.warns(UserWarning, match="empty"):
         oar.save({}, path)
     assert oar.load(path) == {}
+
+
+def test_layers_exchange_weights_with_paddle(tmp_path):
+    paddle = pytest.importorskip("paddle")
+    x = np.random.RandomState(4).randn(2, 2, 6, 6).astype(np.float32)
+    paddle.seed(11)
+    oar.seed(12)
+    pairs = ((paddle.nn.Conv2D(2, 3, 3), oar.nn.Conv2D(2, 3, 3), x),
+             (paddle.nn.Linear(6, 4), oar.nn.Linear(6, 4), x))
+    for theirs, ours, inp in pairs:
+        # Paddle -> oar: same weights, same outputs
+        path = str(tmp_path / "from_paddle.pdparams")
+        paddle.save(theirs.state_dict(), path)
+        assert ours.set_state_dict(oar.load(path)) == ([], [])
+        want = theirs(paddle.to_tensor(inp)).numpy()
+        np.testing.assert_allclose(ours(oar.to_tensor(inp)).numpy(), want, rtol=1e-5, atol=1e-5)
+        # oar -> Paddle, after changing the oar weights
+        for p in ours.parameters():
+            p.set_value(oar.to_tensor(np.random.RandomState(1).randn(*p.shape).astype(np.float32)))
+        path = str(tmp_path / "from_oar.pdparams")
+        oar.save(ours.state_dict(), path)
+        loaded = paddle.load(path)
+        for key, value in ours.state_dict().items():
+            assert loaded[key].name == value.name
+            np.testing.assert_array_equal(loaded[key].numpy(), value.numpy())
+        theirs.set_state_dict(loaded)
+        np.testing.assert_allclose(theirs(paddle.to_tensor(inp)).numpy(), ours(oar.to_tensor(inp)).numpy(),
+                                   rtol=1e-5, atol=1e-5)
