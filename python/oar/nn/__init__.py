@@ -3,6 +3,15 @@ from . import functional, initializer  # noqa: F401
 from ..framework.parameter import Parameter  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
 from .layer.container import Sequential, LayerList, LayerDict, ParameterList, ParameterDict  # noqa: F401
+from .layer.activation import (  # noqa: F401
+    CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
+    LogSoftmax, Maxout, Mish, PReLU, ReLU, ReLU6, RReLU, SELU, Sigmoid, Silu, SiLU, Softmax,
+    Softmax2D, Softplus, Softshrink, Softsign, Swish, Tanh, Tanhshrink, ThresholdedReLU)
+from .layer.loss import (  # noqa: F401
+    BCELoss, BCEWithLogitsLoss, CTCLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    HSigmoidLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, MarginRankingLoss,
+    MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss,
+    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 
 # PyTorch spellings that Paddle 3 also accepts.
 Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
