@@ -135,6 +135,9 @@ from . import linalg  # noqa: E402,F401
 from . import io  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .framework.parameter import create_parameter  # noqa: E402,F401
+from . import metric  # noqa: E402,F401
+from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
+from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",

@@ -3,6 +3,15 @@ from . import functional, initializer  # noqa: F401
 from ..framework.parameter import Parameter  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
 from .layer.container import Sequential, LayerList, LayerDict, ParameterList, ParameterDict  # noqa: F401
+from .layer.activation import (  # noqa: F401
+    CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,
+    LogSoftmax, Maxout, Mish, PReLU, ReLU, ReLU6, RReLU, SELU, Sigmoid, Silu, SiLU, Softmax,
+    Softmax2D, Softplus, Softshrink, Softsign, Swish, Tanh, Tanhshrink, ThresholdedReLU)
+from .layer.loss import (  # noqa: F401
+    BCELoss, BCEWithLogitsLoss, CTCLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    HSigmoidLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, MarginRankingLoss,
+    MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss,
+    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 
 # PyTorch spellings that Paddle 3 also accepts.
 Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
@@ -28,3 +37,12 @@ for _name in [n for n in dir() if n[-2:] in ("1D", "2D", "3D") and n.startswith(
         "Upsampling")) and "Transpose" not in n]:
     globals()[_name[:-1] + "d"] = globals()[_name]
 MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D
+
+# Recurrent layers.
+from .layer.rnn import (  # noqa: F401,E402
+    RNNCellBase, SimpleRNNCell, LSTMCell, GRUCell, RNN, BiRNN, SimpleRNN, LSTM, GRU,
+)
+from .layer.transformer import (  # noqa: F401,E402
+    MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
+    TransformerDecoder, Transformer,
+)

@@ -419,6 +419,8 @@ class Layer:
         if not self._sub_layers or all(v is None for v in self._sub_layers.values()):
             return head + "\n  ".join(lines) + ")" if len(lines) <= 1 else \
                 head + "\n  " + "\n  ".join(lines) + "\n)"
+        if extra and "\n" not in extra:  # Paddle keeps a one-line extra_repr beside the "("
+            return head + extra + "\n  " + "\n  ".join(lines[1:]) + "\n)"
         return head + "\n  " + "\n  ".join(lines) + "\n)"
 
 
