@@ -9,26 +9,9 @@ import numpy as np
 import pytest
 
 import oar
-from oar import nn
-from oar.nn import functional as F
 from oar.nn import initializer as I
-
-
-def _install_activation_shim():
-    # TEMPORARY: the activation layer classes are being merged into oar.nn; until then give the
-    # models minimal stand-ins (test-only, never in the package). Removed once main has them.
-    for name, fn in [("ReLU", F.relu), ("ReLU6", F.relu6), ("Hardswish", F.hardswish),
-                     ("Hardsigmoid", F.hardsigmoid), ("Sigmoid", F.sigmoid)]:
-        if not hasattr(nn, name):
-            setattr(nn, name, type(name, (nn.Layer,), {
-                "__init__": lambda self, *a, **k: nn.Layer.__init__(self),
-                "forward": lambda self, x, _fn=fn: _fn(x)}))
-
-
-_install_activation_shim()
-
-import oar.vision  # noqa: E402
-from oar.vision import models as M  # noqa: E402
+import oar.vision
+from oar.vision import models as M
 
 # (factory, kwargs, state-dict entries, trainable elements, first key, last key, sha1 of "key:shape:dtype;...")
 # measured from paddle.vision.models with every parameter constant-initialised.
@@ -105,6 +88,27 @@ LENET_REPR = """LeNet(
     (0): Linear(in_features=400, out_features=120, dtype=float32)
     (1): Linear(in_features=120, out_features=84, dtype=float32)
     (2): Linear(in_features=84, out_features=10, dtype=float32)
+  )
+)"""
+
+
+# print(paddle.vision.models.mobilenet_v3_small(scale=0.25).blocks[0]) in Paddle 3.3.1
+MOBILENET_V3_BLOCK_REPR = """InvertedResidual(
+  (bottleneck_conv): ConvNormActivation(
+    (0): Conv2D(8, 8, kernel_size=[3, 3], stride=[2, 2], padding=1, groups=8, data_format=NCHW)
+    (1): BatchNorm2D(num_features=8, momentum=0.99, epsilon=0.001)
+    (2): ReLU()
+  )
+  (mid_se): SqueezeExcitation(
+    (avgpool): AdaptiveAvgPool2D(output_size=1)
+    (fc1): Conv2D(8, 8, kernel_size=[1, 1], data_format=NCHW)
+    (fc2): Conv2D(8, 8, kernel_size=[1, 1], data_format=NCHW)
+    (activation): ReLU()
+    (scale_activation): Hardsigmoid()
+  )
+  (linear_conv): ConvNormActivation(
+    (0): Conv2D(8, 8, kernel_size=[1, 1], data_format=NCHW)
+    (1): BatchNorm2D(num_features=8, momentum=0.99, epsilon=0.001)
   )
 )"""
 
@@ -215,11 +219,30 @@ def test_exports_match_paddle():
 def test_lenet_repr():
     assert repr(M.LeNet()) == LENET_REPR
     assert repr(oar.vision.LeNet()) == LENET_REPR
-
-
-def test_lenet_repr_live():
     paddle = pytest.importorskip("paddle")
     assert repr(paddle.vision.models.LeNet()) == LENET_REPR
+
+
+def test_mobilenet_v3_block_repr():
+    assert repr(M.mobilenet_v3_small(scale=0.25).blocks[0]) == MOBILENET_V3_BLOCK_REPR
+
+
+REPR_CASES = [('LeNet', {}), ('resnet18', {}), ('resnet50', {'num_classes': 0}), ('vgg11', {'batch_norm': True}),
+              ('mobilenet_v1', {'scale': 0.25}), ('mobilenet_v2', {'scale': 0.25}),
+              ('mobilenet_v3_small', {'scale': 0.25}), ('mobilenet_v3_large', {'scale': 0.25}),
+              ('alexnet', {'num_classes': 10}), ('squeezenet1_0', {}), ('squeezenet1_1', {})]
+
+
+@pytest.mark.parametrize("name,kwargs", REPR_CASES, ids=[c[0] for c in REPR_CASES])
+def test_repr_matches_paddle_live(constant_init, name, kwargs):
+    paddle = pytest.importorskip("paddle")
+    paddle.nn.initializer.set_global_initializer(paddle.nn.initializer.Constant(0.0),
+                                                 paddle.nn.initializer.Constant(0.0))
+    try:
+        theirs = repr(getattr(paddle.vision.models, name)(**kwargs))
+    finally:
+        paddle.nn.initializer.set_global_initializer(None, None)
+    assert repr(getattr(M, name)(**kwargs)) == theirs
 
 
 # ---- forward computation with the same weights ---------------------------------------------------
@@ -314,6 +337,22 @@ def test_lenet_train_gradients_match_paddle():
     theirs_params = dict(theirs.named_parameters())
     for name, p in ours.named_parameters():
         _close(p.grad.numpy(), theirs_params[name].grad.numpy())
+
+
+def test_paddle_pdparams_load_as_the_error_says(tmp_path):
+    """The route _reject_pretrained points to: paddle.save'd weights -> oar.load -> set_state_dict."""
+    paddle = pytest.importorskip("paddle")
+    theirs = paddle.vision.models.mobilenet_v3_small(scale=0.25, num_classes=10)
+    theirs.set_state_dict(_random_state(theirs.state_dict(), 9))
+    path = str(tmp_path / "mobilenet_v3_small.pdparams")
+    paddle.save(theirs.state_dict(), path)
+    ours = M.mobilenet_v3_small(scale=0.25, num_classes=10)
+    missing, unexpected = ours.set_state_dict(oar.load(path))
+    assert not missing and not unexpected
+    ours.eval()
+    theirs.eval()
+    x = _input([1, 3, 64, 64], seed=21)
+    _close(ours(oar.to_tensor(x)).numpy(), theirs(paddle.to_tensor(x)).numpy())
 
 
 def test_resnet18_train_mode_matches_paddle():
