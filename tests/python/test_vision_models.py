@@ -216,6 +216,15 @@ def test_exports_match_paddle():
     assert ours <= set(paddle.vision.models.__all__)
 
 
+def test_signatures_match_paddle():
+    import inspect
+    paddle = pytest.importorskip("paddle")
+    for name in M.__all__:
+        ours = inspect.signature(getattr(M, name)).parameters.values()
+        theirs = inspect.signature(getattr(paddle.vision.models, name)).parameters.values()
+        assert [(p.name, p.kind, p.default) for p in ours] == [(p.name, p.kind, p.default) for p in theirs], name
+
+
 def test_lenet_repr():
     assert repr(M.LeNet()) == LENET_REPR
     assert repr(oar.vision.LeNet()) == LENET_REPR
