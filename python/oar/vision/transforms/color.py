@@ -77,9 +77,10 @@ class ColorJitter(BaseTransform):
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0, keys=None):
         super().__init__(keys)
-        # Built now so that bad values fail at construction, not at the first image.
-        self._parts = [BrightnessTransform(brightness, keys), ContrastTransform(contrast, keys),
-                       SaturationTransform(saturation, keys), HueTransform(hue, keys)]
+        # Built now so that bad values fail at construction, not at the first image; None skips one.
+        kinds = ((BrightnessTransform, brightness), (ContrastTransform, contrast),
+                 (SaturationTransform, saturation), (HueTransform, hue))
+        self._parts = [make(value, keys) for make, value in kinds if value is not None]
         self.brightness, self.contrast, self.saturation, self.hue = brightness, contrast, saturation, hue
 
     def _apply_image(self, img):

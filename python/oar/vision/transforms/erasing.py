@@ -47,6 +47,10 @@ class RandomErasing(BaseTransform):
             raise TypeError(f"RandomErasing: unexpected image type {type(img)}")
         values = None if isinstance(self.value, str) else (
             [self.value] if isinstance(self.value, numbers.Number) else list(self.value))
+        if values is not None and len(values) not in (1, c):
+            raise ValueError(f"RandomErasing: value should be a single number or a sequence with "
+                             f"length equals to image's channel ({c}), but got {len(values)} values")
+        flat = F._is_numpy_image(img) and img.ndim == 2  # an HW array: the patch has no channel axis
         log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
         for _ in range(10):
             area = g.uniform(*self.scale) * h * w
@@ -65,6 +69,8 @@ class RandomErasing(BaseTransform):
                 v = g.standard_normal((eh, ew, c)) * 255
             else:
                 v = np.array(values)[None, None, :]
+            if flat:
+                v = v[..., 0]
             return int(g.integers(0, h - eh + 1)), int(g.integers(0, w - ew + 1)), eh, ew, v
         return None
 
