@@ -106,19 +106,46 @@ def test_resize_tensor_matches_paddle():
     np.testing.assert_allclose(out.numpy()[2], PADDLE_TENSOR_RESIZE_3x7_C2, atol=2e-6)
 
 
-def test_resize_numpy_uses_pillow_numbers_and_keeps_layout():
+# Measured from Paddle 3.3.1 with opencv-python-headless 5.0.0 installed (its NumPy path is cv2).
+PADDLE_CV2_RESIZE_3x4 = [
+    [[21, 58, 95], [144, 101, 138], [123, 79, 116], [181, 181, 31]],
+    [[78, 115, 136], [121, 158, 115], [100, 137, 174], [127, 52, 89]],
+    [[136, 146, 178], [178, 82, 92], [157, 194, 98], [72, 109, 119]]]
+PADDLE_CV2_RESIZE_6x7_BICUBIC_C0 = [
+    [0, 47, 162, 240, 111, 102, 193], [9, 84, 137, 111, 83, 149, 240], [43, 134, 125, 0, 79, 174, 209],
+    [68, 157, 155, 38, 129, 121, 37], [103, 191, 192, 78, 171, 129, 6], [124, 212, 213, 99, 190, 161, 53]]
+PADDLE_CV2_RESIZE_3x7_NEAREST_C1 = [[37, 37, 148, 3, 3, 114, 225], [80, 80, 191, 46, 46, 157, 12],
+                                    [123, 123, 234, 89, 89, 200, 55]]
+
+
+def test_resize_numpy_matches_paddle_cv2_path():
     out = F.resize(A, (3, 4))
     assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == (3, 4, 3)
-    np.testing.assert_array_equal(out, PADDLE_PIL_RESIZE_3x4)
+    # cv2's own SIMD rounding differs from its reference fixed point by one grey level at times
+    assert np.abs(out.astype(int) - PADDLE_CV2_RESIZE_3x4).max() <= 1
+    assert np.abs(F.resize(A, (6, 7), "bicubic")[..., 0].astype(int) - PADDLE_CV2_RESIZE_6x7_BICUBIC_C0).max() <= 1
+    np.testing.assert_array_equal(F.resize(A, (3, 7), "nearest")[..., 1], PADDLE_CV2_RESIZE_3x7_NEAREST_C1)
+
+
+def test_resize_numpy_references():
     # nearest 2x upsampling repeats pixels, for every dtype and for HW / HW1 arrays
     for img in (A, A.astype(np.float32), A[:, :, :1], A[:, :, 0], A.astype(np.int16)):
         up = F.resize(img, (8, 10), "nearest")
         assert up.dtype == img.dtype and up.shape == (8, 10) + img.shape[2:]
         np.testing.assert_array_equal(up, img.repeat(2, axis=0).repeat(2, axis=1))
-    # float32 planes are resampled as floats (no uint8 rounding)
-    f = np.random.default_rng(1).random((6, 6, 2)).astype(np.float32)
-    half = F.resize(f, (3, 3), "area")
-    np.testing.assert_allclose(half, f.reshape(3, 2, 3, 2, 2).mean(axis=(1, 3)), atol=1e-6)
+    f = np.random.default_rng(1).random((6, 9, 2)).astype(np.float32)
+    # area with whole factors averages blocks; bilinear halving is the same (cv2's fast path)
+    blocks = f.reshape(3, 2, 3, 3, 2).mean(axis=(1, 3))
+    np.testing.assert_allclose(F.resize(f, (3, 3), "area"), blocks, rtol=1e-5)
+    np.testing.assert_allclose(F.resize(f[:, :6], (3, 3)), f[:, :6].reshape(3, 2, 3, 2, 2).mean(axis=(1, 3)),
+                               rtol=1e-5)
+    # bilinear: source position (d + 0.5) * scale - 0.5, edges clamped
+    g = np.arange(4, dtype=np.float32).reshape(1, 4, 1)
+    np.testing.assert_allclose(F.resize(g, (1, 8))[0, :, 0], [0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75, 3])
+    # lanczos and bicubic keep constant images constant
+    const = np.full((5, 6, 3), 77, np.uint8)
+    for mode in ("bicubic", "lanczos", "area", "bilinear"):
+        np.testing.assert_array_equal(F.resize(const, (9, 4), mode), np.full((9, 4, 3), 77, np.uint8))
 
 
 def test_resize_size_rule():
@@ -170,6 +197,9 @@ def test_pad_fill_and_tensor():
     out = F.pad(A, (1, 2), fill=(7, 8, 9))
     assert out.shape == (8, 7, 3)
     np.testing.assert_array_equal(out[0, 0], [7, 8, 9])
+    # a number fills the first channel only: cv2's 4-vector in Paddle's cv2 path (measured [5, 0, 0])
+    np.testing.assert_array_equal(F.pad(A, 1, fill=5)[0, 0], [5, 0, 0])
+    np.testing.assert_array_equal(F.pad(A[:, :, 0], 1, fill=5)[0, 0], 5)
     np.testing.assert_array_equal(out[2:6, 1:6], A)
     # Pillow with an int fill on an RGB image fills only the first band (as Paddle, measured)
     np.testing.assert_array_equal(np.asarray(F.pad(pil(), 1, fill=5))[0, 0], [5, 0, 0])
@@ -233,6 +263,10 @@ def test_colour_tensor():
     np.testing.assert_array_equal(out.numpy(), np.clip(A.transpose(2, 0, 1).astype(np.float32) * 2, 0, 255).astype(np.uint8))
 
 
+# Measured from Paddle 3.3.1 with opencv-python-headless 5.0.0: F.adjust_hue(A, 0.3)[1].
+PADDLE_CV2_HUE_03_ROW1 = [[64, 117, 43], [175, 228, 154], [30, 83, 9], [141, 194, 120], [17, 12, 231]]
+
+
 def test_colour_numpy():
     # brightness / contrast: the lookup tables of Paddle's cv2 path (truncating, contrast about 74)
     np.testing.assert_array_equal(F.adjust_brightness(A, 1.7), np.clip(A * 1.7, 0, 255).astype(np.uint8))
@@ -240,12 +274,23 @@ def test_colour_numpy():
                                   np.clip((A.astype(np.float64) - 74) * 0.4 + 74, 0, 255).astype(np.uint8))
     g = F.to_grayscale(A)
     assert g.shape == (4, 5, 1) and g.dtype == np.uint8
+    np.testing.assert_array_equal(g[:, :, 0], PADDLE_PIL_GRAY)  # cv2 gives the same as Pillow here
     ref = A.astype(np.float64) @ [0.299, 0.587, 0.114]
-    assert np.abs(g[:, :, 0] - ref).max() <= 0.5 + 1e-9  # cv2's fixed point rounds to nearest
+    big = np.random.default_rng(2).integers(0, 256, (30, 40, 3), dtype=np.uint8)
+    assert np.abs(F.to_grayscale(big)[:, :, 0] - big.astype(np.float64) @ [0.299, 0.587, 0.114]).max() <= 0.5 + 1e-9
+    assert np.abs(g[:, :, 0] - ref).max() <= 0.5 + 1e-9
     assert F.to_grayscale(A, 3).shape == (4, 5, 3)
-    np.testing.assert_array_equal(F.adjust_hue(A, 0.3)[1], PADDLE_PIL_HUE_03_ROW1)
+    np.testing.assert_array_equal(F.adjust_hue(A, 0.3)[1], PADDLE_CV2_HUE_03_ROW1)
+    # the 8-bit HSV round trip is lossy in cv2 too: a zero shift comes back within a few levels
+    assert np.abs(F.adjust_hue(A, 0.0).astype(int) - A).max() <= 6
     np.testing.assert_array_equal(F.adjust_saturation(A, 1.0), A)
-    np.testing.assert_array_equal(F.adjust_hue(A[:, :, :1], 0.2), A[:, :, :1])
+    # Paddle's cv2 path blends with cv2's BGR2GRAY of the data (0.114 on channel 0) and truncates
+    x = A.astype(np.float32)
+    gray = x[..., 0] * np.float32(0.114) + x[..., 1] * np.float32(0.587) + x[..., 2] * np.float32(0.299)
+    ref = (x * np.float32(0.25) + gray[..., None] * np.float32(0.75)).clip(0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(F.adjust_saturation(A, 0.25), ref)
+    with pytest.raises(ValueError, match="needs 3 channels"):
+        F.adjust_hue(A[:, :, :1], 0.2)
 
 
 def test_colour_errors():
@@ -276,19 +321,40 @@ PADDLE_PIL_ROTATE_45_EXPAND_B0 = [
     [0, 0, 129, 129, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]
 
 
+# Measured from Paddle 3.3.1 with opencv-python-headless 5.0.0: F.rotate(A, 30)[..., 0] and
+# F.rotate(A, 30, 'bilinear', expand=True)[..., 2].
+PADDLE_CV2_ROTATE_30_C0 = [[0, 222, 77, 231, 0], [111, 222, 120, 120, 18], [43, 154, 52, 163, 61],
+                           [86, 197, 95, 95, 0]]
+PADDLE_CV2_ROTATE_30_BILINEAR_EXPAND_C2 = [
+    [0, 0, 0, 10, 2, 0, 0], [0, 2, 32, 142, 38, 10, 0], [28, 147, 100, 141, 148, 61, 0],
+    [40, 143, 158, 123, 181, 115, 34], [0, 120, 63, 104, 94, 22, 0], [0, 61, 173, 34, 3, 0, 0]]
+
+
+def test_rotate_numpy_matches_paddle_cv2_path():
+    np.testing.assert_array_equal(F.rotate(A, 30)[..., 0], PADDLE_CV2_ROTATE_30_C0)
+    out = F.rotate(A, 30, "bilinear", expand=True)
+    assert out.shape == (6, 7, 3) and out.dtype == np.uint8
+    np.testing.assert_array_equal(out[..., 2], PADDLE_CV2_ROTATE_30_BILINEAR_EXPAND_C2)
+    # a number as fill reaches the first channel only (cv2's 4-vector), as in Paddle's cv2 path
+    filled = F.rotate(A, 45, fill=9)
+    assert filled[0, 0].tolist() == [9, 0, 0]
+    with pytest.raises(NotImplementedError, match="rotate: interpolation 'bicubic'"):
+        F.rotate(A, 10, "bicubic")
+
+
 def test_rotate():
     np.testing.assert_allclose(F.rotate(tensor(), 30, "bilinear").numpy()[1],
                                PADDLE_TENSOR_ROTATE_30_BILINEAR_C1, atol=2e-6)
     np.testing.assert_array_equal(np.asarray(F.rotate(pil(), 45, expand=True))[..., 0],
                                   PADDLE_PIL_ROTATE_45_EXPAND_B0)
     sq = A[:4, :4]
-    # a quarter turn counter-clockwise is np.rot90, for arrays, PIL and (bilinear) tensors
-    np.testing.assert_array_equal(F.rotate(sq, 90), np.rot90(sq))
+    # a quarter turn counter-clockwise is np.rot90, for arrays, PIL and (bilinear) tensors; cv2
+    # (the NumPy path) puts pixel centres on integers, so the middle of a 4x4 image is (1.5, 1.5)
+    np.testing.assert_array_equal(F.rotate(sq, 90, center=(1.5, 1.5)), np.rot90(sq))
     np.testing.assert_array_equal(np.asarray(F.rotate(Image.fromarray(np.ascontiguousarray(sq)), 90)),
                                   np.rot90(sq))
     t = F.rotate(oar.to_tensor(sq.transpose(2, 0, 1).astype(np.float32)), 180, "bilinear")
     np.testing.assert_allclose(t.numpy(), sq.transpose(2, 0, 1)[:, ::-1, ::-1], atol=1e-4)
-    assert F.rotate(A, 30, expand=True).shape[:2] == np.asarray(F.rotate(pil(), 30, expand=True)).shape[:2]
     assert F.rotate(A.astype(np.float32), 30).dtype == np.float32
     with pytest.raises(TypeError, match="rotate: angle"):
         F.rotate(A, "30")
@@ -472,3 +538,19 @@ def test_live_uint8_tensor_hue_against_paddle():
     for h in (-0.4, 0.1, 0.45):
         np.testing.assert_array_equal(F.adjust_hue(oar.to_tensor(a), h).numpy(),
                                       PF.adjust_hue(paddle.to_tensor(a), h).numpy())
+
+
+def test_live_numpy_against_paddle_with_cv2():
+    paddle = pytest.importorskip("paddle")
+    pytest.importorskip("cv2")  # Paddle's NumPy path needs OpenCV
+    import paddle.vision.transforms.functional as PF
+    rng = np.random.default_rng(0)
+    for img in (rng.integers(0, 256, (7, 9, 3), dtype=np.uint8),
+                rng.integers(0, 256, (40, 50, 3), dtype=np.uint8)):
+        for name, fn in _live_cases():
+            if name.startswith(("to_tensor", "saturation")):
+                continue  # to_tensor gives tensors; Paddle's cv2 saturation draws a random alpha
+            theirs, ours = np.asarray(fn(PF, img.copy())), np.asarray(fn(F, img.copy()))
+            assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, name
+            tol = 1 if name.startswith("resize") or name.startswith("rotate") else 0
+            assert np.abs(ours.astype(int) - theirs.astype(int)).max() <= tol, name

@@ -1,31 +1,21 @@
 """The NumPy (HWC or HW array) side of oar.vision.transforms.functional.
 
-Paddle sends NumPy images to OpenCV, and without cv2 installed it raises ImportError for resize,
-pad, flips, colour and rotation. We need no OpenCV: exact operations (flips, pads, crops, the
-brightness/contrast lookup tables, cv2's fixed-point RGB->gray) are written here in NumPy with
-cv2's results; resampling (resize, rotate) and the HSV round trip go through Pillow, which is what
-Paddle uses for PIL images, so the numbers are close to cv2's but not identical.
+Paddle sends NumPy images to OpenCV (and raises ImportError when cv2 is not installed). We need no
+OpenCV: everything here is NumPy written to give cv2's results as Paddle's cv2 path uses them
+(resampling in numpy_resample.py, the HSV round trip in cv2_hsv.py), exact or within one grey level
+for uint8 (measured against Paddle 3.3.1 with opencv-python-headless 5.0.0).
 """
+import math
+
 import numpy as np
 
+from . import cv2_hsv, numpy_resample
 
-def _pil():
-    """(PIL.Image, functional_pil), imported when first needed (Pillow is optional for oar)."""
-    try:
-        from PIL import Image
-    except ImportError as e:
-        raise ImportError("oar.vision.transforms: resampling NumPy images (resize, rotate, hue, "
-                          "saturation) needs Pillow: pip install pillow") from e
-    from . import functional_pil
-    return Image, functional_pil
 
 # cv2's border names for the padding modes Paddle accepts (numpy's pad names line up with them).
 _NUMPY_PAD_MODE = {"edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}
 
 INTERPOLATIONS = ("nearest", "bilinear", "area", "bicubic", "lanczos")
-# cv2's INTER_AREA averages the source pixels under each output pixel: Pillow's box filter.
-_PIL_FILTER = {"nearest": "nearest", "bilinear": "bilinear", "area": "box", "bicubic": "bicubic",
-               "lanczos": "lanczos"}
 
 
 def _planes(img):
@@ -38,27 +28,6 @@ def _like(out, img):
     return out[:, :, 0] if img.ndim == 2 else out
 
 
-def _cast_back(arr, dtype):
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        arr = np.clip(np.rint(arr), info.min, info.max)
-    return arr.astype(dtype)
-
-
-def _through_pil(img, fn):
-    """Runs fn(PIL image, channel index) over img: whole for uint8 L/RGB/RGBA, else per channel in mode F."""
-    Image, _ = _pil()
-    hwc = _planes(img)
-    c = hwc.shape[2]
-    if img.dtype == np.uint8 and c in (1, 3, 4):
-        pil = Image.fromarray(hwc[:, :, 0] if c == 1 else np.ascontiguousarray(hwc))
-        out = np.asarray(fn(pil, None))
-        return _like(out[:, :, None] if out.ndim == 2 else out, img)
-    planes = [np.asarray(fn(Image.fromarray(np.ascontiguousarray(hwc[:, :, k], np.float32), "F"), k))
-              for k in range(c)]
-    return _like(_cast_back(np.stack(planes, axis=-1), img.dtype), img)
-
-
 def to_tensor(img, data_format):
     import oar
     hwc = _planes(img)
@@ -69,23 +38,36 @@ def to_tensor(img, data_format):
 
 
 def resize(img, size_wh, interpolation):
-    f = _PIL_FILTER[interpolation]
-    _, F_pil = _pil()
-    return _through_pil(img, lambda pil, k: F_pil.resize(pil, size_wh, f))
+    return _like(numpy_resample.resize(_planes(img), size_wh, interpolation), img)
+
+
+def _expanded_size(w, h, center, angle):
+    """Paddle's cv2 path: the bounding box of the rotated image corners, about `center`."""
+    a = -math.radians(angle)
+    cos, sin = round(math.cos(a), 15), round(math.sin(a), 15)
+    cx, cy = center
+    tx = cos * -cx + sin * -cy + cx
+    ty = -sin * -cx + cos * -cy + cy
+    xs = [cos * x + sin * y + tx for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    ys = [-sin * x + cos * y + ty for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    return (math.ceil(max(xs)) - math.floor(min(xs)), math.ceil(max(ys)) - math.floor(min(ys)))
 
 
 def rotate(img, angle, interpolation, expand, center, fill):
-    f = _PIL_FILTER[interpolation]
-    if f not in ("nearest", "bilinear", "bicubic"):
-        raise ValueError(f"rotate: interpolation for a NumPy image must be 'nearest', 'bilinear' or "
-                         f"'bicubic', but got {interpolation!r}")
-    fills = list(fill) if isinstance(fill, (list, tuple)) else None
-    _, F_pil = _pil()
-
-    def one(pil, k):
-        fk = fill if k is None else (fills[k] if fills is not None else fill)
-        return F_pil.rotate(pil, angle, f, expand, center, fk)
-    return _through_pil(img, one)
+    if interpolation not in ("nearest", "bilinear"):
+        raise NotImplementedError(f"rotate: interpolation {interpolation!r} is not supported for "
+                                  f"NumPy images; use 'nearest' or 'bilinear'")
+    h, w = img.shape[:2]
+    if center is None:
+        center = (w / 2.0, h / 2.0)
+    m = numpy_resample.rotation_matrix(center, angle)
+    if expand:
+        nw, nh = _expanded_size(w, h, center, angle)
+        m[0, 2] += (nw - w) * 0.5
+        m[1, 2] += (nh - h) * 0.5
+        w, h = int(nw), int(nh)
+    out = numpy_resample.warp_affine(_planes(img), m, (w, h), interpolation, fill)
+    return _like(out, img)
 
 
 def pad(img, ltrb, fill, padding_mode):
@@ -94,16 +76,15 @@ def pad(img, ltrb, fill, padding_mode):
     if padding_mode != "constant":
         return np.pad(img, widths, _NUMPY_PAD_MODE[padding_mode])
     out = np.pad(img, widths, "constant")
-    if isinstance(fill, (list, tuple)) and img.ndim == 3:
-        # cv2 reads a fill tuple as one value per channel (missing channels get 0).
-        values = np.zeros(img.shape[2], dtype=np.float64)
-        n = min(len(fill), img.shape[2])
-        values[:n] = fill[:n]
-    else:
-        values = fill[0] if isinstance(fill, (list, tuple)) else fill
+    # cv2 reads fill as a 4-vector: a number fills the first channel only (the others get 0), as
+    # Paddle's cv2 path does.
+    c = img.shape[2] if img.ndim == 3 else 1
+    values = np.zeros(c, dtype=np.float64)
+    fv = np.atleast_1d(np.asarray(fill, dtype=np.float64))
+    values[:min(c, len(fv))] = fv[:c]
     border = np.ones(out.shape[:2], dtype=bool)
     border[top:top + img.shape[0], left:left + img.shape[1]] = False
-    out[border] = _cast_back(np.asarray(values, dtype=np.float64), img.dtype)
+    out[border] = numpy_resample._round_to(values if img.ndim == 3 else values[0], img.dtype)
     return out
 
 
@@ -135,25 +116,25 @@ def adjust_contrast(img, factor):
 
 def adjust_saturation(img, factor):
     hwc = _planes(img)
-    if hwc.shape[2] == 1:
-        return img.copy()
-    if img.dtype == np.uint8 and hwc.shape[2] == 3:
-        Image, F_pil = _pil()
-        return np.asarray(F_pil.adjust_saturation(Image.fromarray(np.ascontiguousarray(hwc)), factor))
+    if hwc.shape[2] != 3:
+        raise ValueError(f"adjust_saturation: a NumPy image needs 3 channels, but got shape "
+                         f"{list(img.shape)}")
+    # Paddle's cv2 path: blend with cv2's BGR2GRAY of the (RGB) data in float32, clip, truncate.
+    # It draws the blend weight at random around the factor; we use the factor itself.
     x = hwc.astype(np.float32)
-    gray = _gray_float(x)[:, :, None]
-    hi = 255.0 if np.issubdtype(img.dtype, np.integer) else float(max(1.0, x.max()))
-    return _like(_cast_back((gray + factor * (x - gray)).clip(0, hi), img.dtype), img)
+    gray = (x[..., 0] * np.float32(0.114) + x[..., 1] * np.float32(0.587)
+            + x[..., 2] * np.float32(0.299))[..., None]
+    out = x * np.float32(factor) + gray * np.float32(1.0 - factor)
+    return out.clip(0, 255).astype(img.dtype)
 
 
 def adjust_hue(img, hue_factor):
     hwc = _planes(img)
     if hwc.shape[2] != 3:
-        return img.copy()
-    Image, F_pil = _pil()
-    out = np.asarray(F_pil.adjust_hue(Image.fromarray(np.ascontiguousarray(hwc.astype(np.uint8))),
-                                      hue_factor))
-    return out.astype(img.dtype)
+        raise ValueError(f"adjust_hue: a NumPy image needs 3 channels, but got shape {list(img.shape)}")
+    h, s, v = cv2_hsv.to_hsv_full(hwc.astype(np.uint8))
+    h = ((h.astype(np.int64) + int(hue_factor * 255)) % 256).astype(np.uint8)
+    return cv2_hsv.from_hsv_full(h, s, v).astype(img.dtype)
 
 
 def _gray_float(x):
@@ -166,9 +147,9 @@ def to_grayscale(img, num_output_channels):
         raise ValueError(f"to_grayscale: a NumPy image needs 3 or 4 channels (RGB), but got shape "
                          f"{list(img.shape)}")
     if img.dtype == np.uint8:
-        # cv2's fixed-point weights (14 bits) with rounding, so uint8 results equal cv2's.
+        # cv2's fixed-point weights (15 bits) with rounding: uint8 results equal cv2's (measured).
         r, g, b = (hwc[..., k].astype(np.int32) for k in range(3))
-        gray = ((r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14).astype(np.uint8)
+        gray = ((r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15).astype(np.uint8)
     else:
         gray = _gray_float(hwc.astype(np.float32)).astype(img.dtype)
     return np.repeat(gray[:, :, None], num_output_channels, axis=2)
