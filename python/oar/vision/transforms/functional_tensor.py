@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-INTERPOLATIONS = ("nearest", "bilinear", "bicubic")
+INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "area")
 
 
 def _oar():
