@@ -249,7 +249,8 @@ def test_digits_items():
     assert label.dtype == np.int64 and label.shape == (1,)
     raw, raw_labels = __import__("oar.vision.datasets.digits", fromlist=["x"]).load_digits_array()
     # sample 0 of class 0 stays in train; 0..16 becomes round(v * 255 / 16)
-    np.testing.assert_array_equal(np.asarray(img), np.floor(raw[0].astype(np.float64) * 255 / 16 + 0.5).astype(np.uint8))
+    scaled = np.floor(raw[0].astype(np.float64) * 255 / 16 + 0.5).astype(np.uint8)
+    np.testing.assert_array_equal(np.asarray(img), scaled)
     assert label[0] == raw_labels[0]
     arr, _ = D.Digits("test", backend="cv2")[0]
     assert arr.dtype == np.float32 and arr.shape == (8, 8) and arr.max() <= 255

@@ -75,9 +75,9 @@ class MNIST(Dataset):
         image_name, label_name = self.FILES[self.mode]
         where = os.path.join(_files.data_home(), self.NAME)
         if (image_path is None or label_path is None) and not download:
-            missing = "image_path" if image_path is None else "label_path"
+            missing, name = ("image_path", image_name) if image_path is None else ("label_path", label_name)
             raise ValueError(f"{cls}: {missing} is not set and downloading automatically is disabled "
-                             f"(download=False); pass the path of {image_name if image_path is None else label_name}")
+                             f"(download=False); pass the path of {name}")
         self.image_path = image_path or _files.default_path(self.NAME, image_name)
         self.label_path = label_path or _files.default_path(self.NAME, label_name)
         for path in (self.image_path, self.label_path):
