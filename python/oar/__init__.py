@@ -117,7 +117,7 @@ for _mod in (_compat, _inplace, _contraction, _statistics, _random):
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
 # The Python faces replace the generated methods of these names.
-for _name in _search.METHODS + ["repeat_interleave"]:
+for _name in _search.METHODS + ["repeat_interleave", "lerp"]:
     setattr(Tensor, _name, globals()[_name])
 for _name in _inplace.TOP_LEVEL:
     globals().setdefault(_name, getattr(_inplace, _name))
