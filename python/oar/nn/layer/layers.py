@@ -397,7 +397,9 @@ class Layer:
                 for t in list(layer._parameters.values()) + list(layer._buffers.values()):
                     if t is not None and t.dtype in (D.float16, D.bfloat16, D.float32, D.float64) \
                             and t.dtype != dtype:
+                        stop_gradient = t.stop_gradient  # an in-place cast under no_grad resets it
                         t.cast_(dtype)
+                        t.stop_gradient = stop_gradient
             layer._dtype = dtype
         return self
 
