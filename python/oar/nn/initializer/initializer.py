@@ -85,9 +85,16 @@ def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_nam
     if init is None:
         init = Constant(0.0) if is_bias else XavierUniform()
     dtype = D.convert_dtype(dtype) if dtype is not None else _C.get_default_dtype()
-    param = Parameter(_C.zeros(shape, dtype), name=attr.name or unique_name.generate(default_name),
+    # Our initializers produce the values directly (no zero fill and copy); a user's Paddle-style
+    # initializer that only defines __call__(param, block) fills a zero tensor in place.
+    fills_in_place = type(init)._values is Initializer._values
+    values = _C.zeros(shape, dtype) if fills_in_place else init._values(shape, dtype)
+    if values.dtype != dtype:
+        values = _C.cast(values, dtype)
+    param = Parameter(values, name=attr.name or unique_name.generate(default_name),
                       trainable=attr.trainable, learning_rate=attr.learning_rate,
                       regularizer=attr.regularizer, need_clip=attr.need_clip,
                       do_model_average=attr.do_model_average)
-    init(param)
+    if fills_in_place:
+        init(param)
     return param
