@@ -108,5 +108,5 @@ def summary(net, input_size=None, dtypes=None, input=None):
               f"Input size (MB): {input_mb:.2f}", f"Forward/backward pass size (MB): {activations_mb:.2f}",
               f"Params size (MB): {params_mb:.2f}",
               f"Estimated Total Size (MB): {input_mb + activations_mb + params_mb:.2f}", "-" * _LINE]
-    print("\n".join(lines))
+    print("\n".join(lines) + "\n")  # Paddle's table ends with an empty line
     return {"total_params": np.int64(total), "trainable_params": np.int64(trainable)}
