@@ -101,25 +101,27 @@ class MultiProcessIter:
         self._iterable = loader._is_iterable
         self._loader_ref = weakref.ref(loader)  # no cycle: a persistent loader holds this iterator
         self._shm_prefix = make_prefix(f"{next(_prefix_counter)}")
-        base_seed = int(randint(0, 2**62, [1]).item())
-        spec = _LoaderSpec(loader, base_seed, self._shm_prefix)
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._result_queue = ctx.Queue()
         self._done_event = ctx.Event()
-        self._index_queues, self._workers = [], []
+        self._index_queues = [ctx.Queue() for _ in range(self._num_workers)]
+        self._workers = []
         self._shut = False
         _live_iters.add(self)
-        for wid in range(self._num_workers):
-            iq = ctx.Queue()
-            w = ctx.Process(target=worker_loop, daemon=True,
-                            args=(spec, wid, iq, self._result_queue, self._done_event, os.getpid()))
-            w.start()
-            self._index_queues.append(iq)
-            self._workers.append(w)
         self._epoch = -1
         self._reorder = {}
+        # The first tasks go out before the base seed is drawn, so a shuffling sampler takes the same
+        # draws from oar's RNG as it does with num_workers=0: the same seed gives the same order.
         self._start_epoch(loader)
+        base_seed = int(randint(0, 2**62, [1]).item())
+        spec = _LoaderSpec(loader, base_seed, self._shm_prefix)
+        for wid in range(self._num_workers):
+            w = ctx.Process(target=worker_loop, daemon=True,
+                            args=(spec, wid, self._index_queues[wid], self._result_queue, self._done_event,
+                                  os.getpid()))
+            w.start()
+            self._workers.append(w)
 
     # -- epochs ------------------------------------------------------------------------------
     def _start_epoch(self, loader):
