@@ -17,7 +17,7 @@ from .worker import IterableExhausted, WorkerError, _fetch_iterable, _fetch_map,
 # How often a waiting main process checks that its workers are alive (seconds).
 _POLL_INTERVAL = 0.25
 # How long shutdown waits for a worker to leave by itself before terminating it.
-_JOIN_TIMEOUT = 2.0
+_JOIN_TIMEOUT = 0.5
 
 
 class _LoaderSpec:
@@ -111,8 +111,11 @@ class MultiProcessIter:
         _live_iters.add(self)
         self._epoch = -1
         self._reorder = {}
-        # The first tasks go out before the base seed is drawn, so a shuffling sampler takes the same
-        # draws from oar's RNG as it does with num_workers=0: the same seed gives the same order.
+        # The first tasks are drawn before the base seed, so a shuffling sampler takes the same draws
+        # from oar's RNG as it does with num_workers=0: the same seed gives the same order. They are
+        # held back until the workers run: a queue's put starts a feeder thread, and forking a
+        # process that has threads is best avoided.
+        self._held_tasks = []
         self._start_epoch(loader)
         base_seed = int(randint(0, 2**62, [1]).item())
         spec = _LoaderSpec(loader, base_seed, self._shm_prefix)
@@ -122,6 +125,9 @@ class MultiProcessIter:
                                   os.getpid()))
             w.start()
             self._workers.append(w)
+        held, self._held_tasks = self._held_tasks, None
+        for wid, task in held:
+            self._index_queues[wid].put(task)
 
     # -- epochs ------------------------------------------------------------------------------
     def _start_epoch(self, loader):
@@ -158,7 +164,11 @@ class MultiProcessIter:
             indices = next(self._tasks)
         except StopIteration:
             return False
-        self._index_queues[wid].put((self._epoch, self._send_idx, indices))
+        task = (self._epoch, self._send_idx, indices)
+        if self._held_tasks is not None:
+            self._held_tasks.append((wid, task))
+        else:
+            self._index_queues[wid].put(task)
         self._task_worker[self._send_idx] = wid
         self._send_idx += 1
         return True
