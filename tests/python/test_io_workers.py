@@ -17,6 +17,19 @@ from oar.io.shared_memory import SharedBatch, shm_dir
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="worker processes use fork")
 
 
+def _gone(pid):
+    """The process has exited (a zombie waiting for a reaper counts as exited)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 def _our_shm_files():
     return sorted(f for f in os.listdir(shm_dir()) if f.startswith(f"oar_io_{os.getpid()}_"))
 
@@ -221,9 +234,7 @@ def test_break_and_delete_clean_up():
     next(it)
     pids = [w.pid for w in it._workers]
     del it
-    for pid in pids:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    assert all(_gone(pid) for pid in pids)
 
 
 def test_persistent_workers():
@@ -238,3 +249,86 @@ def test_persistent_workers():
     it_loader = DataLoader(Unsharded(), batch_size=2, num_workers=2, persistent_workers=True)
     assert [b.numpy().tolist() for b in it_loader] == [b.numpy().tolist() for b in it_loader]
     del loader, it_loader
+
+
+DTYPES = ["float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64", "bool", "complex64",
+          "complex128"]
+
+
+class AllDtypes(Dataset):
+    def __getitem__(self, i):
+        arrays = [(np.arange(3) + i).astype(d) for d in DTYPES]
+        # a big-endian and a strided array are written out in native, contiguous form
+        return arrays + [np.arange(4, dtype=">f4") * i, np.arange(6.0)[::2] + i, np.zeros((0, 2), np.float32)]
+
+    def __len__(self):
+        return 5
+
+
+def test_every_dtype_through_workers():
+    ref = [_plain(b) for b in DataLoader(AllDtypes(), batch_size=2)]
+    got = [_plain(b) for b in DataLoader(AllDtypes(), batch_size=2, num_workers=2)]
+    assert got == ref
+    assert [d for d, _ in ref[0][:len(DTYPES)]] == [f"paddle.{d}" for d in DTYPES]
+
+
+class BadCtorError(Exception):
+    def __init__(self, a, b):
+        super().__init__(a, b)
+
+
+class RaisesOddError(Dataset):
+    def __getitem__(self, i):
+        raise BadCtorError(1, 2)
+
+    def __len__(self):
+        return 2
+
+
+def test_exception_type_that_takes_no_message():
+    with pytest.raises(RuntimeError, match=r"worker\(0\) caught BadCtorError"):
+        list(DataLoader(RaisesOddError(), batch_size=1, num_workers=1))
+
+
+def test_live_loader_at_interpreter_exit_leaves_nothing(tmp_path):
+    import subprocess
+    script = tmp_path / "exit_with_live_workers.py"
+    script.write_text(
+        "import os, numpy as np\n"
+        "from oar.io import DataLoader, Dataset\n"
+        "class D(Dataset):\n"
+        "    def __getitem__(self, i): return np.zeros(1000, np.float32) + i\n"
+        "    def __len__(self): return 100\n"
+        "loader = DataLoader(D(), batch_size=2, num_workers=2, persistent_workers=True, prefetch_factor=8)\n"
+        "it = iter(loader); next(it)\n"
+        "print(os.getpid(), *[w.pid for w in it._workers])\n")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    main_pid, *worker_pids = map(int, out.stdout.split())
+    assert not [f for f in os.listdir(shm_dir()) if f.startswith(f"oar_io_{main_pid}_")]
+    assert all(_gone(pid) for pid in worker_pids)
+
+
+def test_workers_leave_when_the_main_process_dies(tmp_path):
+    import subprocess
+    import time
+    script = tmp_path / "die_with_live_workers.py"
+    script.write_text(
+        "import os, numpy as np\n"
+        "from oar.io import DataLoader, Dataset\n"
+        "class D(Dataset):\n"
+        "    def __getitem__(self, i): return np.zeros(1000, np.float32) + i\n"
+        "    def __len__(self): return 100\n"
+        "it = iter(DataLoader(D(), batch_size=2, num_workers=2, prefetch_factor=8)); next(it)\n"
+        "print(os.getpid(), *[w.pid for w in it._workers], flush=True)\n"
+        "os._exit(0)\n")  # no atexit, no shutdown: the workers are on their own
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    main_pid, *worker_pids = map(int, out.stdout.split())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        alive = [pid for pid in worker_pids if not _gone(pid)]
+        if not alive:
+            break
+        time.sleep(0.05)
+    assert not alive
+    assert not [f for f in os.listdir(shm_dir()) if f.startswith(f"oar_io_{main_pid}_")]

@@ -9,7 +9,7 @@ import traceback
 import numpy as np
 
 from .collate import tensors_to_numpy
-from .shared_memory import write_batch
+from .shared_memory import remove_leftovers, write_batch
 
 _worker_info = None
 
@@ -60,7 +60,11 @@ class WorkerError:
     def reraise(self):
         msg = (f"DataLoader worker({self.worker_id}) caught {self.exc_type.__name__} with message:\n"
                f"{self.text}")
-        raise _worker_exception_class(self.exc_type)(msg)
+        try:
+            err = _worker_exception_class(self.exc_type)(msg)
+        except Exception:  # a type whose constructor wants more than a message
+            err = RuntimeError(msg)
+        raise err
 
 
 def _rebuild_worker_error(worker_id, exc_type, text):
@@ -144,7 +148,9 @@ def worker_loop(spec, worker_id, index_queue, result_queue, done_event, parent_p
                 task = index_queue.get(timeout=0.2)
             except queue.Empty:
                 if os.getppid() != parent_pid:
-                    break  # orphaned: the main process died
+                    # Orphaned: the main process died and cannot remove the batches it never read.
+                    remove_leftovers(spec.shm_prefix)
+                    break
                 continue
             if task is None:
                 break
