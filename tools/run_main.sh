@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# README command one: set up, build, then run the main job. Until the training stack lands
-# this trains a small MLP on synthetic data from Python and from C++ and prints the loss falling.
+# README command one: set up, build, then run the main job: train LeNet on the bundled digits with
+# Model.fit, evaluate on the held-out split (>= 97% or the job fails), save, reload, re-evaluate,
+# and plot the training curves (out/lenet/). Then the C++ example trains a small MLP without Python.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup_env.sh
-echo "== Python: examples/train_mlp.py"
-.venv/bin/python examples/train_mlp.py
-echo "== C++: examples/train_mlp.cc"
+echo "== Python: examples/train_lenet.py (LeNet on the bundled digits)"
+.venv/bin/python examples/train_lenet.py --out out/lenet
+echo "== C++: examples/train_mlp.cc (the C++ API, no Python)"
 build/release/train_mlp
