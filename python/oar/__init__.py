@@ -133,6 +133,7 @@ from . import utils  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import io  # noqa: E402,F401
+from . import optimizer, regularizer  # noqa: E402,F401
 
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
