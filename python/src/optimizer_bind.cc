@@ -13,7 +13,8 @@ using MaybeTensorList = std::vector<std::optional<Tensor>>;
 
 kernels::OptimizerBatch batch_of(TensorList params, TensorList grads, std::vector<TensorList> states,
                                  const MaybeTensorList& masters, std::vector<double> lrs,
-                                 std::vector<double> l1, std::vector<double> l2, double rescale) {
+                                 std::vector<double> l1, std::vector<double> l2,
+                                 std::vector<double> grad_scale, double rescale) {
   kernels::OptimizerBatch b;
   b.params = std::move(params);
   b.grads = std::move(grads);
@@ -22,6 +23,7 @@ kernels::OptimizerBatch batch_of(TensorList params, TensorList grads, std::vecto
   b.lrs = std::move(lrs);
   b.l1 = std::move(l1);
   b.l2 = std::move(l2);
+  b.grad_scale = std::move(grad_scale);
   b.rescale = rescale;
   return b;
 }
@@ -30,17 +32,18 @@ kernels::OptimizerBatch batch_of(TensorList params, TensorList grads, std::vecto
 #define OAR_BATCH_ARGS                                                                     \
   TensorList params, TensorList grads, std::vector<TensorList> states,                     \
       MaybeTensorList masters, std::vector<double> lrs, std::vector<double> l1,            \
-      std::vector<double> l2
+      std::vector<double> l2, std::vector<double> grad_scale
 #define OAR_BATCH(RESCALE)                                                                 \
   batch_of(std::move(params), std::move(grads), std::move(states), masters, std::move(lrs), \
-           std::move(l1), std::move(l2), RESCALE)
+           std::move(l1), std::move(l2), std::move(grad_scale), RESCALE)
 #define OAR_BATCH_NAMES                                                                    \
   nb::arg("params"), nb::arg("grads"), nb::arg("states"), nb::arg("masters"),              \
-      nb::arg("lrs"), nb::arg("l1"), nb::arg("l2")
+      nb::arg("lrs"), nb::arg("l1"), nb::arg("l2"), nb::arg("grad_scale")
 }  // namespace
 
 void bind_optimizer(nb::module_& m) {
   using G = nb::call_guard<nb::gil_scoped_release>;
+  m.def("_optim_squared_norms", &kernels::squared_l2_norms, nb::arg("tensors"), G());
   m.def("_optim_sgd", [](OAR_BATCH_ARGS) { kernels::sgd_update(OAR_BATCH(1.0)); },
         OAR_BATCH_NAMES, G());
   m.def("_optim_momentum",

@@ -223,6 +223,15 @@ def test_clip_standalone():
         oar.nn.ClipGradByNorm(1.0)([g1])
 
 
+def test_squared_norms_kernel():
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(n) for n in (0, 1, 7, 40000)]
+    got = oar._C._optim_squared_norms([oar.to_tensor(a) for a in arrays] +
+                                      [oar.to_tensor(arrays[2]).astype('float16')])
+    want = [float((a * a).sum()) for a in arrays] + [float((arrays[2].astype(np.float16).astype(np.float64) ** 2).sum())]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
 def test_regularizers():
     x = oar.to_tensor([1.0, -2.0, 0.0])
     np.testing.assert_allclose(oar.regularizer.L1Decay(0.5)(x, x).numpy(), [0.5, -0.5, 0.0])
@@ -333,14 +342,16 @@ def test_argument_errors():
 def test_kernel_argument_errors():
     w, g = oar.to_tensor([1.0, 2.0]), oar.to_tensor([1.0])
     with pytest.raises(ValueError, match="gradient 0"):
-        oar._C._optim_sgd([w], [g], [], [None], [0.1], [0.0], [0.0])
+        oar._C._optim_sgd([w], [g], [], [None], [0.1], [0.0], [0.0], [])
     with pytest.raises(ValueError, match="1 parameters but 0 gradients"):
-        oar._C._optim_sgd([w], [], [], [None], [0.1], [0.0], [0.0])
+        oar._C._optim_sgd([w], [], [], [None], [0.1], [0.0], [0.0], [])
     with pytest.raises(ValueError, match="state 0"):
-        oar._C._optim_momentum([w], [w], [[g]], [None], [0.1], [0.0], [0.0], 0.9, False, 1.0)
+        oar._C._optim_momentum([w], [w], [[g]], [None], [0.1], [0.0], [0.0], [], 0.9, False, 1.0)
     with pytest.raises(ValueError, match="beta1_pow"):
-        oar._C._optim_adam([w], [w], [[w], [w]], [None], [0.1], [0.0], [0.0], [w], [w],
+        oar._C._optim_adam([w], [w], [[w], [w]], [None], [0.1], [0.0], [0.0], [], [w], [w],
                            0.9, 0.999, 1e-8, False, [])
+    with pytest.raises(ValueError, match="gradient scales"):
+        oar._C._optim_sgd([w], [w], [], [None], [0.1], [0.0], [0.0], [1.0, 2.0])
     i = oar.to_tensor([1, 2])
     with pytest.raises(ValueError, match="float16, bfloat16, float32 or float64"):
-        oar._C._optim_sgd([i], [i], [], [None], [0.1], [0.0], [0.0])
+        oar._C._optim_sgd([i], [i], [], [None], [0.1], [0.0], [0.0], [])

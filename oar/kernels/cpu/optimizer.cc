@@ -32,6 +32,8 @@ void check_batch(const OptimizerBatch& b, const char* op, size_t num_states) {
   OAR_ENFORCE_ARG(b.lrs.size() == n && b.l1.size() == n && b.l2.size() == n, op,
                   ": expected one learning rate and decay coefficient per parameter (", n,
                   "), got ", b.lrs.size(), ", ", b.l1.size(), ", ", b.l2.size());
+  OAR_ENFORCE_ARG(b.grad_scale.empty() || b.grad_scale.size() == n, op, ": got ",
+                  b.grad_scale.size(), " gradient scales for ", n, " parameters");
   OAR_ENFORCE_ARG(b.masters.empty() || b.masters.size() == n, op, ": got ", b.masters.size(),
                   " master weights for ", n, " parameters");
   OAR_ENFORCE_ARG(b.states.size() == num_states, op, ": expected ", num_states,
@@ -77,12 +79,16 @@ void check_pows(const std::vector<Tensor>& pows, const OptimizerBatch& b, const 
                     dtype_name(compute_dtype(b.params[i].dtype())), " tensor");
 }
 
-std::vector<Chunk> chunks_of(const OptimizerBatch& b) {
+std::vector<Chunk> chunks_of(const std::vector<Tensor>& ts) {
   std::vector<Chunk> out;
-  for (size_t i = 0; i < b.params.size(); ++i)
-    for (int64_t lo = 0; lo < b.params[i].numel(); lo += kChunk)
-      out.push_back({static_cast<int64_t>(i), lo, std::min(b.params[i].numel(), lo + kChunk)});
+  for (size_t i = 0; i < ts.size(); ++i)
+    for (int64_t lo = 0; lo < ts[i].numel(); lo += kChunk)
+      out.push_back({static_cast<int64_t>(i), lo, std::min(ts[i].numel(), lo + kChunk)});
   return out;
+}
+
+double grad_scale_of(const OptimizerBatch& b, int64_t i) {
+  return b.grad_scale.empty() ? 1.0 : b.grad_scale[i];
 }
 
 // Calls body(chunk) for every chunk, in parallel.
@@ -119,15 +125,15 @@ void run_chunk(const OptimizerBatch& b, const Chunk& c, const Rule& rule) {
   if constexpr (!std::is_same_v<T, double>)
     if (!b.masters.empty() && b.masters[i].defined()) m = b.masters[i].template data<float>();
   const MT l1 = static_cast<MT>(b.l1[i]), l2 = static_cast<MT>(b.l2[i]);
-  const MT rescale = static_cast<MT>(b.rescale);
-  const bool plain = b.l1[i] == 0 && b.l2[i] == 0 && b.rescale == 1.0;
+  const MT rescale = static_cast<MT>(b.rescale), scale = static_cast<MT>(grad_scale_of(b, i));
+  const bool plain = b.l1[i] == 0 && b.l2[i] == 0 && b.rescale == 1.0 && grad_scale_of(b, i) == 1.0;
   auto loop = [&](auto regularised) {
     for (int64_t j = c.begin; j < c.end; ++j) {
       MT w = m ? m[j] : static_cast<MT>(p[j]);
       MT gv = static_cast<MT>(g[j]);
       if constexpr (decltype(regularised)::value) {
         const MT sign = static_cast<MT>((w > MT(0)) - (w < MT(0)));
-        gv = (gv + l1 * sign) * rescale + l2 * w;
+        gv = (gv * scale + l1 * sign) * rescale + l2 * w;
       }
       rule(w, gv, s, j);
       if (m) m[j] = w;
@@ -142,7 +148,7 @@ void run_chunk(const OptimizerBatch& b, const Chunk& c, const Rule& rule) {
 template <size_t K, typename MakeRule>
 void elementwise_update(const OptimizerBatch& b, const char* op, const MakeRule& make_rule) {
   check_batch(b, op, K);
-  for_each_chunk(chunks_of(b), [&](const Chunk& c) {
+  for_each_chunk(chunks_of(b.params), [&](const Chunk& c) {
     dispatch_param(b.params[c.param].dtype(), op, [&](auto ttag, auto mtag) {
       using T = decltype(ttag);
       using MT = decltype(mtag);
@@ -166,6 +172,36 @@ void advance_pows(const std::vector<Tensor>& pows, double beta) {
 }
 
 }  // namespace
+
+std::vector<double> squared_l2_norms(const std::vector<Tensor>& xs) {
+  for (size_t i = 0; i < xs.size(); ++i)
+    OAR_ENFORCE_ARG(xs[i].defined() && is_float(xs[i].dtype()) && xs[i].is_contiguous(),
+                    "squared_l2_norms: tensor ", i, " must be a contiguous float tensor");
+  const std::vector<Chunk> chunks = chunks_of(xs);
+  std::vector<double> partial(chunks.size());
+  for_each_chunk(chunks, [&](const Chunk& c) {
+    dispatch_param(xs[c.param].dtype(), "squared_l2_norms", [&](auto ttag, auto) {
+      using T = decltype(ttag);
+      const T* x = xs[c.param].template data<T>();
+      // Four running sums: shorter dependency chains, same result for any thread count.
+      double acc[4] = {0, 0, 0, 0};
+      int64_t j = c.begin;
+      for (; j + 4 <= c.end; j += 4)
+        for (int k = 0; k < 4; ++k) {
+          const double v = static_cast<double>(x[j + k]);
+          acc[k] += v * v;
+        }
+      for (; j < c.end; ++j) {
+        const double v = static_cast<double>(x[j]);
+        acc[0] += v * v;
+      }
+      partial[&c - chunks.data()] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    });
+  });
+  std::vector<double> out(xs.size(), 0.0);
+  for (size_t k = 0; k < chunks.size(); ++k) out[chunks[k].param] += partial[k];
+  return out;
+}
 
 void sgd_update(const OptimizerBatch& b) {
   elementwise_update<0>(b, "sgd", [&](auto mt, int64_t i) {
@@ -299,7 +335,7 @@ void lamb_update(const OptimizerBatch& b, const BetaPows& pows, double beta1_, d
   check_pows(pows.beta2_pow, b, op, "beta2_pow");
   OAR_ENFORCE_ARG(decay.size() == b.params.size(), op,
                   ": expected one weight decay per parameter, got ", decay.size());
-  const std::vector<Chunk> chunks = chunks_of(b);
+  const std::vector<Chunk> chunks = chunks_of(b.params);
   // Phase 1 updates the moments and sums ||w||^2 and ||r||^2 per chunk, where
   // r = m_hat / (sqrt(v_hat) + eps) + decay * w; phase 2 recomputes r from the stored moments
   // (bit-identical) and steps by lr * trust_ratio * r. Partial sums are reduced in chunk order,
@@ -334,11 +370,12 @@ void lamb_update(const OptimizerBatch& b, const BetaPows& pows, double beta1_, d
       const int64_t i = c.param;
       const MT b1 = static_cast<MT>(beta1_), b2 = static_cast<MT>(beta2_);
       const MT l1 = static_cast<MT>(b.l1[i]), l2 = static_cast<MT>(b.l2[i]);
+      const MT scale = static_cast<MT>(grad_scale_of(b, i));
       double ws = 0, rs = 0;
       for (int64_t j = c.begin; j < c.end; ++j) {
         const MT w = weight(j);
         MT gv = static_cast<MT>(g[j]);
-        gv = gv + l1 * static_cast<MT>((w > MT(0)) - (w < MT(0))) + l2 * w;
+        gv = gv * scale + l1 * static_cast<MT>((w > MT(0)) - (w < MT(0))) + l2 * w;
         m1[j] = b1 * m1[j] + (MT(1) - b1) * gv;
         m2[j] = b2 * m2[j] + (MT(1) - b2) * gv * gv;
         const MT r = ratio_div(w, j);

@@ -17,14 +17,18 @@ namespace oar::kernels {
 //  - masters is empty or masters[i] is undefined or a float32 copy of a half parameter: the
 //    update then reads and writes the master and stores its rounding in params[i];
 //  - lrs[i] is the learning rate (global lr times the parameter's multiplier);
-//  - the gradient seen by the rule is (g + l1[i] * sign(w)) * rescale + l2[i] * w
-//    (coupled weight decay; Paddle applies L1 before Momentum's rescale_grad and L2 after).
+//  - the gradient seen by the rule is (g * grad_scale[i] + l1[i] * sign(w)) * rescale + l2[i] * w:
+//    grad_scale is gradient clipping by norm (empty: 1), then coupled weight decay (Paddle
+//    applies L1 before Momentum's rescale_grad and L2 after).
 struct OptimizerBatch {
   std::vector<Tensor> params, grads, masters;
   std::vector<std::vector<Tensor>> states;
-  std::vector<double> lrs, l1, l2;
+  std::vector<double> lrs, l1, l2, grad_scale;
   double rescale = 1.0;
 };
+
+// sum(x * x) of each tensor (any float dtype), accumulated in double; for clipping by norm.
+std::vector<double> squared_l2_norms(const std::vector<Tensor>& xs);
 
 // Adam-family bias-correction accumulators: beta1_pow[i], beta2_pow[i] are one-element tensors
 // of the compute type, read before the update and multiplied by beta1/beta2 after it.

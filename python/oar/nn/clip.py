@@ -43,6 +43,10 @@ class ClipGradBase:
     def _dygraph_clip(self, params_grads):
         raise NotImplementedError(f"{type(self).__name__} must implement _dygraph_clip")
 
+    # Clips that only rescale gradients also define _grad_scales(pairs) -> [float or None]
+    # (pairs without None gradients): the optimizer then folds the scales into its fused update
+    # instead of materialising clipped gradients.
+
 
 GradientClipBase = ClipGradBase
 
@@ -72,11 +76,14 @@ class ClipGradByValue(ClipGradBase):
         return out
 
 
-def _squared_l2_norm(g):
-    """sum(g * g) as a 0-d tensor, in float32 for half gradients (as Paddle accumulates)."""
-    if g.dtype.name in ('float16', 'bfloat16'):
-        g = g.astype('float32')
-    return _C.sum(g * g, [], None, False)
+def _squared_norms(grads):
+    """sum(g * g) of each gradient, as Python floats (one fused C++ pass over all of them)."""
+    return _C._optim_squared_norms([g.contiguous() for g in grads])
+
+
+def _scaled(params_grads, scales):
+    """The pairs with each gradient multiplied by its scale (None: unchanged)."""
+    return [(p, g if s is None else g * s) for (p, g), s in zip(params_grads, scales)]
 
 
 class ClipGradByNorm(ClipGradBase):
@@ -88,19 +95,21 @@ class ClipGradByNorm(ClipGradBase):
     def __str__(self):
         return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
 
-    def _dygraph_clip(self, params_grads):
-        out = []
-        for p, g in params_grads:
-            if g is None:
-                continue
-            if not _clipped(p):
-                out.append((p, g))
-                continue
-            norm = float(_C.sqrt(_squared_l2_norm(g)))
+    def _grad_scales(self, params_grads):
+        clipped = [i for i, (p, g) in enumerate(params_grads) if _clipped(p)]
+        norms = _squared_norms([params_grads[i][1] for i in clipped])
+        scales = [None] * len(params_grads)
+        for i, sq in zip(clipped, norms):
+            # Paddle's norm has the gradient's precision (float32 for all but float64).
+            wide = params_grads[i][1].dtype.name == 'float64'
+            norm = float(np.sqrt(np.float64(sq) if wide else np.float32(sq)))
             if norm > self.clip_norm:
-                g = g * (self.clip_norm / norm)
-            out.append((p, g))
-        return out
+                scales[i] = self.clip_norm / norm
+        return scales
+
+    def _dygraph_clip(self, params_grads):
+        pairs = [(p, g) for p, g in params_grads if g is not None]
+        return _scaled(pairs, self._grad_scales(pairs))
 
 
 class ClipGradByGlobalNorm(ClipGradBase):
@@ -123,30 +132,25 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
 
     def _global_norm(self, params_grads):
-        """sqrt of the sum of squared norms, summed in float64 when any gradient is float64
-        (float32 otherwise, as Paddle does); None when nothing is clipped."""
-        squares = [_squared_l2_norm(g) for p, g in params_grads if g is not None and _clipped(p)]
-        if not squares:
+        """sqrt of the sum of squared norms of the clipped gradients, summed in float64 when
+        any of them is float64 (float32 otherwise, as Paddle does); None when none is clipped."""
+        grads = [g for p, g in params_grads if g is not None and _clipped(p)]
+        if not grads:
             return None
-        wide = any(s.dtype.name == 'float64' for s in squares)
-        acc = np.float64(0) if wide else np.float32(0)
-        for s in squares:
-            acc = acc + (np.float64(float(s)) if wide else np.float32(float(s)))
+        wide = any(g.dtype.name == 'float64' for g in grads)
+        t = np.float64 if wide else np.float32
+        acc = t(0)
+        for sq in _squared_norms(grads):
+            acc = acc + t(sq)
         return float(np.sqrt(acc))
 
-    def _dygraph_clip(self, params_grads):
+    def _grad_scales(self, params_grads):
         norm = self._global_norm(params_grads)
-        if norm is None:
-            return [(p, g) for p, g in params_grads]
-        if self.auto_skip_clip and not norm > self.clip_norm:
-            scale = None
-        else:
-            scale = self.clip_norm / max(norm, self.clip_norm)
-        out = []
-        for p, g in params_grads:
-            if g is None:
-                continue
-            if scale is not None and _clipped(p):
-                g = g * scale
-            out.append((p, g))
-        return out
+        if norm is None or (self.auto_skip_clip and not norm > self.clip_norm):
+            return [None] * len(params_grads)
+        scale = self.clip_norm / max(norm, self.clip_norm)
+        return [scale if _clipped(p) else None for p, g in params_grads]
+
+    def _dygraph_clip(self, params_grads):
+        pairs = [(p, g) for p, g in params_grads if g is not None]
+        return _scaled(pairs, self._grad_scales(pairs))

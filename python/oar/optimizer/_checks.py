@@ -30,4 +30,4 @@ def non_negative(cls, name, value):
 def batch_args(batch):
     """The arguments every _C._optim_* call starts with."""
     return (batch['params'], batch['grads'], batch['states'], batch['masters'], batch['lrs'],
-            batch['l1'], batch['l2'])
+            batch['l1'], batch['l2'], batch['grad_scale'])

@@ -269,14 +269,18 @@ class Optimizer:
             return
         opts = self._group_options(group)
         clip = opts.get('grad_clip', self._grad_clip) if isinstance(group, dict) else self._grad_clip
-        if clip is not None:
-            pairs = clip(pairs)
         pairs = [(p, g) for p, g in pairs if g is not None]
+        scales = []
+        if clip is not None and hasattr(clip, '_grad_scales'):
+            # Clipping by norm becomes a per-parameter factor inside the fused update.
+            scales = [1.0 if s is None else float(s) for s in clip._grad_scales(pairs)]
+        elif clip is not None:
+            pairs = [(p, g) for p, g in clip(pairs) if g is not None]
         if not pairs:
             return
         lr = self.get_lr()
         batch = {'params': [], 'grads': [], 'masters': [], 'lrs': [], 'l1': [], 'l2': [],
-                 'states': [[] for _ in self._state_keys(opts)]}
+                 'grad_scale': scales, 'states': [[] for _ in self._state_keys(opts)]}
         for p, g in pairs:
             if _dtype_name(g) != _dtype_name(p):
                 g = g.astype(_dtype_name(p))
@@ -336,16 +340,29 @@ class Optimizer:
         if not isinstance(loss, _C.Tensor):
             raise TypeError(f"{type(self).__name__}.minimize: the loss should be a Tensor, but "
                             f"received {type(loss).__name__}")
-        plist = list(parameters) if parameters else None
-        if plist is None:
-            plist = ([p for g in self._param_groups for p in g['params']] if self._grouped
-                     else list(self._param_groups))
         skip = {id(p) for p in (no_grad_set or [])}
-        pairs = [(p, p.grad) for p in plist
-                 if id(p) not in skip and not p.stop_gradient and p.grad is not None]
+        chosen = None if not parameters else {id(p) for p in parameters}
+
+        def wanted(p):
+            return (id(p) not in skip and (chosen is None or id(p) in chosen)
+                    and not p.stop_gradient and p.grad is not None)
+
+        all_pairs = []
         with no_grad():
-            self._apply_pairs(list(pairs), None)
-        return [], pairs
+            groups = self._param_groups if self._grouped else [None]
+            for group in groups:
+                params = group['params'] if group is not None else self._param_groups
+                pairs = [(p, p.grad) for p in params if wanted(p)]
+                all_pairs += pairs
+                self._apply_pairs(pairs, group)
+        return [], all_pairs
+
+    def apply_gradients(self, params_grads):
+        """Clips, regularizes and applies the given (parameter, gradient) pairs (ungrouped
+        settings), as Paddle's apply_gradients."""
+        with no_grad():
+            self._apply_pairs([(p, g) for p, g in params_grads if g is not None], None)
+        return []
 
     # ---- state ----
     def state_dict(self):
