@@ -127,21 +127,30 @@ void run_chunk(const OptimizerBatch& b, const Chunk& c, const Rule& rule) {
   const MT l1 = static_cast<MT>(b.l1[i]), l2 = static_cast<MT>(b.l2[i]);
   const MT rescale = static_cast<MT>(b.rescale), scale = static_cast<MT>(grad_scale_of(b, i));
   const bool plain = b.l1[i] == 0 && b.l2[i] == 0 && b.rescale == 1.0 && grad_scale_of(b, i) == 1.0;
-  auto loop = [&](auto regularised) {
+  // Branch-free inner loops (one instantiation per case), so that they vectorise.
+  auto loop = [&](auto regularised, auto with_master) {
+    constexpr bool kReg = decltype(regularised)::value, kMaster = decltype(with_master)::value;
     for (int64_t j = c.begin; j < c.end; ++j) {
-      MT w = m ? m[j] : static_cast<MT>(p[j]);
+      MT w;
+      if constexpr (kMaster) w = m[j];
+      else w = static_cast<MT>(p[j]);
       MT gv = static_cast<MT>(g[j]);
-      if constexpr (decltype(regularised)::value) {
+      if constexpr (kReg) {
         const MT sign = static_cast<MT>((w > MT(0)) - (w < MT(0)));
         gv = (gv * scale + l1 * sign) * rescale + l2 * w;
       }
       rule(w, gv, s, j);
-      if (m) m[j] = w;
+      if constexpr (kMaster) m[j] = w;
       p[j] = static_cast<T>(w);
     }
   };
-  if (plain) loop(std::false_type{});
-  else loop(std::true_type{});
+  if (m) {
+    if (plain) loop(std::false_type{}, std::true_type{});
+    else loop(std::true_type{}, std::true_type{});
+  } else {
+    if (plain) loop(std::false_type{}, std::false_type{});
+    else loop(std::true_type{}, std::false_type{});
+  }
 }
 
 // The whole elementwise update: check, then every chunk in parallel.
@@ -215,10 +224,13 @@ void momentum_update(const OptimizerBatch& b, double mu_, bool use_nesterov) {
   elementwise_update<1>(b, "momentum", [&](auto mt, int64_t i) {
     using MT = decltype(mt);
     const MT lr = static_cast<MT>(b.lrs[i]), mu = static_cast<MT>(mu_);
+    // Both steps computed, one selected: a select vectorises where a branch may not.
+    const bool nesterov = use_nesterov;
     return [=](MT& w, MT g, const std::array<MT*, 1>& s, int64_t j) {
       const MT v = mu * s[0][j] + g;
       s[0][j] = v;
-      w -= use_nesterov ? (g + mu * v) * lr : lr * v;
+      const MT plain_step = lr * v, nesterov_step = (g + mu * v) * lr;
+      w -= nesterov ? nesterov_step : plain_step;
     };
   });
 }
