@@ -267,6 +267,58 @@ def test_minimize_clear_grad_and_lr():
         opt.set_lr_scheduler(0.1)
 
 
+class Parameter(oar.Tensor):
+    """What nn.Layer's parameters look like to an optimizer: a Tensor with attributes."""
+
+    def __init__(self, value, name, lr=1.0, regularizer=None, need_clip=True):
+        super().__init__(oar.to_tensor(np.asarray(value, np.float32)))
+        self.stop_gradient = False
+        self.name, self.trainable = name, True
+        self.optimize_attr = {'learning_rate': lr}
+        self.regularizer, self.need_clip = regularizer, need_clip
+
+
+def test_parameter_subclass_and_training():
+    """A hand-written model y = x @ W + b fits a linear target with Adam; parameter attributes
+    (lr multiplier, own regularizer, need_clip) are honoured; minimize and apply_gradients."""
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((64, 3)).astype(np.float32)
+    true_w = np.array([[1.0], [-2.0], [0.5]], np.float32)
+    ys = xs @ true_w + 0.3
+    w = Parameter(np.zeros((3, 1)), 'linear_0.w_0')
+    b = Parameter(np.zeros(1), 'linear_0.b_0', lr=2.0, need_clip=False)
+    opt = oar.optimizer.Adam(0.05, parameters=[w, b], grad_clip=oar.nn.ClipGradByGlobalNorm(5.0))
+    x, y = oar.to_tensor(xs), oar.to_tensor(ys)
+    for _ in range(300):
+        loss = ((oar.matmul(x, w) + b - y) ** 2).mean()
+        loss.backward()
+        opt.minimize(loss)
+        opt.clear_grad()
+    np.testing.assert_allclose(w.numpy(), true_w, atol=2e-2)
+    np.testing.assert_allclose(b.numpy(), [0.3], atol=2e-2)
+    assert type(w) is Parameter
+    assert {_strip(k) for k in opt.state_dict()} >= {'linear_0.w_0_moment1', 'linear_0.b_0_moment2'}
+
+    # Own regularizer beats the optimizer's weight_decay; apply_gradients takes explicit pairs.
+    p = Parameter([1.0, -1.0], 'fc.w', regularizer=oar.regularizer.L1Decay(0.5))
+    q = Parameter([1.0, -1.0], 'fc.v')
+    sgd = oar.optimizer.SGD(0.1, parameters=[p, q], weight_decay=0.5)
+    sgd.apply_gradients([(p, oar.to_tensor([0.0, 0.0])), (q, oar.to_tensor([0.0, 0.0]))])
+    np.testing.assert_allclose(p.numpy(), [0.95, -0.95], rtol=1e-6)   # L1: 0.5 * sign
+    np.testing.assert_allclose(q.numpy(), [0.95, -0.95], rtol=1e-6)   # L2: 0.5 * w
+
+
+def test_group_grad_clip_and_minimize():
+    w, b = param([3.0, 4.0]), param([3.0, 4.0])
+    opt = oar.optimizer.SGD(1.0, parameters=[{'params': [w], 'grad_clip': oar.nn.ClipGradByNorm(1.0)},
+                                            {'params': [b], 'learning_rate': 0.5}])
+    loss = (w * w).sum() * 0.5 + (b * b).sum() * 0.5   # grads equal the values
+    loss.backward()
+    opt.minimize(loss)
+    np.testing.assert_allclose(w.numpy(), [2.4, 3.2], rtol=1e-6)   # grad clipped to norm 1
+    np.testing.assert_allclose(b.numpy(), [1.5, 2.0], rtol=1e-6)   # lr 1.0 * 0.5
+
+
 def test_stop_gradient_params_are_skipped():
     w, frozen = param([1.0]), param([1.0])
     opt = oar.optimizer.Adam(0.1, parameters=[w, frozen])
@@ -337,6 +389,8 @@ def test_argument_errors():
         oar.optimizer.SGD(0.1, parameters=[{'params': {w}}])
     with pytest.raises(ValueError, match="momentum"):
         oar.optimizer.Momentum(0.1, momentum=None, parameters=[w])
+    with pytest.raises(TypeError, match="item 1"):
+        oar.optimizer.SGD(0.1, parameters=[w, 3.0])
 
 
 def test_kernel_argument_errors():

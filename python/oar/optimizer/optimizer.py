@@ -97,6 +97,11 @@ class Optimizer:
                 if not isinstance(group, dict) or 'params' not in group:
                     raise ValueError(f"{cls}: params should be set in parameters if parameter groups "
                                      "are optimized in different options")
+        else:
+            for i, p in enumerate(parameters):
+                if not isinstance(p, _C.Tensor):
+                    raise TypeError(f"{cls}: `parameters` should hold Tensors (or be a list of dicts), "
+                                    f"but item {i} is {type(p).__name__}")
         # Paddle's learning-rate tensor has the first parameter's dtype (float32 for half).
         first = (parameters[0]['params'] if self._grouped else parameters) if parameters else []
         first = list(first) if not isinstance(first, _C.Tensor) else [first]
