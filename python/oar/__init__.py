@@ -117,7 +117,7 @@ for _mod in (_compat, _inplace, _contraction, _statistics, _random):
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
 # The Python faces replace the generated methods of these names.
-for _name in _search.METHODS + ["repeat_interleave"]:
+for _name in _search.METHODS + ["repeat_interleave", "lerp"]:
     setattr(Tensor, _name, globals()[_name])
 for _name in _inplace.TOP_LEVEL:
     globals().setdefault(_name, getattr(_inplace, _name))
@@ -134,6 +134,12 @@ from . import nn  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import io  # noqa: E402,F401
 from . import optimizer, regularizer  # noqa: E402,F401
+from .framework.param_attr import ParamAttr  # noqa: E402,F401
+from .framework.parameter import create_parameter  # noqa: E402,F401
+from . import metric  # noqa: E402,F401
+from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
+from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
+from . import vision  # noqa: E402,F401
 
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",

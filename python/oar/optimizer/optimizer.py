@@ -17,19 +17,11 @@ from .. import _C
 from ..autograd import no_grad
 from ..nn.clip import ClipGradBase
 from ..tensor.creation import to_tensor
+from ..utils import unique_name  # names as Paddle's: one counter per key, '<key>_<n>'
 from ..regularizer import L2Decay, WeightDecayRegularizer
 from .lr import LRScheduler
 
 __all__ = ['Optimizer']
-
-# Paddle's unique_name.generate: one counter per key, so names read "<key>_<n>".
-_NAME_COUNTS = {}
-
-
-def _unique_name(key):
-    n = _NAME_COUNTS.get(key, 0)
-    _NAME_COUNTS[key] = n + 1
-    return f"{key}_{n}"
 
 
 _HALF = ('float16', 'bfloat16')
@@ -178,7 +170,7 @@ class Optimizer:
     @staticmethod
     def _param_name(p):
         if not p.name:
-            p.name = _unique_name('generated_tensor')
+            p.name = unique_name.generate('generated_tensor')
         return p.name
 
     def _uses_master(self, p):
@@ -189,7 +181,7 @@ class Optimizer:
         m = self._master_weights.get(name)
         if m is None:
             m = p.detach().astype('float32')
-            m.name = _unique_name(name + '_fp32_master')
+            m.name = unique_name.generate(name + '_fp32_master')
             if name in self._master_holder:
                 self._set_value(m, self._master_holder.pop(name), m.name)
             self._master_weights[name] = m
@@ -208,7 +200,7 @@ class Optimizer:
         if acc is None:
             shape = list(p.shape) if shape is None else shape
             acc = _C.full(shape, float(fill), _compute_dtype(p))
-            acc.name = _unique_name(self._state_owner(p) + '_' + key)
+            acc.name = unique_name.generate(self._state_owner(p) + '_' + key)
             held = self._take_held(acc.name, self._state_owner(p) + '_' + key)
             if held is not None:
                 self._set_value(acc, held, acc.name)

@@ -127,6 +127,13 @@ def rad2deg(x, name=None):
     return x * (180.0 / math.pi)
 
 
+def lerp(x, y, weight, name=None):
+    """paddle.lerp: x + weight * (y - x); weight may be a Python number."""
+    if not isinstance(weight, Tensor):
+        weight = _C.full([], float(weight), x.dtype)
+    return _C.lerp(x, y, weight)
+
+
 def logit(x, eps=None, name=None):
     """log(x / (1 - x)), x first clipped to [eps, 1 - eps] when eps is given."""
     if eps is not None:

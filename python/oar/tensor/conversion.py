@@ -138,7 +138,9 @@ def install(tensor_cls):
         "device": property(lambda self: "cpu"),
         "is_cuda": property(lambda self: False),
         "layout": property(lambda self: "NCHW"),
-        "persistable": property(lambda self: False),
+        # Saved with the model (parameters, persistable buffers); a plain tensor is not.
+        "persistable": property(lambda self: self.__dict__.get("_persistable", False),
+                                lambda self, v: self.__dict__.__setitem__("_persistable", bool(v))),
         "data": property(lambda self: self.detach(), lambda self, v: set_value(self, v)),
         "placements": property(lambda self: None),
         "process_mesh": property(lambda self: None),

@@ -57,8 +57,12 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
             arr = arr.astype(dtype.name if dtype.name != "bool" else np.bool_, copy=False)
         if not arr.flags.c_contiguous and not arr.flags.f_contiguous:
             arr = np.ascontiguousarray(arr)
-        if arr.dtype == np.uint16 and (dtype is None or dtype.name != "bfloat16"):
-            arr = arr.astype(np.int32)
+        if arr.dtype.kind == "u" and arr.dtype.itemsize > 2 and dtype is None:
+            # Paddle has no uint32/uint64 tensors and raises; converting would wrap large values.
+            raise ValueError(f"to_tensor: NumPy arrays of dtype {arr.dtype} are not supported (no unsigned "
+                             "tensor type wider than uint8); pass dtype='int64' or convert the array")
+        if arr.dtype == np.uint16 and dtype is not None and dtype.name != "bfloat16":
+            arr = arr.astype(np.int32)  # values, not bfloat16 bits, when a dtype is asked for
         t = _C._from_array(arr, True)
         if dtype is not None and t.dtype != dtype:
             t = _C.cast(t, dtype)

@@ -1,1 +1,1 @@
-from . import dlpack  # noqa: F401
+from . import dlpack, unique_name  # noqa: F401

@@ -1,0 +1,17 @@
+// Shape/dtype rules and argument checks for the fused recurrent layer (rnn_layer).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "oar/ops/op_helpers.h"
+
+namespace oar::infer_meta {
+
+// out [T, B, P], last_h [B, P], last_c [B, H] (LSTM; [0] otherwise), reserve [T, B, R].
+std::vector<Meta> rnn_layer(const char* op, const Tensor& x, const Tensor& weight_ih,
+                            const Tensor& weight_hh, const Tensor& bias_ih,
+                            const Tensor& bias_hh, const Tensor& h0, const Tensor& c0,
+                            const Tensor& sequence_length, const Tensor& weight_ho,
+                            const std::string& mode, bool is_reverse);
+
+}  // namespace oar::infer_meta

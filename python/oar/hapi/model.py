@@ -1,0 +1,320 @@
+"""oar.Model, as paddle.Model: fit / evaluate / predict loops, per-batch steps, save / load and summary
+around a Layer, an optimizer, a loss and metrics (eager mode)."""
+import inspect
+import os
+import time
+import warnings
+
+import numpy as np
+
+from .. import _C
+from .callbacks import config_callbacks
+
+
+def _to_list(value):
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _to_numpy(value):
+    return value.numpy() if isinstance(value, _C.Tensor) else np.asarray(value)
+
+
+def _to_tensor(value):
+    if isinstance(value, _C.Tensor):
+        return value
+    from ..tensor.creation import to_tensor
+    return to_tensor(np.asarray(value))
+
+
+def _forward_arity(network):
+    """How many inputs the network's forward takes (Paddle derives its input specs from it)."""
+    try:
+        params = list(inspect.signature(network.forward).parameters.values())
+    except (TypeError, ValueError):
+        return 1
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return None
+    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               and p.default is p.empty) or 1
+
+
+class Model:
+    def __init__(self, network, inputs=None, labels=None):
+        from ..nn import Layer
+        if not isinstance(network, Layer):
+            raise TypeError(f"Model: 'network' must be an oar.nn.Layer, but got {type(network).__name__}")
+        self.network = network
+        self._inputs = _to_list(inputs) if inputs is not None else None
+        self._labels = _to_list(labels) if labels is not None else None
+        self._optimizer = None
+        self._loss = None
+        self._metrics = []
+        self._save_dir = None
+        self.stop_training = False
+        self._accumulate = 1
+        self._step_in_accumulation = 0
+
+    # ---- setup -------------------------------------------------------------------------------
+    def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
+        from ..metric import Metric
+        if loss is not None and not callable(loss):
+            raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
+        self._optimizer, self._loss = optimizer, loss
+        self._metrics = _to_list(metrics)
+        for m in self._metrics:
+            if not isinstance(m, Metric):
+                raise TypeError(f"{type(m).__name__} is not sub class of Metric")
+        if amp_configs not in (None, "O0") and not (isinstance(amp_configs, dict) and
+                                                    amp_configs.get("level", "O0") == "O0"):
+            raise NotImplementedError("Model.prepare: amp_configs other than 'O0' need oar.amp, which is not "
+                                      "available yet")
+
+    def parameters(self, *args, **kwargs):
+        return self.network.parameters(*args, **kwargs)
+
+    def _num_inputs(self, batch_len):
+        if self._inputs is not None:
+            return len(self._inputs)
+        arity = _forward_arity(self.network)
+        if arity is None:
+            n_labels = len(self._labels) if self._labels is not None else 1
+            return max(batch_len - n_labels, 1)
+        return arity
+
+    # ---- one batch ---------------------------------------------------------------------------
+    def _metric_results(self, outputs, labels):
+        results = []
+        for metric in self._metrics:
+            computed = _to_list(metric.compute(*(outputs + labels)))
+            results.append(metric.update(*[_to_numpy(c) for c in computed]))
+        return results
+
+    def _losses(self, outputs, labels):
+        if self._loss is None:
+            raise RuntimeError("Model: call prepare(loss=...) before training or evaluating with labels")
+        return _to_list(self._loss(*(outputs + labels)))
+
+    def train_batch(self, inputs, labels=None, update=True):
+        """One optimisation step on a batch; returns [loss arrays] or ([loss arrays], metrics)."""
+        if self._optimizer is None:
+            raise RuntimeError("Model.train_batch: call prepare(optimizer=..., loss=...) first")
+        self.network.train()
+        inputs = [_to_tensor(x) for x in _to_list(inputs)]
+        labels = [_to_tensor(y) for y in _to_list(labels)]
+        outputs = _to_list(self.network(*inputs))
+        losses = self._losses(outputs, labels)
+        total = losses[0]
+        for extra in losses[1:]:
+            total = total + extra
+        if self._accumulate > 1:
+            total = total / self._accumulate
+        total.backward()
+        self._step_in_accumulation += 1
+        if update and self._step_in_accumulation >= self._accumulate:
+            self._optimizer.step()
+            self._optimizer.clear_grad()
+            self._step_in_accumulation = 0
+        from ..autograd import no_grad
+        with no_grad():
+            metrics = self._metric_results([o.detach() for o in outputs], labels)
+        loss_arrays = [_to_numpy(l) for l in losses]
+        return (loss_arrays, metrics) if self._metrics else loss_arrays
+
+    def eval_batch(self, inputs, labels=None):
+        from ..autograd import no_grad
+        self.network.eval()
+        with no_grad():
+            inputs = [_to_tensor(x) for x in _to_list(inputs)]
+            labels = [_to_tensor(y) for y in _to_list(labels)]
+            outputs = _to_list(self.network(*inputs))
+            losses = self._losses(outputs, labels) if self._loss is not None else []
+            metrics = self._metric_results(outputs, labels)
+        loss_arrays = [_to_numpy(l) for l in losses]
+        if self._metrics and losses:
+            return loss_arrays, metrics
+        return metrics if self._metrics else loss_arrays
+
+    def predict_batch(self, inputs):
+        from ..autograd import no_grad
+        self.network.eval()
+        with no_grad():
+            outputs = _to_list(self.network(*[_to_tensor(x) for x in _to_list(inputs)]))
+        return [_to_numpy(o) for o in outputs]
+
+    # ---- loops -------------------------------------------------------------------------------
+    def _loader(self, data, batch_size, shuffle, drop_last, num_workers):
+        from ..io import DataLoader, Dataset
+        if data is None or isinstance(data, DataLoader):
+            return data
+        if isinstance(data, Dataset):
+            return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
+                              num_workers=num_workers)
+        if hasattr(data, "__iter__"):
+            return data
+        raise TypeError(f"Model: data must be an oar.io.Dataset, a DataLoader or an iterable of batches, "
+                        f"but got {type(data).__name__}")
+
+    @staticmethod
+    def _len(loader):
+        try:
+            return len(loader)
+        except TypeError:
+            return None
+
+    def _metric_logs(self, logs):
+        for metric in self._metrics:
+            names = _to_list(metric.name())
+            values = _to_list(metric.accumulate())
+            for name, value in zip(names, values):
+                logs[name] = value
+
+    def _run_one_epoch(self, loader, callbacks, mode, num_iters=None):
+        logs = {}
+        outputs = []
+        for step, batch in enumerate(loader):
+            if num_iters is not None and step >= num_iters:
+                break
+            batch = _to_list(batch)
+            n_in = self._num_inputs(len(batch))
+            inputs, labels = batch[:n_in], batch[n_in:]
+            callbacks.call(f"on_{mode}_batch_begin", step, logs)
+            if mode == "train":
+                result = self.train_batch(inputs, labels)
+            elif mode == "eval":
+                result = self.eval_batch(inputs, labels)
+            else:
+                result = self.predict_batch(inputs)
+                outputs.append(result)
+            if mode != "predict":
+                losses = result[0] if self._metrics and self._loss is not None else \
+                    (result if self._loss is not None else [])
+                if losses:
+                    logs["loss"] = [float(np.asarray(l).reshape(-1)[0]) for l in losses]
+                self._metric_logs(logs)
+            logs["step"] = step
+            logs["batch_size"] = int(_to_list(inputs)[0].shape[0]) if inputs else 0
+            callbacks.call(f"on_{mode}_batch_end", step, logs)
+            if mode == "train" and self.stop_training:
+                break
+        return (logs, outputs) if mode == "predict" else logs
+
+    def fit(self, train_data=None, eval_data=None, batch_size=1, epochs=1, eval_freq=1, log_freq=10,
+            save_dir=None, save_freq=1, verbose=2, drop_last=False, shuffle=True, num_workers=0, callbacks=None,
+            accumulate_grad_batches=1, num_iters=None):
+        if train_data is None:
+            raise ValueError("Model.fit: 'train_data' must be given")
+        if batch_size <= 0 or epochs <= 0:
+            raise ValueError(f"Model.fit: batch_size and epochs must be positive, got {batch_size} and {epochs}")
+        train_loader = self._loader(train_data, batch_size, shuffle, drop_last, num_workers)
+        eval_loader = self._loader(eval_data, batch_size, False, False, num_workers)
+        self._save_dir = save_dir
+        self._accumulate = max(int(accumulate_grad_batches), 1)
+        steps = self._len(train_loader)
+        if num_iters is not None:
+            steps = min(steps, num_iters) if steps is not None else num_iters
+            epochs = max(epochs, 1)
+        cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps, log_freq=log_freq,
+                                verbose=verbose, save_freq=save_freq, save_dir=save_dir, metrics=self._metrics,
+                                batch_size=batch_size)
+        self.stop_training = False
+        cbks.call("on_train_begin")
+        iters_left = num_iters
+        for epoch in range(epochs):
+            for metric in self._metrics:
+                metric.reset()
+            cbks.call("on_epoch_begin", epoch)
+            logs = self._run_one_epoch(train_loader, cbks, "train", iters_left)
+            if iters_left is not None:
+                iters_left -= logs.get("step", -1) + 1
+            cbks.call("on_epoch_end", epoch, logs)
+            if eval_loader is not None and (epoch + 1) % eval_freq == 0:
+                self._evaluate(eval_loader, cbks)
+            if self.stop_training or (iters_left is not None and iters_left <= 0):
+                break
+        cbks.call("on_train_end", logs)
+
+    def _evaluate(self, loader, cbks):
+        for metric in self._metrics:
+            metric.reset()
+        names = ["loss"] + [n for m in self._metrics for n in _to_list(m.name())]
+        cbks.call("on_eval_begin", {"steps": self._len(loader), "metrics": names})
+        logs = self._run_one_epoch(loader, cbks, "eval")
+        cbks.call("on_eval_end", logs)
+        return logs
+
+    def evaluate(self, eval_data, batch_size=1, log_freq=10, verbose=2, num_workers=0, callbacks=None,
+                 num_iters=None):
+        loader = self._loader(eval_data, batch_size, False, False, num_workers)
+        cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose, metrics=self._metrics,
+                                mode="eval")
+        for metric in self._metrics:
+            metric.reset()
+        names = ["loss"] + [n for m in self._metrics for n in _to_list(m.name())]
+        steps = self._len(loader)
+        if num_iters is not None:
+            steps = min(steps, num_iters) if steps is not None else num_iters
+        cbks.call("on_eval_begin", {"steps": steps, "metrics": names})
+        logs = self._run_one_epoch(loader, cbks, "eval", num_iters)
+        cbks.call("on_eval_end", logs)
+        return {k: v for k, v in logs.items() if k in names}
+
+    def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1, callbacks=None):
+        loader = self._loader(test_data, batch_size, False, False, num_workers)
+        cbks = config_callbacks(callbacks, model=self, verbose=verbose, mode="predict", log_freq=1)
+        cbks.call("on_predict_begin", {"steps": self._len(loader)})
+        logs, outputs = self._run_one_epoch(loader, cbks, "predict")
+        cbks.call("on_predict_end", logs)
+        per_output = list(zip(*outputs)) if outputs else []
+        if stack_outputs:
+            return [np.concatenate(o, axis=0) for o in per_output]
+        return [list(o) for o in per_output]
+
+    # ---- persistence -------------------------------------------------------------------------
+    def save(self, path, training=True):
+        """training=True: <path>.pdparams (+ <path>.pdopt); training=False: an inference model."""
+        from ..framework.io import save
+        if not training:
+            raise NotImplementedError("Model.save(training=False) writes an inference program, which needs "
+                                      "oar.jit (static graphs); save with training=True for now")
+        dirname = os.path.dirname(path)
+        if dirname:
+            os.makedirs(dirname, exist_ok=True)
+        save(self.network.state_dict(), path + ".pdparams")
+        if self._optimizer is not None:
+            save(self._optimizer.state_dict(), path + ".pdopt")
+
+    def load(self, path, skip_mismatch=False, reset_optimizer=False):
+        from ..framework.io import load
+        for suffix in (".pdparams", ".pdopt"):
+            if path.endswith(suffix):
+                path = path[: -len(suffix)]
+        params_path = path + ".pdparams"
+        if not os.path.exists(params_path):
+            raise FileNotFoundError(f"Model.load: parameter file {params_path} does not exist")
+        state = load(params_path)
+        if skip_mismatch:
+            own = self.network.state_dict()
+            kept = {}
+            for key, value in state.items():
+                if key in own and list(np.shape(_to_numpy(value))) != list(own[key].shape):
+                    warnings.warn(f"Model.load: skip {key}: shape {list(np.shape(_to_numpy(value)))} in the "
+                                  f"file, {list(own[key].shape)} in the model")
+                    continue
+                kept[key] = value
+            state = kept
+        self.network.set_state_dict(state)
+        opt_path = path + ".pdopt"
+        if self._optimizer is not None and not reset_optimizer and os.path.exists(opt_path):
+            self._optimizer.set_state_dict(load(opt_path))
+
+    def summary(self, input_size=None, dtype=None):
+        from .summary import summary
+        if input_size is None:
+            if not self._inputs:
+                raise ValueError("Model.summary: give input_size, or inputs when building the Model")
+            input_size = [tuple(spec.shape) for spec in self._inputs]
+            if len(input_size) == 1:
+                input_size = input_size[0]
+        return summary(self.network, input_size, dtypes=dtype)

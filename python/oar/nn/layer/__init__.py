@@ -1,0 +1,1 @@
+"""The layer classes of oar.nn, one module per family."""

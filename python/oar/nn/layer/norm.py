@@ -1,0 +1,232 @@
+"""Normalisation layers, as paddle.nn: BatchNorm (1D/2D/3D, the older BatchNorm, SyncBatchNorm on one
+process), LayerNorm, GroupNorm, InstanceNorm1D/2D/3D, LocalResponseNorm.
+
+Scale starts at one and shift at zero; BatchNorm's running mean/variance are non-trainable
+parameters named like Paddle's ("batch_norm2d_0.w_1", ".w_2") so that Paddle checkpoints load.
+"""
+import math
+
+from ...framework.param_attr import ParamAttr
+from .. import functional as F
+from ..initializer import Constant
+from .layers import Layer
+
+
+def _affine(layer, shape, weight_attr, bias_attr):
+    layer.weight = layer.create_parameter(shape, attr=weight_attr, default_initializer=Constant(1.0))
+    layer.bias = layer.create_parameter(shape, attr=bias_attr, is_bias=True)
+
+
+class _BatchNormBase(Layer):
+    _expected_dims = (4,)
+    _default_format = "NCHW"
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format=None, use_global_stats=None, name=None, moving_mean_name=None,
+                 moving_variance_name=None):
+        super().__init__()
+        self._num_features, self._momentum, self._epsilon = num_features, momentum, epsilon
+        self._data_format = data_format or self._default_format
+        self._use_global_stats, self._name = use_global_stats, name
+        _affine(self, [num_features], weight_attr, bias_attr)
+        self._mean = self.create_parameter([num_features], attr=ParamAttr(
+            name=moving_mean_name, initializer=Constant(0.0), trainable=False))
+        self._variance = self.create_parameter([num_features], attr=ParamAttr(
+            name=moving_variance_name, initializer=Constant(1.0), trainable=False))
+
+    def _check_input_dim(self, input):
+        if input.ndim not in self._expected_dims:
+            want = " or ".join(f"{d}D" for d in self._expected_dims)
+            raise ValueError(f"expected {want} input (got {input.ndim}D input)")
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        return F.batch_norm(input, self._mean, self._variance, weight=self.weight, bias=self.bias,
+                            training=self.training, momentum=self._momentum, epsilon=self._epsilon,
+                            data_format=self._data_format, use_global_stats=self._use_global_stats)
+
+    def extra_repr(self):
+        text = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        if self._data_format != "NCHW":
+            text += f", data_format={self._data_format}"
+        return text + (f", name={self._name}" if self._name is not None else "")
+
+
+class BatchNorm1D(_BatchNormBase):
+    _expected_dims, _default_format = (2, 3), "NCL"
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCL", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, use_global_stats,
+                         name)
+
+
+class BatchNorm2D(_BatchNormBase):
+    _expected_dims, _default_format = (4,), "NCHW"
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCHW", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, use_global_stats,
+                         name)
+
+
+class BatchNorm3D(_BatchNormBase):
+    _expected_dims, _default_format = (5,), "NCDHW"
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, use_global_stats,
+                         name)
+
+
+class SyncBatchNorm(_BatchNormBase):
+    """BatchNorm whose statistics would be reduced across processes; on one process it is BatchNorm."""
+
+    _expected_dims = (2, 3, 4, 5)
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCHW", name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name)
+
+    def extra_repr(self):
+        text = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        return text + (f", name={self._name}" if self._name is not None else "")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer):
+        """Returns `layer` with every BatchNorm*D replaced by a SyncBatchNorm holding the same tensors."""
+        if isinstance(layer, _BatchNormBase) and not isinstance(layer, SyncBatchNorm):
+            out = cls(layer._num_features, layer._momentum, layer._epsilon, data_format=layer._data_format
+                      if layer._data_format in ("NCHW", "NHWC") else "NCHW")
+            for name in ("weight", "bias", "_mean", "_variance"):
+                if getattr(layer, name) is not None:
+                    out._parameters[name] = getattr(layer, name)
+            return out
+        for name, sub in list(layer._sub_layers.items()):
+            if sub is not None:
+                layer._sub_layers[name] = cls.convert_sync_batchnorm(sub)
+        return layer
+
+
+class BatchNorm(_BatchNormBase):
+    """The older paddle.nn.BatchNorm: any rank, an optional activation, is_test, layout names."""
+
+    _expected_dims = (2, 3, 4, 5)
+
+    def __init__(self, num_channels, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
+                 bias_attr=None, dtype="float32", data_layout="NCHW", in_place=False, moving_mean_name=None,
+                 moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
+                 trainable_statistics=False):
+        super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
+                         use_global_stats or None, None, moving_mean_name, moving_variance_name)
+        self._act, self._is_test, self._trainable_statistics = act, is_test, trainable_statistics
+
+    def forward(self, input):
+        training = self.training and not self._is_test
+        if self._trainable_statistics:
+            training = True
+        out = F.batch_norm(input, self._mean, self._variance, weight=self.weight, bias=self.bias,
+                           training=training, momentum=self._momentum, epsilon=self._epsilon,
+                           data_format=self._data_format, use_global_stats=self._use_global_stats)
+        if self._act is not None:
+            out = getattr(F, self._act)(out)
+        return out
+
+    def extra_repr(self):
+        return ""
+
+
+class LayerNorm(Layer):
+    """Normalises over the trailing `normalized_shape` dims; scale and shift are flat [prod(shape)]."""
+
+    def __init__(self, normalized_shape, epsilon=1e-05, *, elementwise_affine=True, bias=True, device=None,
+                 dtype=None, weight_attr=None, bias_attr=None, name=None):
+        super().__init__()
+        self._normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+        self._epsilon, self._name = epsilon, name
+        if dtype is not None:
+            self._dtype = dtype
+        size = [math.prod(self._normalized_shape)]
+        if not elementwise_affine:
+            weight_attr, bias_attr = False, False
+        if not bias:
+            bias_attr = False
+        _affine(self, size, weight_attr, bias_attr)
+
+    def forward(self, input):
+        return F.layer_norm(input, self._normalized_shape, weight=self.weight, bias=self.bias,
+                            epsilon=self._epsilon)
+
+    def extra_repr(self):
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
+
+
+class GroupNorm(Layer):
+    def __init__(self, num_groups, num_channels, epsilon=1e-05, *, affine=True, device=None, dtype=None,
+                 weight_attr=None, bias_attr=None, data_format="NCHW", name=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
+        self._data_format = data_format
+        if dtype is not None:
+            self._dtype = dtype
+        if not affine:
+            weight_attr, bias_attr = False, False
+        _affine(self, [num_channels], weight_attr, bias_attr)
+
+    def forward(self, input):
+        return F.group_norm(input, self._num_groups, epsilon=self._epsilon, weight=self.weight, bias=self.bias,
+                            data_format=self._data_format)
+
+    def extra_repr(self):
+        return f"num_groups={self._num_groups}, num_channels={self._num_channels}, epsilon={self._epsilon}"
+
+
+class _InstanceNormBase(Layer):
+    _expected_dims, _default_format = (3,), "NCL"
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None,
+                 data_format=None, name=None):
+        super().__init__()
+        if (weight_attr is False) != (bias_attr is False):
+            raise ValueError("weight_attr and bias_attr must be set to False at the same time in InstanceNorm")
+        self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
+        self._data_format = data_format or self._default_format
+        self.scale = self.create_parameter([num_features], attr=weight_attr, default_initializer=Constant(1.0))
+        self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, input):
+        if input.ndim not in self._expected_dims:
+            want = " or ".join(f"{d}D" for d in self._expected_dims)
+            raise ValueError(f"expected {want} input (got {input.ndim}D input)")
+        return F.instance_norm(input, weight=self.scale, bias=self.bias, eps=self._epsilon,
+                               data_format=self._data_format)
+
+    def extra_repr(self):
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    _expected_dims, _default_format = (2, 3), "NCL"
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    _expected_dims, _default_format = (4,), "NCHW"
+
+
+class InstanceNorm3D(_InstanceNormBase):
+    _expected_dims, _default_format = (5,), "NCDHW"
+
+
+class LocalResponseNorm(Layer):
+    def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k, self.data_format = size, alpha, beta, k, data_format
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k, self.data_format)
+
+    def extra_repr(self):
+        text = f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        return text + (f", data_format={self.data_format}" if self.data_format != "NCHW" else "")

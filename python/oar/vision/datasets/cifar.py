@@ -1,0 +1,91 @@
+"""Cifar10 and Cifar100 from the python-version archives (cifar-10-python.tar.gz,
+cifar-100-python.tar.gz), as paddle.vision.datasets.
+
+Each archive member whose name contains the mode's flag ('data_batch'/'test_batch' for CIFAR-10,
+'train'/'test' for CIFAR-100) is a pickled dict with b'data' (uint8 [n, 3072], CHW rows) and
+b'labels' (CIFAR-10) or b'fine_labels' (CIFAR-100); members are read in sorted name order.
+"""
+import os
+import pickle
+import tarfile
+
+import numpy as np
+
+from ...io import Dataset
+from . import _files
+
+
+class Cifar10(Dataset):
+    """Items are (image, label): image a PIL RGB image (backend 'pil') or a float32 HWC array
+    (backend 'cv2'), after `transform`; label an int64 array of shape [] (as Paddle)."""
+    ARCHIVE = "cifar-10-python.tar.gz"
+    URL = "https://dataset.bj.bcebos.com/cifar/cifar-10-python.tar.gz"
+    FLAGS = {"train": "data_batch", "test": "test_batch"}
+
+    def __init__(self, data_file=None, mode="train", transform=None, download=True, backend=None):
+        cls = type(self).__name__
+        self.mode = _files.check_mode(cls, mode)
+        self.backend = _files.check_backend(cls, backend)
+        self.flag = self.FLAGS[self.mode]
+        if data_file is None and not download:
+            raise ValueError(f"{cls}: data_file is not set and downloading automatically is disabled "
+                             f"(download=False); pass the path of {self.ARCHIVE}")
+        self.data_file = data_file or _files.default_path("cifar", self.ARCHIVE)
+        _files.require_file(cls, self.data_file, (self.ARCHIVE,),
+                            os.path.join(_files.data_home(), "cifar"), self.URL)
+        self.transform = transform
+        self.images, self.labels = self._load(cls)
+        from ...framework.dtype import get_default_dtype
+        self.dtype = str(get_default_dtype()).replace("paddle.", "")
+
+    def _load(self, cls):
+        try:
+            archive = tarfile.open(self.data_file, mode="r")
+        except (tarfile.TarError, OSError, EOFError) as e:
+            raise ValueError(f"{cls}: {self.data_file!r} is not a readable tar archive ({e})") from e
+        images, labels = [], []
+        with archive:
+            names = sorted(m.name for m in archive.getmembers() if m.isfile() and self.flag in m.name)
+            if not names:
+                raise ValueError(f"{cls}: {self.data_file!r} holds no batch whose name contains "
+                                 f"{self.flag!r}; is it {self.ARCHIVE}?")
+            for name in names:
+                try:
+                    batch = pickle.load(archive.extractfile(name), encoding="bytes")
+                except Exception as e:
+                    raise ValueError(f"{cls}: member {name!r} of {self.data_file!r} is not a "
+                                     f"readable pickled batch ({e})") from e
+                data = batch.get(b"data") if isinstance(batch, dict) else None
+                label = batch.get(b"labels", batch.get(b"fine_labels")) if isinstance(batch, dict) else None
+                if data is None or label is None:
+                    raise ValueError(f"{cls}: member {name!r} of {self.data_file!r} lacks b'data' "
+                                     f"or b'labels'/b'fine_labels'")
+                data = np.asarray(data, dtype=np.uint8)
+                if data.ndim != 2 or data.shape[1] != 3 * 32 * 32 or len(data) != len(label):
+                    raise ValueError(f"{cls}: member {name!r} of {self.data_file!r} has data of shape "
+                                     f"{list(data.shape)} and {len(label)} labels; expected "
+                                     f"[n, 3072] and n labels")
+                images.append(data)
+                labels.append(np.asarray(label, dtype=np.int64))
+        return np.concatenate(images), np.concatenate(labels)
+
+    def __getitem__(self, idx):
+        image = self.images[idx].reshape(3, 32, 32).transpose(1, 2, 0)
+        label = np.array(self.labels[idx], dtype=np.int64)
+        if self.backend == "pil":
+            from PIL import Image
+            image = Image.fromarray(np.ascontiguousarray(image))
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.backend == "pil":
+            return image, label
+        return image.astype(self.dtype), label
+
+    def __len__(self):
+        return len(self.labels)
+
+
+class Cifar100(Cifar10):
+    ARCHIVE = "cifar-100-python.tar.gz"
+    URL = "https://dataset.bj.bcebos.com/cifar/cifar-100-python.tar.gz"
+    FLAGS = {"train": "train", "test": "test"}

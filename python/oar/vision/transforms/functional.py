@@ -1,0 +1,308 @@
+"""oar.vision.transforms.functional, as paddle.vision.transforms.functional.
+
+Each function checks its arguments, then hands the image to the backend for its kind: PIL images to
+functional_pil, NumPy HWC/HW arrays to functional_numpy, oar tensors (CHW) to functional_tensor.
+Results keep the input's kind, as Paddle's do.
+"""
+import numbers
+import sys
+
+import numpy as np
+
+from . import functional_numpy as F_np
+from . import functional_tensor as F_t
+
+__all__ = ["to_tensor", "normalize", "resize", "pad", "crop", "center_crop", "hflip", "vflip",
+           "rotate", "to_grayscale", "adjust_brightness", "adjust_contrast", "adjust_saturation",
+           "adjust_hue", "erase"]
+
+
+def _is_pil_image(img):
+    # Pillow is optional: if it was never imported, nothing can be a PIL image.
+    pil = sys.modules.get("PIL.Image")
+    return pil is not None and isinstance(img, pil.Image)
+
+
+class _LazyPil:
+    """functional_pil, imported on first use so that `import oar` does not need Pillow."""
+
+    def __getattr__(self, name):
+        from . import functional_pil
+        return getattr(functional_pil, name)
+
+
+F_pil = _LazyPil()
+
+
+def _is_numpy_image(img):
+    return isinstance(img, np.ndarray) and img.ndim in (2, 3)
+
+
+def _is_tensor_image(img):
+    from oar import Tensor
+    return isinstance(img, Tensor)
+
+
+def _kind(fn, img, arg="img"):
+    """'pil', 'numpy' or 'tensor'; anything else is a TypeError naming what came."""
+    if _is_pil_image(img):
+        return "pil"
+    if _is_numpy_image(img):
+        return "numpy"
+    if _is_tensor_image(img):
+        return "tensor"
+    shape = f" with shape {list(img.shape)}" if isinstance(img, np.ndarray) else ""
+    raise TypeError(f"{fn}: {arg} should be PIL Image or Tensor Image or ndarray with dim=[2 or 3]. "
+                    f"Got {type(img)}{shape}")
+
+
+def _size_hw(img, kind):
+    if kind == "pil":
+        return img.size[1], img.size[0]
+    if kind == "numpy":
+        return img.shape[0], img.shape[1]
+    return img.shape[-2], img.shape[-1]
+
+
+def _check_interpolation(fn, interpolation, allowed):
+    if not isinstance(interpolation, str) or interpolation.lower() not in allowed:
+        raise ValueError(f"{fn}: interpolation should be one of {list(allowed)} for this kind of "
+                         f"image, but got {interpolation!r}")
+    return interpolation.lower()
+
+
+def to_tensor(pic, data_format="CHW"):
+    """HWC uint8 (PIL or NumPy) -> CHW float32 tensor in [0, 1]; other dtypes keep their values."""
+    kind = _kind("to_tensor", pic, "pic")
+    if data_format not in ("CHW", "HWC"):
+        raise ValueError(f"to_tensor: data_format should be CHW or HWC. Got {data_format!r}")
+    if kind == "pil":
+        return F_np.to_tensor(F_pil.to_array(pic), data_format)
+    if kind == "numpy":
+        return F_np.to_tensor(pic, data_format)
+    return F_t.to_tensor(pic, data_format)
+
+
+def normalize(img, mean, std, data_format="CHW", to_rgb=False):
+    """(img - mean) / std per channel; PIL images become float32 NumPy arrays first."""
+    if data_format not in ("CHW", "HWC"):
+        raise ValueError(f"normalize: data_format should be 'CHW' or 'HWC', but got {data_format!r}")
+    if _is_tensor_image(img):
+        F_t.check_image("normalize", img, data_format)
+        return F_t.normalize(img, mean, std, data_format)
+    if _is_pil_image(img):
+        img = np.array(img).astype(np.float32)
+    if not isinstance(img, np.ndarray):
+        raise TypeError(f"normalize: img should be PIL Image, Tensor or np.ndarray, but got {type(img)}")
+    return F_np.normalize(img, mean, std, data_format, to_rgb)
+
+
+def output_size(fn, h, w, size):
+    """(oh, ow) for Paddle's size rule: an int sets the shorter side and keeps the aspect ratio."""
+    if isinstance(size, bool) or not (isinstance(size, numbers.Integral) or
+                                      (isinstance(size, (list, tuple)) and len(size) == 2)):
+        raise TypeError(f"{fn}: size should be an int or a sequence (h, w) of 2 ints, "
+                        f"but got {size!r}")
+    if isinstance(size, numbers.Integral):
+        if w <= 0 or h <= 0:
+            raise ValueError(f"{fn}: the image is empty (h={h}, w={w})")
+        if (w <= h and w == size) or (h <= w and h == size):
+            return h, w
+        if w < h:
+            return int(size * h / w), int(size)
+        return int(size), int(size * w / h)
+    return int(size[0]), int(size[1])
+
+
+def resize(img, size, interpolation="bilinear"):
+    kind = _kind("resize", img)
+    h, w = _size_hw(img, kind)
+    if kind == "tensor":
+        F_t.check_image("resize", img, "CHW")
+        interpolation = _check_interpolation("resize", interpolation, F_t.INTERPOLATIONS)
+        oh, ow = output_size("resize", h, w, size)
+        if isinstance(size, numbers.Integral) and (oh, ow) == (h, w):
+            return img
+        return F_t.resize(img, (oh, ow), interpolation)
+    allowed = F_pil.INTERPOLATIONS if kind == "pil" else F_np.INTERPOLATIONS
+    interpolation = _check_interpolation("resize", interpolation, allowed)
+    oh, ow = output_size("resize", h, w, size)
+    if isinstance(size, numbers.Integral) and (oh, ow) == (h, w):
+        return img
+    if kind == "pil":
+        return F_pil.resize(img, (ow, oh), interpolation)
+    return F_np.resize(img, (ow, oh), interpolation)
+
+
+def padding_ltrb(fn, padding):
+    """Paddle's padding forms: int (all sides), (left/right, top/bottom) or (left, top, right, bottom)."""
+    if isinstance(padding, bool) or not isinstance(padding, (numbers.Integral, list, tuple)):
+        raise TypeError(f"{fn}: padding should be an int or a sequence of 2 or 4 ints, "
+                        f"but got {padding!r}")
+    if isinstance(padding, numbers.Integral):
+        return (int(padding),) * 4
+    if len(padding) == 2:
+        return int(padding[0]), int(padding[1]), int(padding[0]), int(padding[1])
+    if len(padding) == 4:
+        return tuple(int(p) for p in padding)
+    raise ValueError(f"{fn}: padding must be an int or a 2, or 4 element tuple, not a "
+                     f"{len(padding)} element tuple")
+
+
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def pad(img, padding, fill=0, padding_mode="constant"):
+    kind = _kind("pad", img)
+    ltrb = padding_ltrb("pad", padding)
+    if not isinstance(fill, (numbers.Number, str, list, tuple)):
+        raise TypeError(f"pad: fill should be a number or a sequence of numbers, but got {fill!r}")
+    if padding_mode not in _PAD_MODES:
+        raise ValueError(f"pad: padding_mode should be one of {list(_PAD_MODES)}, "
+                         f"but got {padding_mode!r}")
+    if kind == "pil":
+        return F_pil.pad(img, ltrb, fill, padding_mode)
+    if kind == "numpy":
+        return F_np.pad(img, ltrb, fill, padding_mode)
+    F_t.check_image("pad", img, "CHW")
+    return F_t.pad(img, ltrb, fill, padding_mode)
+
+
+def crop(img, top, left, height, width):
+    kind = _kind("crop", img)
+    if kind == "pil":
+        return F_pil.crop(img, top, left, height, width)
+    if kind == "numpy":
+        return F_np.crop(img, top, left, height, width)
+    F_t.check_image("crop", img, "CHW")
+    return F_t.crop(img, top, left, height, width)
+
+
+def center_crop(img, output_size):
+    kind = _kind("center_crop", img)
+    if isinstance(output_size, numbers.Number):
+        output_size = (int(output_size), int(output_size))
+    elif not (isinstance(output_size, (list, tuple)) and len(output_size) == 2):
+        raise TypeError(f"center_crop: output_size should be an int or a sequence (h, w), "
+                        f"but got {output_size!r}")
+    h, w = _size_hw(img, kind)
+    th, tw = output_size
+    top = int(round((h - th) / 2.0))
+    left = int(round((w - tw) / 2.0))
+    return crop(img, top, left, th, tw)
+
+
+def hflip(img):
+    kind = _kind("hflip", img)
+    if kind == "pil":
+        return F_pil.hflip(img)
+    if kind == "numpy":
+        return F_np.hflip(img)
+    F_t.check_image("hflip", img, "CHW")
+    return F_t.hflip(img)
+
+
+def vflip(img):
+    kind = _kind("vflip", img)
+    if kind == "pil":
+        return F_pil.vflip(img)
+    if kind == "numpy":
+        return F_np.vflip(img)
+    F_t.check_image("vflip", img, "CHW")
+    return F_t.vflip(img)
+
+
+def _check_factor(fn, arg, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{fn}: {arg} should be a number, but got {value!r}")
+    if value < 0:
+        raise ValueError(f"{fn}: {arg} should be non-negative, but got {value}")
+
+
+def adjust_brightness(img, brightness_factor):
+    kind = _kind("adjust_brightness", img)
+    _check_factor("adjust_brightness", "brightness_factor", brightness_factor)
+    if kind == "pil":
+        return F_pil.adjust_brightness(img, brightness_factor)
+    if kind == "numpy":
+        return F_np.adjust_brightness(img, brightness_factor)
+    F_t.check_image("adjust_brightness", img, "CHW")
+    return F_t.adjust_brightness(img, brightness_factor)
+
+
+def adjust_contrast(img, contrast_factor):
+    kind = _kind("adjust_contrast", img)
+    _check_factor("adjust_contrast", "contrast_factor", contrast_factor)
+    if kind == "pil":
+        return F_pil.adjust_contrast(img, contrast_factor)
+    if kind == "numpy":
+        return F_np.adjust_contrast(img, contrast_factor)
+    F_t.check_image("adjust_contrast", img, "CHW")
+    return F_t.adjust_contrast(img, contrast_factor)
+
+
+def adjust_saturation(img, saturation_factor):
+    kind = _kind("adjust_saturation", img)
+    _check_factor("adjust_saturation", "saturation_factor", saturation_factor)
+    if kind == "pil":
+        return F_pil.adjust_saturation(img, saturation_factor)
+    if kind == "numpy":
+        return F_np.adjust_saturation(img, saturation_factor)
+    F_t.check_image("adjust_saturation", img, "CHW")
+    return F_t.adjust_saturation(img, saturation_factor)
+
+
+def adjust_hue(img, hue_factor):
+    kind = _kind("adjust_hue", img)
+    if isinstance(hue_factor, bool) or not isinstance(hue_factor, numbers.Real):
+        raise TypeError(f"adjust_hue: hue_factor should be a number, but got {hue_factor!r}")
+    if not -0.5 <= hue_factor <= 0.5:
+        raise ValueError(f"adjust_hue: hue_factor:{hue_factor} is not in [-0.5, 0.5].")
+    if kind == "pil":
+        return F_pil.adjust_hue(img, hue_factor)
+    if kind == "numpy":
+        return F_np.adjust_hue(img, hue_factor)
+    F_t.check_image("adjust_hue", img, "CHW")
+    return F_t.adjust_hue(img, hue_factor)
+
+
+def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=0):
+    """Counter-clockwise rotation by `angle` degrees about `center` (default: the image centre)."""
+    kind = _kind("rotate", img)
+    if isinstance(angle, bool) or not isinstance(angle, numbers.Real):
+        raise TypeError(f"rotate: angle should be a number, but got {angle!r}")
+    if center is not None and not (isinstance(center, (list, tuple)) and len(center) == 2):
+        raise TypeError(f"rotate: center should be a sequence (x, y) of 2 numbers, but got {center!r}")
+    if kind == "pil":
+        interpolation = _check_interpolation("rotate", interpolation, F_pil.INTERPOLATIONS)
+        return F_pil.rotate(img, angle, interpolation, expand, center, fill)
+    if kind == "numpy":
+        interpolation = _check_interpolation("rotate", interpolation, F_np.INTERPOLATIONS)
+        return F_np.rotate(img, angle, interpolation, expand, center, fill)
+    F_t.check_image("rotate", img, "CHW")
+    interpolation = _check_interpolation("rotate", interpolation, ("nearest", "bilinear"))
+    return F_t.rotate(img, angle, interpolation, expand, center, fill)
+
+
+def to_grayscale(img, num_output_channels=1):
+    kind = _kind("to_grayscale", img)
+    if num_output_channels not in (1, 3):
+        raise ValueError(f"to_grayscale: num_output_channels should be either 1 or 3, "
+                         f"but got {num_output_channels!r}")
+    if kind == "pil":
+        return F_pil.to_grayscale(img, num_output_channels)
+    if kind == "numpy":
+        return F_np.to_grayscale(img, num_output_channels)
+    F_t.check_image("to_grayscale", img, "CHW")
+    return F_t.to_grayscale(img, num_output_channels)
+
+
+def erase(img, i, j, h, w, v, inplace=False):
+    """Sets the box rows i..i+h, columns j..j+w to v (CHW for tensors, HWC for arrays and PIL)."""
+    kind = _kind("erase", img)
+    if kind == "tensor":
+        F_t.check_image("erase", img, "CHW")
+        return F_t.erase(img, i, j, h, w, v, inplace)
+    if kind == "pil":
+        return F_pil.erase(img, i, j, h, w, v)
+    return F_np.erase(img, i, j, h, w, v, inplace)

@@ -1,0 +1,227 @@
+"""nn.Layer, containers, Parameter, ParamAttr and initializers (no Paddle needed; the Paddle-measured
+facts are written in as constants)."""
+import math
+
+import numpy as np
+import pytest
+
+import oar
+import oar.nn as nn
+from oar.nn import initializer as I
+
+
+class Net(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+        self.bn = nn.BatchNorm1D(3)
+        self.seq = nn.Sequential(nn.Linear(3, 2, bias_attr=False))
+        self.register_buffer("steps", oar.zeros([1]), persistable=True)
+        self.scratch = oar.zeros([2])  # a plain tensor attribute: a non-persistable buffer
+
+    def forward(self, x):
+        return self.seq(self.bn(self.fc(x)))
+
+
+def test_names_and_state_dict_follow_paddle():
+    with oar.utils.unique_name.guard():
+        net = Net()
+        # Paddle 3.3.1: these global names and this key order.
+        assert net.full_name() == "net_0"
+        assert [p.name for p in net.parameters()] == [
+            "linear_0.w_0", "linear_0.b_0", "batch_norm1d_0.w_0", "batch_norm1d_0.b_0", "batch_norm1d_0.w_1",
+            "batch_norm1d_0.w_2", "linear_1.w_0"]
+    assert list(net.state_dict().keys()) == [
+        "steps", "fc.weight", "fc.bias", "bn.weight", "bn.bias", "bn._mean", "bn._variance", "seq.0.weight"]
+    assert [n for n, _ in net.named_buffers()] == ["steps", "scratch"]
+    assert [n for n, _ in net.named_sublayers()] == ["fc", "bn", "seq", "seq.0"]
+    assert list(net.state_dict(structured_name_prefix="m.").keys())[0] == "m.steps"
+    assert net.bn._mean.stop_gradient and not net.fc.weight.stop_gradient
+    assert net.fc.weight.optimize_attr == {"learning_rate": 1.0} and net.fc.weight.need_clip
+    assert net.fc.weight.persistable and not oar.zeros([1]).persistable
+
+
+def test_repr_matches_paddle():
+    net = Net()
+    assert repr(net) == (
+        "Net(\n"
+        "  (fc): Linear(in_features=4, out_features=3, dtype=float32)\n"
+        "  (bn): BatchNorm1D(num_features=3, momentum=0.9, epsilon=1e-05, data_format=NCL)\n"
+        "  (seq): Sequential(\n"
+        "    (0): Linear(in_features=3, out_features=2, dtype=float32)\n"
+        "  )\n"
+        ")")
+    assert repr(nn.Layer()) == "Layer()"
+    assert repr(net.fc.weight).startswith("Parameter containing:\nTensor(shape=[4, 3], dtype=float32")
+
+
+def test_forward_backward_train_eval():
+    net = Net()
+    x = oar.randn([5, 4])
+    net.train()
+    y = net(x)
+    y.sum().backward()
+    assert net.fc.weight.grad.shape == [4, 3] and net.seq[0].weight.grad.shape == [3, 2]
+    assert not np.allclose(net.bn._mean.numpy(), 0)  # running statistics moved in training
+    net.clear_gradients()
+    assert float(net.fc.weight.grad.abs().sum()) == 0.0
+    net.eval()
+    assert not net.training and not net.bn.training
+    np.testing.assert_allclose(net(x).numpy(), net(x).numpy())
+
+
+def test_setattr_rules():
+    net = Net()
+    with pytest.raises(TypeError, match="assignment to parameter 'weight' should be of type Parameter or None"):
+        net.fc.weight = oar.zeros([4, 3])
+    net.fc.bias = None
+    assert "fc.bias" not in net.state_dict()
+
+    class NoInit(nn.Layer):
+        def __init__(self):
+            self.fc = nn.Linear(2, 2)
+
+    with pytest.raises(ValueError, match="super\\(\\).__init__\\(\\) should be called first"):
+        NoInit()
+    with pytest.raises(AttributeError, match="'Net' object has no attribute 'nothing'"):
+        net.nothing
+    with pytest.raises(NotImplementedError):
+        nn.Layer()(oar.zeros([1]))
+
+
+def test_hooks_and_apply():
+    fc = nn.Linear(2, 2)
+    calls = []
+    pre = fc.register_forward_pre_hook(lambda layer, inputs: (inputs[0] * 0,))
+    post = fc.register_forward_post_hook(lambda layer, inputs, out: calls.append(out.shape) or out + 1)
+    out = fc(oar.ones([1, 2]))
+    np.testing.assert_allclose(out.numpy(), fc.bias.numpy()[None] + 1)
+    assert calls == [[1, 2]]
+    pre.remove()
+    post.remove()
+    np.testing.assert_allclose(fc(oar.ones([1, 2])).numpy(), (np.ones([1, 2]) @ fc.weight.numpy()) + fc.bias.numpy(),
+                               rtol=1e-6)
+    seen = []
+    Net().apply(lambda layer: seen.append(type(layer).__name__))
+    assert seen == ["Linear", "BatchNorm1D", "Linear", "Sequential", "Net"]
+
+
+def test_set_state_dict_round_trip_and_mismatch():
+    a, b = Net(), Net()
+    missing, unexpected = b.set_state_dict(a.state_dict())
+    assert missing == [] and unexpected == []
+    for (k, va), vb in zip(a.state_dict().items(), b.state_dict().values()):
+        np.testing.assert_array_equal(va.numpy(), vb.numpy(), err_msg=k)
+    state = {k: v.numpy() for k, v in a.state_dict().items()}
+    state["fc.weight"] = np.zeros([5, 3], np.float32)
+    state["bn.bias"] = np.zeros([7], np.float32)
+    with pytest.raises(ValueError) as err:
+        b.set_state_dict(state)
+    # Every mismatched key is named, with both shapes.
+    assert "fc.weight: expected shape [4, 3], got [5, 3]" in str(err.value)
+    assert "bn.bias: expected shape [3], got [7]" in str(err.value)
+    state = {k: v for k, v in a.state_dict().items() if k != "bn.weight"}
+    state["extra"] = oar.zeros([1])
+    with pytest.warns(UserWarning):
+        missing, unexpected = b.set_state_dict(state)
+    assert missing == ["bn.weight"] and unexpected == ["extra"]
+
+
+def test_to_dtype_keeps_parameter_objects():
+    net = Net()
+    w = net.fc.weight
+    net.to(dtype="float64")
+    assert net.fc.weight is w and w.dtype == oar.float64 and isinstance(w, nn.Parameter)
+    assert net.bn._mean.dtype == oar.float64
+    assert repr(net.fc) == "Linear(in_features=4, out_features=3, dtype=float64)"
+    y = net(oar.randn([2, 4], dtype="float64"))
+    assert y.dtype == oar.float64
+    with pytest.raises(NotImplementedError):
+        net.to("gpu:0")
+
+
+def test_containers():
+    seq = nn.Sequential(("a", nn.Linear(2, 3)), ("b", nn.Linear(3, 1)))
+    assert isinstance(seq["a"], nn.Linear) and seq[-1] is seq["b"] and len(seq) == 2
+    assert isinstance(seq[0:1], nn.Sequential) and len(seq[0:1]) == 1
+    with pytest.raises(IndexError):
+        seq[2]
+    layers = nn.LayerList([nn.Linear(2, 2) for _ in range(3)])
+    layers.append(nn.Linear(2, 4))
+    del layers[0]
+    assert [k for k, _ in layers.named_children()] == ["0", "1", "2"] and layers[-1].weight.shape == [2, 4]
+    layers.insert(0, nn.Identity())
+    assert isinstance(layers[0], nn.Identity) and len(layers) == 4
+    d = nn.LayerDict({"x": nn.Linear(1, 1)})
+    d["y"] = nn.Identity()
+    assert list(d.keys()) == ["x", "y"] and "x" in d
+    params = nn.ParameterList([oar.create_parameter([2], "float32") for _ in range(2)])
+    assert list(params.state_dict().keys()) == ["0", "1"]
+    with pytest.raises(TypeError):
+        params.append(oar.zeros([1]))
+
+
+def test_param_attr_controls_creation():
+    fc = nn.Linear(3, 2, weight_attr=oar.ParamAttr(name="my_w", initializer=I.Constant(0.5), learning_rate=0.1,
+                                                  trainable=False), bias_attr=False)
+    assert fc.weight.name == "my_w" and fc.bias is None and fc.weight.stop_gradient
+    assert fc.weight.optimize_attr["learning_rate"] == 0.1
+    np.testing.assert_array_equal(fc.weight.numpy(), np.full([3, 2], 0.5, np.float32))
+    fc = nn.Linear(3, 2, weight_attr=I.Constant(2.0), bias_attr=I.Constant(1.0))
+    assert fc.weight.numpy().min() == 2.0 and fc.bias.numpy().min() == 1.0
+    with pytest.raises(TypeError):
+        oar.ParamAttr(learning_rate="fast")
+
+
+def _draw(init, shape, dtype="float32"):
+    return oar.create_parameter(shape, dtype, default_initializer=init).numpy()
+
+
+def test_initializer_distributions():
+    oar.seed(7)
+    w = _draw(I.XavierUniform(), [400, 300])
+    bound = math.sqrt(6 / 700)
+    assert np.abs(w).max() <= bound and abs(w.std() - bound / math.sqrt(3)) < 0.02 * bound
+    w = _draw(I.XavierNormal(), [400, 300])
+    assert abs(w.std() - math.sqrt(2 / 700)) < 0.02 * math.sqrt(2 / 700)
+    w = _draw(I.KaimingNormal(), [64, 32, 3, 3])  # fan_in = 32 * 9
+    assert abs(w.std() - math.sqrt(2 / 288)) < 0.03 * math.sqrt(2 / 288)
+    w = _draw(I.KaimingUniform(mode="fan_out"), [64, 32, 3, 3])  # fan_out = 64 * 9
+    assert np.abs(w).max() <= math.sqrt(6 / 576)
+    w = _draw(I.TruncatedNormal(mean=1.0, std=2.0, a=-1.0, b=2.0), [20000])
+    assert w.min() >= -1.0 and w.max() <= 2.0 and w.min() < -0.95 and w.max() > 1.95
+    w = _draw(I.Uniform(-0.5, 0.25), [10000], "float64")
+    assert w.dtype == np.float64 and w.min() >= -0.5 and w.max() <= 0.25
+    w = _draw(I.Orthogonal(gain=2.0), [5, 3])
+    np.testing.assert_allclose(w.T @ w, 4 * np.eye(3), atol=1e-5)
+    w = _draw(I.Dirac(), [4, 2, 3])
+    np.testing.assert_array_equal(w[:, :, 1], [[1, 0], [0, 1], [0, 0], [0, 0]])
+    w = _draw(I.Assign(np.arange(6).reshape(2, 3)), [2, 3])
+    np.testing.assert_array_equal(w, np.arange(6).reshape(2, 3))
+    with pytest.raises(ValueError):
+        _draw(I.Assign(np.arange(5)), [2, 3])
+    oar.seed(3)
+    a = _draw(I.Normal(0, 1), [8])
+    oar.seed(3)
+    np.testing.assert_array_equal(a, _draw(I.Normal(0, 1), [8]))
+
+
+def test_calculate_gain_and_default_inits():
+    # Paddle 3.3.1's values.
+    assert I.calculate_gain("tanh") == 5.0 / 3 and I.calculate_gain("selu") == 0.75
+    assert abs(I.calculate_gain("leaky_relu", 0.2) - 1.3867504905630728) < 1e-12
+    with pytest.raises(ValueError, match="nonlinearity function foo is not supported now."):
+        I.calculate_gain("foo")
+    oar.seed(1)
+    conv = nn.Conv2D(16, 32, 3)  # Normal(0, sqrt(2 / (16 * 9)))
+    assert abs(conv.weight.numpy().std() - math.sqrt(2 / 144)) < 0.01
+    assert conv.bias.numpy().max() == 0
+    emb = nn.Embedding(10, 4, padding_idx=-1)
+    np.testing.assert_array_equal(emb.weight.numpy()[9], 0)
+    I.set_global_initializer(I.Constant(3.0), I.Constant(-1.0))
+    try:
+        fc = nn.Linear(2, 2)
+        assert fc.weight.numpy().min() == 3.0 and fc.bias.numpy().max() == -1.0
+    finally:
+        I.set_global_initializer(None)
+    assert nn.Linear(2, 2).bias.numpy().max() == 0
