@@ -409,3 +409,49 @@ def test_kernel_argument_errors():
     i = oar.to_tensor([1, 2])
     with pytest.raises(ValueError, match="float16, bfloat16, float32 or float64"):
         oar._C._optim_sgd([i], [i], [], [None], [0.1], [0.0], [0.0], [])
+
+
+def test_with_layers_and_checkpoint(tmp_path):
+    """nn.Linear parameters (oar.nn.Parameter): Paddle's state names, and a state saved with
+    oar.save / loaded with oar.load resumes training exactly."""
+    def make():
+        oar.seed(3)
+        with oar.utils.unique_name.guard():  # the same parameter names each time, as in a new process
+            return oar.nn.Sequential(oar.nn.Linear(3, 4), oar.nn.Tanh(), oar.nn.Linear(4, 2))
+
+    def fit(model, opt, steps):
+        x, t = oar.to_tensor(X.astype('float32')), oar.to_tensor(T.astype('float32'))
+        for _ in range(steps):
+            ((model(x) - t) ** 2).mean().backward()
+            opt.step()
+            opt.clear_grad()
+
+    model = make()
+    sched = oar.optimizer.lr.CosineAnnealingDecay(0.05, 5)
+    opt = oar.optimizer.Adam(sched, parameters=model.parameters(), weight_decay=0.01)
+    fit(model, opt, 3)
+    names = [p.name for p in model.parameters()]
+    keys = {_strip(k) for k in opt.state_dict() if k != 'LR_Scheduler'}
+    assert keys == {f"{n}_{s}" for n in names for s in ('moment1', 'moment2', 'beta1_pow_acc', 'beta2_pow_acc')}
+    oar.save(model.state_dict(), str(tmp_path / "m.pdparams"))
+    oar.save(opt.state_dict(), str(tmp_path / "m.pdopt"))
+    fit(model, opt, 3)
+    want = [p.numpy() for p in model.parameters()]
+
+    model2 = make()
+    model2.set_state_dict(oar.load(str(tmp_path / "m.pdparams")))
+    opt2 = oar.optimizer.Adam(oar.optimizer.lr.CosineAnnealingDecay(0.05, 5),
+                              parameters=model2.parameters(), weight_decay=0.01)
+    opt2.set_state_dict(oar.load(str(tmp_path / "m.pdopt")))
+    fit(model2, opt2, 3)
+    for a, b in zip(want, model2.parameters()):
+        np.testing.assert_allclose(b.numpy(), a, rtol=1e-6)
+
+    # Parameters named differently from the saved state: an error, not a silent fresh start.
+    with oar.utils.unique_name.guard('other_'):
+        model3 = oar.nn.Sequential(oar.nn.Linear(3, 4), oar.nn.Tanh(), oar.nn.Linear(4, 2))
+    opt3 = oar.optimizer.Adam(0.05, parameters=model3.parameters())
+    opt3.set_state_dict(oar.load(str(tmp_path / "m.pdopt")))
+    ((model3(oar.to_tensor(X.astype('float32')))) ** 2).mean().backward()
+    with pytest.raises(ValueError, match="not in the state dict"):
+        opt3.step()

@@ -9,8 +9,6 @@ States are named as Paddle names them ("<param>_<state>_<n>", "master_weights",
 "LR_Scheduler"), so state_dict()/set_state_dict() exchange optimizer states with Paddle by
 parameter name.
 """
-import re
-
 import numpy as np
 
 from .. import _C
@@ -79,6 +77,7 @@ class Optimizer:
         self._accumulators = {}
         self._master_weights = {}
         self._accumulators_holder = {}   # states given to set_state_dict before they exist
+        self._held_by_stem = {}          # their names by name without the trailing counter
         self._master_holder = {}
         self.clear_gradients = self.clear_grad
         self._default_dict = {'weight_decay': self.regularization, 'grad_clip': grad_clip}
@@ -201,8 +200,14 @@ class Optimizer:
             shape = list(p.shape) if shape is None else shape
             acc = _C.full(shape, float(fill), _compute_dtype(p))
             acc.name = unique_name.generate(self._state_owner(p) + '_' + key)
-            held = self._take_held(acc.name, self._state_owner(p) + '_' + key)
-            if held is not None:
+            if self._accumulators_holder:
+                # A loaded state dict must cover every state it is asked for (as Paddle asserts):
+                # starting this one from scratch instead would silently change the training.
+                held = self._take_held(acc.name, self._state_owner(p) + '_' + key)
+                if held is None:
+                    raise ValueError(f"{type(self).__name__}: optimizer state '{acc.name}' (parameter "
+                                     f"'{pname}') is not in the state dict given to set_state_dict; "
+                                     "were the parameters named differently when it was saved?")
                 self._set_value(acc, held, acc.name)
             table[pname] = acc
         return acc
@@ -211,10 +216,9 @@ class Optimizer:
         """A state given to set_state_dict: by exact name, else by name up to the counter."""
         if exact in self._accumulators_holder:
             return self._accumulators_holder.pop(exact)
-        pattern = re.compile(re.escape(stem) + r'_\d+$')
-        for k in list(self._accumulators_holder):
-            if pattern.match(k):
-                return self._accumulators_holder.pop(k)
+        for key in self._held_by_stem.get(stem, ()):
+            if key in self._accumulators_holder:
+                return self._accumulators_holder.pop(key)
         return None
 
     @staticmethod
@@ -392,6 +396,11 @@ class Optimizer:
             else:
                 self._master_holder[pname] = value
         self._accumulators_holder = state_dict
+        self._held_by_stem = {}
+        for key in state_dict:
+            stem, _, counter = key.rpartition('_')
+            if counter.isdigit():
+                self._held_by_stem.setdefault(stem, []).append(key)
         for key, table in self._accumulators.items():
             for pname, acc in table.items():
                 stem = acc.name.rsplit('_', 1)[0]
