@@ -455,3 +455,22 @@ def test_with_layers_and_checkpoint(tmp_path):
     ((model3(oar.to_tensor(X.astype('float32')))) ** 2).mean().backward()
     with pytest.raises(ValueError, match="not in the state dict"):
         opt3.step()
+
+
+def test_checkpoint_file_from_paddle(tmp_path):
+    """A .pdopt written by paddle.save loads with oar.load into an oar optimizer."""
+    paddle = pytest.importorskip("paddle")
+    paddle.set_device('cpu')
+    mk = lambda a: paddle.create_parameter(list(a.shape), 'float32',  # noqa: E731
+                                           default_initializer=paddle.nn.initializer.Assign(a.astype('float32')))
+    pw, pb = mk(W0), mk(B0)
+    popt = paddle.optimizer.Adam(0.05, parameters=[pw, pb], amsgrad=True)
+    train(paddle, popt, pw, pb, 2)
+    paddle.save(popt.state_dict(), str(tmp_path / "p.pdopt"))
+    w, b = param(pw.numpy(), name=pw.name), param(pb.numpy(), name=pb.name)
+    opt = oar.optimizer.Adam(0.05, parameters=[w, b], amsgrad=True)
+    opt.set_state_dict(oar.load(str(tmp_path / "p.pdopt")))
+    got = train(oar, opt, w, b, 2)
+    want = train(paddle, popt, pw, pb, 2)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-5, atol=1e-6)
