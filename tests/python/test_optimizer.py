@@ -341,3 +341,60 @@ def test_scheduler_drives_lr():
     for lr in seen:
         expect = expect - lr * 2 * expect
     np.testing.assert_allclose(w.numpy(), expect, rtol=1e-12)
+
+
+def test_large_multi_chunk_and_mixed_dtypes():
+    """Tensors spanning many kernel chunks (parallel path), several dtypes in one call: the
+    fused kernels against the NumPy references (gradient = a fixed array c via sum(w * c))."""
+    rng = np.random.default_rng(1)
+    shapes = [(50000,), (3, 7001), (5,)]
+    w0 = [rng.standard_normal(s) for s in shapes]
+    cs = [rng.standard_normal(s) for s in shapes]
+    cases = [
+        (lambda p: oar.optimizer.Adam(0.01, parameters=p, weight_decay=0.1), Ref('adam', 0.01, decay=('l2', 0.1))),
+        (lambda p: oar.optimizer.Lamb(0.01, parameters=p), Ref('lamb', 0.01)),
+        (lambda p: oar.optimizer.RMSProp(0.01, parameters=p, centered=True, momentum=0.5),
+         Ref('rmsprop', 0.01, centered=True, momentum=0.5)),
+        (lambda p: oar.optimizer.Momentum(0.01, parameters=p, use_nesterov=True,
+                                          grad_clip=oar.nn.ClipGradByGlobalNorm(10.0)),
+         Ref('momentum', 0.01, use_nesterov=True, clip=('global', 10.0))),
+    ]
+    for make, ref in cases:
+        for dtypes, rtol in ((('float64',) * 3, 1e-10), (('float32', 'float64', 'float32'), 1e-4)):
+            ps = []
+            for a, dt in zip(w0, dtypes):
+                t = oar.to_tensor(a.astype(dt))
+                t.stop_gradient = False
+                ps.append(t)
+            opt = make(ps)
+            ref.state, ref.t = {}, 0
+            ws = [a.copy() for a in w0]
+            for _ in range(3):
+                sum((p * oar.to_tensor(c.astype(dt))).sum() for p, c, dt in zip(ps, cs, dtypes)).backward()
+                opt.step()
+                opt.clear_grad()
+                ws = ref.step(ws, cs)
+            for p, want in zip(ps, ws):
+                np.testing.assert_allclose(p.numpy().astype(np.float64), want, rtol=rtol, atol=rtol * 1e-2)
+
+
+def test_same_result_for_any_thread_count():
+    rng = np.random.default_rng(2)
+    a, c = rng.standard_normal(70000), rng.standard_normal(70000)
+    results = []
+    before = oar.get_num_threads()
+    try:
+        for threads in (1, 2, 3):
+            oar.set_num_threads(threads)
+            w = oar.to_tensor(a.astype('float32'))
+            w.stop_gradient = False
+            opt = oar.optimizer.Lamb(0.01, parameters=[w], grad_clip=oar.nn.ClipGradByGlobalNorm(1.0))
+            for _ in range(2):
+                (w * oar.to_tensor(c.astype('float32'))).sum().backward()
+                opt.step()
+                opt.clear_grad()
+            results.append(w.numpy())
+    finally:
+        oar.set_num_threads(before)
+    np.testing.assert_array_equal(results[0], results[1])
+    np.testing.assert_array_equal(results[0], results[2])
