@@ -79,6 +79,23 @@ void bind_optimizer(nb::module_& m) {
         },
         OAR_BATCH_NAMES, nb::arg("beta1_pow"), nb::arg("beta1"), nb::arg("beta2"),
         nb::arg("epsilon"), G());
+  m.def("_optim_nadam",
+        [](OAR_BATCH_ARGS, double beta1, double beta2, double epsilon, double momentum_decay) {
+          kernels::nadam_update(OAR_BATCH(1.0), beta1, beta2, epsilon, momentum_decay);
+        },
+        OAR_BATCH_NAMES, nb::arg("beta1"), nb::arg("beta2"), nb::arg("epsilon"),
+        nb::arg("momentum_decay"), G());
+  m.def("_optim_asgd",
+        [](OAR_BATCH_ARGS, std::vector<double> count) {
+          kernels::asgd_update(OAR_BATCH(1.0), count);
+        },
+        OAR_BATCH_NAMES, nb::arg("count"), G());
+  m.def("_optim_rprop",
+        [](OAR_BATCH_ARGS, double lr_min, double lr_max, double eta_negative, double eta_positive) {
+          kernels::rprop_update(OAR_BATCH(1.0), lr_min, lr_max, eta_negative, eta_positive);
+        },
+        OAR_BATCH_NAMES, nb::arg("lr_min"), nb::arg("lr_max"), nb::arg("eta_negative"),
+        nb::arg("eta_positive"), G());
   m.def("_optim_lamb",
         [](OAR_BATCH_ARGS, TensorList beta1_pow, TensorList beta2_pow, double beta1,
            double beta2, double epsilon, std::vector<double> decay, bool always_adapt) {

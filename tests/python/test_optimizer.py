@@ -122,6 +122,41 @@ class Ref:
         self.state[(i, 'm')], self.state[(i, 'u')] = m, u
         return w - lr / (1 - b1 ** self.t) * m / u
 
+    def nadam(self, i, w, g, lr):
+        b1, b2, eps = self.opts.get('beta1', 0.9), self.opts.get('beta2', 0.999), self.opts.get('epsilon', 1e-8)
+        psi = self.opts.get('momentum_decay', 0.004)
+        t = self.t
+        mu = b1 * (1 - 0.5 * (0.96 ** t) ** psi)
+        mu_next = b1 * (1 - 0.5 * (0.96 ** (t + 1)) ** psi)
+        prod = self.state.get((i, 'prod'), 1.0) * mu
+        self.state[(i, 'prod')] = prod
+        m = b1 * self.s(i, 'm', shape=w.shape) + (1 - b1) * g
+        v = b2 * self.s(i, 'v', shape=w.shape) + (1 - b2) * g * g
+        self.state[(i, 'm')], self.state[(i, 'v')] = m, v
+        m_hat = mu_next * m / (1 - prod * mu_next) + (1 - mu) * g / (1 - prod)
+        return w - lr * m_hat / (np.sqrt(v / (1 - b2 ** t)) + eps)
+
+    def asgd(self, i, w, g, lr):
+        n = self.opts.get('batch_num', 1)
+        ys = self.state.setdefault((i, 'y'), [np.zeros_like(w) for _ in range(n)])
+        slot = (self.t - 1) % n
+        d = self.s(i, 'd', shape=w.shape) - ys[slot] + g
+        ys[slot] = g
+        self.state[(i, 'd')] = d
+        return w - lr * d / min(self.t, n)
+
+    def rprop(self, i, w, g, lr):
+        lo, hi = self.opts.get('learning_rate_range', (1e-5, 50))
+        eta_neg, eta_pos = self.opts.get('etas', (0.5, 1.2))
+        prev = self.s(i, 'prev', shape=w.shape)
+        rate = self.s(i, 'rate', self.lr, w.shape)
+        trend = g * prev
+        rate = np.where(trend > 0, np.minimum(rate * eta_pos, hi),
+                        np.where(trend < 0, np.maximum(rate * eta_neg, lo), rate))
+        g = np.where(trend < 0, 0.0, g)
+        self.state[(i, 'prev')], self.state[(i, 'rate')] = g, rate
+        return w - np.sign(g) * rate
+
     def lamb(self, i, w, g, lr):
         b1, b2, eps = self.opts.get('beta1', 0.9), self.opts.get('beta2', 0.999), self.opts.get('epsilon', 1e-6)
         wd = self.opts.get('lamb_weight_decay', 0.01)
@@ -248,6 +283,16 @@ CASES = [
     ('lamb_exclude_always_adapt', lambda ns, p: ns.optimizer.Lamb(0.05, 0.1, parameters=p, always_adapt=True,
                                                                   exclude_from_weight_decay_fn=lambda q: q is p[1]),
      Ref('lamb', 0.05, lamb_weight_decay=0.1, always_adapt=True, exclude=lambda i: i == 1), {}),
+    ('nadam', lambda ns, p: ns.optimizer.NAdam(0.05, parameters=p), Ref('nadam', 0.05), {}),
+    ('nadam_opts', lambda ns, p: ns.optimizer.NAdam(0.02, 0.8, 0.99, 1e-6, 0.01, parameters=p, weight_decay=0.1),
+     Ref('nadam', 0.02, decay=('l2', 0.1), beta1=0.8, beta2=0.99, epsilon=1e-6, momentum_decay=0.01), {}),
+    ('asgd', lambda ns, p: ns.optimizer.ASGD(0.05, parameters=p), Ref('asgd', 0.05), {}),
+    ('asgd_batches', lambda ns, p: ns.optimizer.ASGD(0.05, batch_num=3, parameters=p,
+                                                     grad_clip=ns.nn.ClipGradByGlobalNorm(1.0)),
+     Ref('asgd', 0.05, batch_num=3, clip=('global', 1.0)), {}),
+    ('rprop', lambda ns, p: ns.optimizer.Rprop(0.3, parameters=p), Ref('rprop', 0.3), {}),
+    ('rprop_opts', lambda ns, p: ns.optimizer.Rprop(0.2, (0.05, 0.4), parameters=p, etas=(0.3, 1.5)),
+     Ref('rprop', 0.2, learning_rate_range=(0.05, 0.4), etas=(0.3, 1.5)), {}),
     # Parameter groups: per-group lr multiplier and weight decay (the group's decay replaces the
     # optimizer's), per-group hyperparameters.
     ('sgd_groups', lambda ns, p: ns.optimizer.SGD(0.05, parameters=p, weight_decay=0.2),

@@ -339,6 +339,72 @@ void adamax_update(const OptimizerBatch& b, const BetaPows& pows, double beta1_,
   advance_pows(pows.beta1_pow, beta1_);
 }
 
+void nadam_update(const OptimizerBatch& b, double beta1_, double beta2_, double epsilon,
+                  double momentum_decay) {
+  elementwise_update<5>(b, "nadam", [&](auto mt, int64_t i) {
+    using MT = decltype(mt);
+    const MT b1 = static_cast<MT>(beta1_), b2 = static_cast<MT>(beta2_);
+    const MT eps = static_cast<MT>(epsilon), psi = static_cast<MT>(momentum_decay);
+    const MT lr = static_cast<MT>(b.lrs[i]), base = static_cast<MT>(0.96);
+    return [=](MT& w, MT g, const std::array<MT*, 5>& s, int64_t j) {
+      const MT decay_pow = s[0][j] * base;  // 0.96^t
+      const MT mu = b1 * (MT(1) - MT(0.5) * std::pow(decay_pow, psi));
+      const MT mu_next = b1 * (MT(1) - MT(0.5) * std::pow(decay_pow * base, psi));
+      const MT mu_product = s[2][j] * mu;
+      const MT b2_pow = s[1][j] * b2;
+      const MT m1 = b1 * s[3][j] + (MT(1) - b1) * g;
+      const MT m2 = b2 * s[4][j] + (MT(1) - b2) * g * g;
+      s[0][j] = decay_pow;
+      s[1][j] = b2_pow;
+      s[2][j] = mu_product;
+      s[3][j] = m1;
+      s[4][j] = m2;
+      const MT m_hat = mu_next * m1 / (MT(1) - mu_product * mu_next) +
+                       (MT(1) - mu) * g / (MT(1) - mu_product);
+      const MT v_hat = m2 / (MT(1) - b2_pow);
+      w -= lr * m_hat / (std::sqrt(v_hat) + eps);
+    };
+  });
+}
+
+void asgd_update(const OptimizerBatch& b, const std::vector<double>& count) {
+  OAR_ENFORCE_ARG(count.size() == b.params.size(), "asgd: expected one count per parameter, got ",
+                  count.size());
+  for (double c : count) OAR_ENFORCE_ARG(c >= 1, "asgd: counts must be >= 1, got ", c);
+  elementwise_update<2>(b, "asgd", [&](auto mt, int64_t i) {
+    using MT = decltype(mt);
+    const MT lr = static_cast<MT>(b.lrs[i]), n = static_cast<MT>(count[i]);
+    return [=](MT& w, MT g, const std::array<MT*, 2>& s, int64_t j) {
+      const MT d = s[0][j] - s[1][j] + g;
+      s[0][j] = d;
+      s[1][j] = g;
+      w -= lr * d / n;
+    };
+  });
+}
+
+void rprop_update(const OptimizerBatch& b, double lr_min_, double lr_max_, double eta_negative,
+                  double eta_positive) {
+  elementwise_update<2>(b, "rprop", [&](auto mt, int64_t) {
+    using MT = decltype(mt);
+    const MT lr_min = static_cast<MT>(lr_min_), lr_max = static_cast<MT>(lr_max_);
+    const MT eta_neg = static_cast<MT>(eta_negative), eta_pos = static_cast<MT>(eta_positive);
+    return [=](MT& w, MT g, const std::array<MT*, 2>& s, int64_t j) {
+      const MT trend = g * s[0][j];
+      MT rate = s[1][j];
+      if (trend > MT(0)) {
+        rate = std::min(rate * eta_pos, lr_max);
+      } else if (trend < MT(0)) {
+        rate = std::max(rate * eta_neg, lr_min);
+        g = MT(0);  // the sign flipped: skip this step and forget the gradient
+      }
+      s[0][j] = g;
+      s[1][j] = rate;
+      w -= static_cast<MT>((g > MT(0)) - (g < MT(0))) * rate;
+    };
+  });
+}
+
 void lamb_update(const OptimizerBatch& b, const BetaPows& pows, double beta1_, double beta2_,
                  double epsilon, const std::vector<double>& decay, bool always_adapt) {
   const char* op = "lamb";

@@ -58,4 +58,18 @@ void adamax_update(const OptimizerBatch& b, const BetaPows& pows, double beta1, 
 void lamb_update(const OptimizerBatch& b, const BetaPows& pows, double beta1, double beta2,
                  double epsilon, const std::vector<double>& decay, bool always_adapt);
 
+// states: momentum_decay_pow, beta2_pow, mu_product (per element, as Paddle keeps them),
+// moment1, moment2. NAdam: Adam with Nesterov momentum and the momentum schedule
+// mu_t = beta1 (1 - 0.5 * (0.96^t)^momentum_decay).
+void nadam_update(const OptimizerBatch& b, double beta1, double beta2, double epsilon,
+                  double momentum_decay);
+// states: d (running sum of the stored gradients), y (the slot of this step's stored gradient).
+// ASGD: d += g - y; y = g; w -= lr * d / count[i].
+void asgd_update(const OptimizerBatch& b, const std::vector<double>& count);
+// states: prevs, learning_rates (per element). Rprop: each element's rate grows by eta_positive
+// while its gradient keeps its sign and shrinks by eta_negative when it flips (that step is
+// skipped); w -= sign(g) * rate. The global learning rate only seeds the rates.
+void rprop_update(const OptimizerBatch& b, double lr_min, double lr_max, double eta_negative,
+                  double eta_positive);
+
 }  // namespace oar::kernels

@@ -190,7 +190,7 @@ class Optimizer:
         """Whose name the states carry: the master weight's for multi-precision parameters."""
         return self._master(p).name if self._uses_master(p) else self._param_name(p)
 
-    def _accumulator(self, key, p, fill, shape=None):
+    def _accumulator(self, key, p, fill, shape=None, dtype=None):
         if self._name is not None:
             key = self._name + '_' + key
         table = self._accumulators.setdefault(key, {})
@@ -198,7 +198,7 @@ class Optimizer:
         acc = table.get(pname)
         if acc is None:
             shape = list(p.shape) if shape is None else shape
-            acc = _C.full(shape, float(fill), _compute_dtype(p))
+            acc = _C.full(shape, fill, dtype or _compute_dtype(p))
             acc.name = unique_name.generate(self._state_owner(p) + '_' + key)
             if self._accumulators_holder:
                 # A loaded state dict must cover every state it is asked for (as Paddle asserts):
@@ -292,8 +292,8 @@ class Optimizer:
             l1, l2 = self._decay_coefficients(p, group)
             batch['l1'].append(l1)
             batch['l2'].append(l2)
-            for k, (key, fill) in enumerate(self._state_keys(opts)):
-                batch['states'][k].append(self._accumulator(key, p, fill))
+            for k, state in enumerate(self._param_states(p, opts)):
+                batch['states'][k].append(state)
         self._update(batch, opts, group)
 
     def _decay_coefficients(self, p, group):
@@ -308,6 +308,10 @@ class Optimizer:
 
     def _state_keys(self, opts):
         return self._state_specs
+
+    def _param_states(self, p, opts):
+        """The state tensors of p that the kernel updates, in kernel order."""
+        return [self._accumulator(key, p, fill) for key, fill in self._state_keys(opts)]
 
     def _pows(self, batch, opts):
         """The beta-power accumulators of the batch's parameters, one list per _pow_specs."""
