@@ -85,6 +85,11 @@ void bind_optimizer(nb::module_& m) {
         },
         OAR_BATCH_NAMES, nb::arg("beta1"), nb::arg("beta2"), nb::arg("epsilon"),
         nb::arg("momentum_decay"), G());
+  m.def("_optim_radam",
+        [](OAR_BATCH_ARGS, double beta1, double beta2, double epsilon) {
+          kernels::radam_update(OAR_BATCH(1.0), beta1, beta2, epsilon);
+        },
+        OAR_BATCH_NAMES, nb::arg("beta1"), nb::arg("beta2"), nb::arg("epsilon"), G());
   m.def("_optim_asgd",
         [](OAR_BATCH_ARGS, std::vector<double> count) {
           kernels::asgd_update(OAR_BATCH(1.0), count);

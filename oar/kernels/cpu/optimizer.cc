@@ -367,6 +367,37 @@ void nadam_update(const OptimizerBatch& b, double beta1_, double beta2_, double 
   });
 }
 
+void radam_update(const OptimizerBatch& b, double beta1_, double beta2_, double epsilon) {
+  elementwise_update<5>(b, "radam", [&](auto mt, int64_t i) {
+    using MT = decltype(mt);
+    const MT b1 = static_cast<MT>(beta1_), b2 = static_cast<MT>(beta2_);
+    const MT eps = static_cast<MT>(epsilon), lr = static_cast<MT>(b.lrs[i]);
+    const MT rho_inf = MT(2) / (MT(1) - b2) - MT(1);
+    return [=](MT& w, MT g, const std::array<MT*, 5>& s, int64_t j) {
+      const MT b1_pow = s[0][j] * b1, prev_b2_pow = s[1][j], b2_pow = prev_b2_pow * b2;
+      // t b2^t / (1 - b2^t) from its previous value, without storing t.
+      const MT rho = (s[2][j] * (MT(1) - prev_b2_pow) * b2 + b2_pow) / (MT(1) - b2_pow);
+      const MT m1 = b1 * s[3][j] + (MT(1) - b1) * g;
+      const MT m2 = b2 * s[4][j] + (MT(1) - b2) * g * g;
+      s[0][j] = b1_pow;
+      s[1][j] = b2_pow;
+      s[2][j] = rho;
+      s[3][j] = m1;
+      s[4][j] = m2;
+      const MT m_hat = m1 / (MT(1) - b1_pow);
+      const MT rho_t = rho_inf - MT(2) * rho;
+      MT step = lr * m_hat;
+      if (rho_t > MT(5)) {
+        const MT l = std::sqrt(MT(1) - b2_pow) / (std::sqrt(m2) + eps);
+        const MT r = std::sqrt((rho_t - MT(4)) * (rho_t - MT(2)) * rho_inf /
+                               ((rho_inf - MT(4)) * (rho_inf - MT(2)) * rho_t));
+        step = step * r * l;
+      }
+      w -= step;
+    };
+  });
+}
+
 void asgd_update(const OptimizerBatch& b, const std::vector<double>& count) {
   OAR_ENFORCE_ARG(count.size() == b.params.size(), "asgd: expected one count per parameter, got ",
                   count.size());

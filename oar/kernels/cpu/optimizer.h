@@ -63,6 +63,10 @@ void lamb_update(const OptimizerBatch& b, const BetaPows& pows, double beta1, do
 // mu_t = beta1 (1 - 0.5 * (0.96^t)^momentum_decay).
 void nadam_update(const OptimizerBatch& b, double beta1, double beta2, double epsilon,
                   double momentum_decay);
+// states: beta1_pow, beta2_pow, rho (per element, as Paddle keeps them; rho holds
+// t b2^t / (1 - b2^t)), moment1, moment2. RAdam: Adam whose adaptive step is rectified by the
+// variance of its second moment, and plain momentum SGD while that is undefined (rho_t <= 5).
+void radam_update(const OptimizerBatch& b, double beta1, double beta2, double epsilon);
 // states: d (running sum of the stored gradients), y (the slot of this step's stored gradient).
 // ASGD: d += g - y; y = g; w -= lr * d / count[i].
 void asgd_update(const OptimizerBatch& b, const std::vector<double>& count);

@@ -11,9 +11,10 @@ from .adadelta import Adadelta  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .lamb import Lamb  # noqa: F401
 from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 
-# Paddle 3.3 also has RAdam and LBFGS (not yet here).
-__all__ = ['Optimizer', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ASGD', 'RMSProp', 'Adadelta', 'SGD',
+# Paddle 3.3 also has LBFGS (not yet here).
+__all__ = ['Optimizer', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ASGD', 'RAdam', 'RMSProp', 'Adadelta', 'SGD',
            'Rprop', 'Momentum', 'NAdam', 'Lamb']
