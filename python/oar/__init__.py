@@ -133,6 +133,7 @@ from . import utils  # noqa: E402,F401
 from . import nn  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import io  # noqa: E402,F401
+from . import optimizer, regularizer  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .framework.parameter import create_parameter  # noqa: E402,F401
 from . import metric  # noqa: E402,F401

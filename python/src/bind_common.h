@@ -23,6 +23,7 @@ bool dtype_from_python(nb::handle h, DType& out);
 void bind_generated_ops(nb::module_& m);
 void bind_tensor(nb::module_& m);
 void bind_autograd(nb::module_& m);
+void bind_optimizer(nb::module_& m);  // optimizer_bind.cc
 }  // namespace oar::python
 
 namespace nanobind::detail {

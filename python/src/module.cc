@@ -161,5 +161,6 @@ NB_MODULE(_C, m) {
 
   oar::python::bind_tensor(m);
   oar::python::bind_autograd(m);
+  oar::python::bind_optimizer(m);
   oar::python::bind_generated_ops(m);
 }

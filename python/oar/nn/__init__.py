@@ -2,6 +2,7 @@
 from . import functional, initializer  # noqa: F401
 from ..framework.parameter import Parameter  # noqa: F401
 from .layer.layers import Layer  # noqa: F401
+from .clip import ClipGradByValue, ClipGradByNorm, ClipGradByGlobalNorm  # noqa: F401
 from .layer.container import Sequential, LayerList, LayerDict, ParameterList, ParameterDict  # noqa: F401
 from .layer.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid,

@@ -1,0 +1,156 @@
+"""Gradient clipping (paddle.nn.ClipGradByValue / ClipGradByNorm / ClipGradByGlobalNorm).
+
+A clip object maps a list of (parameter, gradient) pairs to a new list with clipped gradients;
+the optimizer calls it before weight decay and the update, as Paddle does. Gradients of
+parameters whose `need_clip` is False pass through (and do not count in the global norm).
+The parameters' own .grad tensors are not modified.
+"""
+import numpy as np
+
+from .. import _C
+from ..autograd import no_grad
+
+__all__ = ['ClipGradBase', 'ClipGradByValue', 'ClipGradByNorm', 'ClipGradByGlobalNorm']
+
+
+def _check_number(cls, name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{cls}: expected '{name}' to be a float, but received {type(value).__name__}")
+    return float(value)
+
+
+def _check_pairs(cls, params_grads):
+    if not isinstance(params_grads, (list, tuple)):
+        raise TypeError(f"{cls}: expected a list of (parameter, gradient) pairs, but received "
+                        f"{type(params_grads).__name__}")
+    for item in params_grads:
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise TypeError(f"{cls}: expected a list of (parameter, gradient) pairs, but an item is {item!r}")
+
+
+def _clipped(p):
+    return getattr(p, 'need_clip', True) is not False
+
+
+class ClipGradBase:
+    """Base class of the gradient clips (paddle.nn.clip.ClipGradBase)."""
+
+    def __call__(self, params_grads):
+        _check_pairs(type(self).__name__, params_grads)
+        with no_grad():
+            return self._dygraph_clip(list(params_grads))
+
+    def _dygraph_clip(self, params_grads):
+        raise NotImplementedError(f"{type(self).__name__} must implement _dygraph_clip")
+
+    # Clips that only rescale gradients also define _grad_scales(pairs) -> [float or None]
+    # (pairs without None gradients): the optimizer then folds the scales into its fused update
+    # instead of materialising clipped gradients.
+
+
+GradientClipBase = ClipGradBase
+
+
+class ClipGradByValue(ClipGradBase):
+    """Clamps every gradient element to [min, max] (min defaults to -max)."""
+
+    def __init__(self, max, min=None):
+        max = _check_number('ClipGradByValue', 'max', max)
+        if min is None:
+            if not max > 0.0:
+                raise ValueError(f"ClipGradByValue: 'max' must be greater than 0 when 'min' is not "
+                                 f"given, but received max={max}")
+            min = -max
+        min = _check_number('ClipGradByValue', 'min', min)
+        self.max, self.min = max, min
+
+    def __str__(self):
+        return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
+
+    def _dygraph_clip(self, params_grads):
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            out.append((p, _C.clip(g, self.min, self.max) if _clipped(p) else g))
+        return out
+
+
+def _squared_norms(grads):
+    """sum(g * g) of each gradient, as Python floats (one fused C++ pass over all of them)."""
+    return _C._optim_squared_norms([g.contiguous() for g in grads])
+
+
+def _scaled(params_grads, scales):
+    """The pairs with each gradient multiplied by its scale (None: unchanged)."""
+    return [(p, g if s is None else g * s) for (p, g), s in zip(params_grads, scales)]
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Rescales each gradient on its own so that its L2 norm is at most clip_norm."""
+
+    def __init__(self, clip_norm):
+        self.clip_norm = _check_number('ClipGradByNorm', 'clip_norm', clip_norm)
+
+    def __str__(self):
+        return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
+
+    def _grad_scales(self, params_grads):
+        clipped = [i for i, (p, g) in enumerate(params_grads) if _clipped(p)]
+        norms = _squared_norms([params_grads[i][1] for i in clipped])
+        scales = [None] * len(params_grads)
+        for i, sq in zip(clipped, norms):
+            # Paddle's norm has the gradient's precision (float32 for all but float64).
+            wide = params_grads[i][1].dtype.name == 'float64'
+            norm = float(np.sqrt(np.float64(sq) if wide else np.float32(sq)))
+            if norm > self.clip_norm:
+                scales[i] = self.clip_norm / norm
+        return scales
+
+    def _dygraph_clip(self, params_grads):
+        pairs = [(p, g) for p, g in params_grads if g is not None]
+        return _scaled(pairs, self._grad_scales(pairs))
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """Rescales all gradients by clip_norm / max(global_norm, clip_norm), where global_norm is
+    the L2 norm of all clipped gradients together. auto_skip_clip: leave them untouched when
+    the global norm does not exceed clip_norm."""
+
+    def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
+        self.clip_norm = _check_number('ClipGradByGlobalNorm', 'clip_norm', clip_norm)
+        if not isinstance(group_name, str):
+            raise TypeError("ClipGradByGlobalNorm: expected 'group_name' to be a str, but received "
+                            f"{type(group_name).__name__}")
+        if not isinstance(auto_skip_clip, bool):
+            raise TypeError("ClipGradByGlobalNorm: expected 'auto_skip_clip' to be a bool, but received "
+                            f"{type(auto_skip_clip).__name__}")
+        self.group_name = group_name
+        self.auto_skip_clip = auto_skip_clip
+
+    def __str__(self):
+        return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
+
+    def _global_norm(self, params_grads):
+        """sqrt of the sum of squared norms of the clipped gradients, summed in float64 when
+        any of them is float64 (float32 otherwise, as Paddle does); None when none is clipped."""
+        grads = [g for p, g in params_grads if g is not None and _clipped(p)]
+        if not grads:
+            return None
+        wide = any(g.dtype.name == 'float64' for g in grads)
+        t = np.float64 if wide else np.float32
+        acc = t(0)
+        for sq in _squared_norms(grads):
+            acc = acc + t(sq)
+        return float(np.sqrt(acc))
+
+    def _grad_scales(self, params_grads):
+        norm = self._global_norm(params_grads)
+        if norm is None or (self.auto_skip_clip and not norm > self.clip_norm):
+            return [None] * len(params_grads)
+        scale = self.clip_norm / max(norm, self.clip_norm)
+        return [scale if _clipped(p) else None for p, g in params_grads]
+
+    def _dygraph_clip(self, params_grads):
+        pairs = [(p, g) for p, g in params_grads if g is not None]
+        return _scaled(pairs, self._grad_scales(pairs))

@@ -1,0 +1,44 @@
+"""ASGD (paddle.optimizer.ASGD), the stochastic average gradient: each parameter keeps the
+gradients of the last batch_num steps (state y, shaped [batch_num, *param.shape]) and their sum
+d, and steps by lr * d / min(steps, batch_num)."""
+from .. import _C
+from ._checks import batch_args
+from .optimizer import Optimizer
+
+__all__ = ['ASGD']
+
+
+class ASGD(Optimizer):
+    _state_specs = (('d', 0.0), ('y', 0.0))
+
+    def __init__(self, learning_rate=0.001, batch_num=1, parameters=None, weight_decay=None,
+                 grad_clip=None, multi_precision=False, name=None):
+        if learning_rate is None:
+            raise ValueError("ASGD: learning_rate should not be none")
+        if batch_num is None:
+            raise ValueError("ASGD: batch_num should not be none")
+        if isinstance(batch_num, bool) or not isinstance(batch_num, int) or batch_num <= 0:
+            raise ValueError(f"ASGD: batch_num should be an integer greater than 0, but received {batch_num!r}")
+        self._multi_precision = multi_precision
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.type = 'asgd'
+        self._n = batch_num
+        self._finish_groups()
+
+    def _param_states(self, p, opts):
+        d = self._accumulator('d', p, 0.0)
+        ys = self._accumulator('y', p, 0.0, shape=[self._n, *p.shape])
+        steps = self._accumulator('m', p, 0, shape=[1], dtype='int64')
+        done = int(steps.item())
+        with_next = _C.full([1], done + 1, 'int64')
+        steps.copy_(with_next)
+        self._counts.append(float(min(done + 1, self._n)))
+        return [d, ys[done % self._n]]  # the slot this step overwrites (a view into y)
+
+    def _update(self, batch, opts, group):
+        counts, self._counts = self._counts, []
+        _C._optim_asgd(*batch_args(batch), count=counts)
+
+    def _apply_pairs(self, pairs, group):
+        self._counts = []
+        super()._apply_pairs(pairs, group)

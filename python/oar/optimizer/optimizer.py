@@ -1,0 +1,423 @@
+"""Optimizer: the base of oar.optimizer (paddle.optimizer.Optimizer).
+
+step() gathers, per parameter group, the parameters that have gradients, clips the gradients
+(grad_clip), resolves each parameter's learning rate and weight decay, creates the optimizer's
+states on first use, and hands everything to one fused C++ kernel call (oar._C._optim_*) that
+updates all of them in place. Python does per-parameter bookkeeping only, never per element.
+
+States are named as Paddle names them ("<param>_<state>_<n>", "master_weights",
+"LR_Scheduler"), so state_dict()/set_state_dict() exchange optimizer states with Paddle by
+parameter name.
+"""
+import numpy as np
+
+from .. import _C
+from ..autograd import no_grad
+from ..nn.clip import ClipGradBase
+from ..tensor.creation import to_tensor
+from ..utils import unique_name  # names as Paddle's: one counter per key, '<key>_<n>'
+from ..regularizer import L2Decay, WeightDecayRegularizer
+from .lr import LRScheduler
+
+__all__ = ['Optimizer']
+
+
+_HALF = ('float16', 'bfloat16')
+
+
+def _dtype_name(t):
+    return t.dtype.name if hasattr(t.dtype, 'name') else str(t.dtype).replace('paddle.', '')
+
+
+def _compute_dtype(t):
+    """States and master weights of a parameter: float64 for float64, float32 otherwise."""
+    return 'float64' if _dtype_name(t) == 'float64' else 'float32'
+
+
+def _as_numpy(value):
+    if hasattr(value, 'numpy'):
+        return np.asarray(value.numpy())
+    return np.asarray(value)
+
+
+class Optimizer:
+    """Base class. Subclasses set `_state_specs` (state name, initial value) in kernel order,
+    `_pow_specs` (bias-correction accumulators: name, hyperparameter) and implement _update."""
+
+    _state_specs = ()
+    _pow_specs = ()
+
+    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None,
+                 name=None):
+        cls = type(self).__name__
+        if parameters is not None:
+            if isinstance(parameters, _C.Tensor):
+                raise TypeError(f"{cls}: `parameters` argument given to the optimizer should be an "
+                                f"iterable of Tensors, but got argument type is `{type(parameters).__name__}`.")
+            if isinstance(parameters, dict):
+                raise TypeError(f"{cls}: `parameters` argument should not get dict type, if parameter "
+                                "groups is needed, please set `parameters` as list of dict")
+            parameters = list(parameters)
+        else:
+            raise AttributeError(f"{cls}: parameters argument given to the Optimizer should not be "
+                                 "None in dygraph mode.")
+        if not isinstance(learning_rate, (float, LRScheduler)):
+            raise TypeError(f"{cls}: learning rate should be float or LRScheduler, got "
+                            f"{type(learning_rate).__name__} here")
+        if grad_clip is not None and not isinstance(grad_clip, ClipGradBase):
+            raise TypeError(f"{cls}: 'grad_clip' should be an instance of GradientClipBase's "
+                            f"derived class, got {type(grad_clip).__name__}")
+        self.regularization = self._as_regularizer(weight_decay, 'weight_decay')
+        self._learning_rate = learning_rate
+        self._grad_clip = grad_clip
+        self._name = name
+        self._parameter_list = parameters
+        self._multi_precision = getattr(self, '_multi_precision', False)
+        # {state name: {parameter name: tensor}}, {parameter name: float32 master}
+        self._accumulators = {}
+        self._master_weights = {}
+        self._accumulators_holder = {}   # states given to set_state_dict before they exist
+        self._held_by_stem = {}          # their names by name without the trailing counter
+        self._master_holder = {}
+        self.clear_gradients = self.clear_grad
+        self._default_dict = {'weight_decay': self.regularization, 'grad_clip': grad_clip}
+        self._param_groups = []
+        self._grouped = bool(parameters) and isinstance(parameters[0], dict)
+        if self._grouped:
+            for group in parameters:
+                if not isinstance(group, dict) or 'params' not in group:
+                    raise ValueError(f"{cls}: params should be set in parameters if parameter groups "
+                                     "are optimized in different options")
+        else:
+            for i, p in enumerate(parameters):
+                if not isinstance(p, _C.Tensor):
+                    raise TypeError(f"{cls}: `parameters` should hold Tensors (or be a list of dicts), "
+                                    f"but item {i} is {type(p).__name__}")
+        # Paddle's learning-rate tensor has the first parameter's dtype (float32 for half).
+        first = (parameters[0]['params'] if self._grouped else parameters) if parameters else []
+        first = list(first) if not isinstance(first, _C.Tensor) else [first]
+        self._lr_dtype = np.float64 if first and _dtype_name(first[0]) == 'float64' else np.float32
+
+    def _finish_groups(self):
+        """Called by subclasses once their _default_dict is complete."""
+        if self._grouped:
+            for group in self._parameter_list:
+                self._add_param_group(dict(group))
+        else:
+            self._param_groups = self._parameter_list
+
+    # ---- argument helpers ----
+    def _as_regularizer(self, weight_decay, what):
+        if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+            return weight_decay
+        if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)):
+            raise TypeError(f"{type(self).__name__}: '{what}' should be a float, L1Decay or L2Decay, "
+                            f"but received {type(weight_decay).__name__}")
+        return L2Decay(float(weight_decay))
+
+    def _add_param_group(self, param_group):
+        """Adds a group (dict with 'params' and per-group options) to the optimizer."""
+        params = param_group['params']
+        if isinstance(params, _C.Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(f"{type(self).__name__}: optimizer parameters should be in ordered "
+                            "collections, but received set, please use list instead.")
+        param_group['params'] = list(params)
+        for k, v in self._default_dict.items():
+            param_group.setdefault(k, v)
+        if 'weight_decay' in param_group:
+            param_group['weight_decay'] = self._group_decay(param_group['weight_decay'])
+        seen = {id(p) for g in self._param_groups for p in g['params']}
+        if any(id(p) in seen for p in param_group['params']):
+            raise ValueError(f"{type(self).__name__}: some parameters appear in more than one "
+                             "parameter group")
+        self._param_groups.append(param_group)
+
+    def _group_decay(self, value):
+        return self._as_regularizer(value, 'weight_decay')
+
+    # ---- learning rate ----
+    def get_lr(self):
+        """The current global learning rate (a float)."""
+        if isinstance(self._learning_rate, LRScheduler):
+            return self._learning_rate()
+        return self._learning_rate
+
+    def set_lr(self, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"The type of 'value' in optimizer.set_lr must be float, but received "
+                            f"{type(value).__name__}.")
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError("optimizer's learning rate can't be LRScheduler when invoke this API, "
+                               "because this will lead to conflict.")
+        self._learning_rate = float(value)
+
+    def set_lr_scheduler(self, scheduler):
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError("The type of 'scheduler' in optimizer.set_lr_scheduler must be "
+                            f"LRScheduler, but received {type(scheduler).__name__}.")
+        self._learning_rate = scheduler
+
+    def _param_lr(self, lr, multiplier):
+        """Global lr times the parameter's multiplier, rounded like Paddle's lr tensor."""
+        t = self._lr_dtype
+        base = t(lr)
+        return float(base if multiplier == 1.0 else base * t(multiplier))
+
+    # ---- parameters and states ----
+    @staticmethod
+    def _param_name(p):
+        if not p.name:
+            p.name = unique_name.generate('generated_tensor')
+        return p.name
+
+    def _uses_master(self, p):
+        return self._multi_precision and _dtype_name(p) in _HALF
+
+    def _master(self, p):
+        name = self._param_name(p)
+        m = self._master_weights.get(name)
+        if m is None:
+            m = p.detach().astype('float32')
+            m.name = unique_name.generate(name + '_fp32_master')
+            if name in self._master_holder:
+                self._set_value(m, self._master_holder.pop(name), m.name)
+            self._master_weights[name] = m
+        return m
+
+    def _state_owner(self, p):
+        """Whose name the states carry: the master weight's for multi-precision parameters."""
+        return self._master(p).name if self._uses_master(p) else self._param_name(p)
+
+    def _accumulator(self, key, p, fill, shape=None, dtype=None):
+        if self._name is not None:
+            key = self._name + '_' + key
+        table = self._accumulators.setdefault(key, {})
+        pname = self._param_name(p)
+        acc = table.get(pname)
+        if acc is None:
+            shape = list(p.shape) if shape is None else shape
+            acc = _C.full(shape, fill, dtype or _compute_dtype(p))
+            acc.name = unique_name.generate(self._state_owner(p) + '_' + key)
+            if self._accumulators_holder:
+                # A loaded state dict must cover every state it is asked for (as Paddle asserts):
+                # starting this one from scratch instead would silently change the training.
+                held = self._take_held(acc.name, self._state_owner(p) + '_' + key)
+                if held is None:
+                    raise ValueError(f"{type(self).__name__}: optimizer state '{acc.name}' (parameter "
+                                     f"'{pname}') is not in the state dict given to set_state_dict; "
+                                     "were the parameters named differently when it was saved?")
+                self._set_value(acc, held, acc.name)
+            table[pname] = acc
+        return acc
+
+    def _take_held(self, exact, stem):
+        """A state given to set_state_dict: by exact name, else by name up to the counter."""
+        if exact in self._accumulators_holder:
+            return self._accumulators_holder.pop(exact)
+        for key in self._held_by_stem.get(stem, ()):
+            if key in self._accumulators_holder:
+                return self._accumulators_holder.pop(key)
+        return None
+
+    @staticmethod
+    def _set_value(dst, value, name):
+        arr = _as_numpy(value)
+        if list(arr.shape) != list(dst.shape) and arr.size == dst.size:
+            arr = arr.reshape(dst.shape)
+        if list(arr.shape) != list(dst.shape):
+            raise ValueError(f"set_state_dict: '{name}' has shape {list(arr.shape)} in the state dict, "
+                             f"expected {list(dst.shape)}")
+        with no_grad():
+            dst.copy_(to_tensor(np.ascontiguousarray(arr), dtype=_dtype_name(dst)))
+
+    # ---- the update ----
+    def _group_options(self, group):
+        """The options of one group (or the optimizer's own, ungrouped)."""
+        return group if isinstance(group, dict) else self._default_dict
+
+    def _decay_of(self, p, group):
+        """The coupled regularizer for p: the group's when grouped (Paddle sets it on every
+        parameter of the group), else the parameter's own, else the optimizer's."""
+        if isinstance(group, dict):
+            return group.get('weight_decay')
+        own = getattr(p, 'regularizer', None)
+        return own if own is not None else self.regularization
+
+    def _lr_multiplier(self, p, group):
+        if isinstance(group, dict):
+            return float(group.get('learning_rate', 1.0))
+        attr = getattr(p, 'optimize_attr', None) or {}
+        return float(attr.get('learning_rate', 1.0))
+
+    @no_grad()
+    def step(self):
+        """Updates every parameter that has a gradient (one fused kernel call per group)."""
+        if self._grouped:
+            for group in self._param_groups:
+                self._step_group(group['params'], group)
+        else:
+            self._step_group(self._param_groups, None)
+
+    def _step_group(self, params, group):
+        pairs = [(p, p.grad) for p in params
+                 if not p.stop_gradient and p.grad is not None]
+        self._apply_pairs(pairs, group)
+
+    def _apply_pairs(self, pairs, group):
+        if not pairs:
+            return
+        opts = self._group_options(group)
+        clip = opts.get('grad_clip', self._grad_clip) if isinstance(group, dict) else self._grad_clip
+        pairs = [(p, g) for p, g in pairs if g is not None]
+        scales = []
+        if clip is not None and hasattr(clip, '_grad_scales'):
+            # Clipping by norm becomes a per-parameter factor inside the fused update.
+            scales = [1.0 if s is None else float(s) for s in clip._grad_scales(pairs)]
+        elif clip is not None:
+            pairs = [(p, g) for p, g in clip(pairs) if g is not None]
+        if not pairs:
+            return
+        lr = self.get_lr()
+        batch = {'params': [], 'grads': [], 'masters': [], 'lrs': [], 'l1': [], 'l2': [],
+                 'grad_scale': scales, 'states': [[] for _ in self._state_keys(opts)]}
+        for p, g in pairs:
+            if _dtype_name(g) != _dtype_name(p):
+                g = g.astype(_dtype_name(p))
+            batch['params'].append(p)
+            batch['grads'].append(g.contiguous() if hasattr(g, 'contiguous') else g)
+            batch['masters'].append(self._master(p) if self._uses_master(p) else None)
+            batch['lrs'].append(self._param_lr(lr, self._lr_multiplier(p, group)))
+            l1, l2 = self._decay_coefficients(p, group)
+            batch['l1'].append(l1)
+            batch['l2'].append(l2)
+            for k, state in enumerate(self._param_states(p, opts)):
+                batch['states'][k].append(state)
+        self._update(batch, opts, group)
+
+    def _decay_coefficients(self, p, group):
+        reg = self._decay_of(p, group)
+        if reg is None:
+            return 0.0, 0.0
+        if not isinstance(reg, WeightDecayRegularizer):
+            reg = self._as_regularizer(reg, 'weight_decay')
+        if reg._kind == 'l1':
+            return reg._coeff, 0.0
+        return 0.0, reg._coeff
+
+    def _state_keys(self, opts):
+        return self._state_specs
+
+    def _param_states(self, p, opts):
+        """The state tensors of p that the kernel updates, in kernel order."""
+        return [self._accumulator(key, p, fill) for key, fill in self._state_keys(opts)]
+
+    def _pows(self, batch, opts):
+        """The beta-power accumulators of the batch's parameters, one list per _pow_specs."""
+        out = []
+        for key, hyper in self._pow_specs:
+            value = opts.get(hyper, self._default_dict.get(hyper))
+            fill = 0.9 if isinstance(value, _C.Tensor) and hyper == 'beta1' else (
+                0.999 if isinstance(value, _C.Tensor) else value)
+            out.append([self._accumulator(key, p, fill, shape=[1]) for p in batch['params']])
+        return out
+
+    @staticmethod
+    def _scalar(value):
+        return float(value.item()) if isinstance(value, _C.Tensor) else float(value)
+
+    def _update(self, batch, opts, group):
+        raise NotImplementedError(f"{type(self).__name__} must implement _update")
+
+    # ---- gradients ----
+    def clear_grad(self, set_to_zero=True):
+        """Clears the gradients of all parameters (zeros them, or drops them)."""
+        groups = self._param_groups if self._grouped else [{'params': self._param_groups}]
+        for group in groups:
+            for p in group['params']:
+                if not p.stop_gradient:
+                    p.clear_grad(set_to_zero)
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """Applies the gradients already computed by loss.backward() (as Paddle's dygraph
+        minimize does: it does not run backward itself). Returns (optimize_ops, params_grads)."""
+        if not isinstance(loss, _C.Tensor):
+            raise TypeError(f"{type(self).__name__}.minimize: the loss should be a Tensor, but "
+                            f"received {type(loss).__name__}")
+        skip = {id(p) for p in (no_grad_set or [])}
+        chosen = None if not parameters else {id(p) for p in parameters}
+
+        def wanted(p):
+            return (id(p) not in skip and (chosen is None or id(p) in chosen)
+                    and not p.stop_gradient and p.grad is not None)
+
+        all_pairs = []
+        with no_grad():
+            groups = self._param_groups if self._grouped else [None]
+            for group in groups:
+                params = group['params'] if group is not None else self._param_groups
+                pairs = [(p, p.grad) for p in params if wanted(p)]
+                all_pairs += pairs
+                self._apply_pairs(pairs, group)
+        return [], all_pairs
+
+    def apply_gradients(self, params_grads):
+        """Clips, regularizes and applies the given (parameter, gradient) pairs (ungrouped
+        settings), as Paddle's apply_gradients."""
+        with no_grad():
+            self._apply_pairs([(p, g) for p, g in params_grads if g is not None], None)
+        return []
+
+    # ---- state ----
+    def state_dict(self):
+        """{state name: tensor} (live tensors), plus 'master_weights' and 'LR_Scheduler'."""
+        out = {}
+        for table in self._accumulators.values():
+            for acc in table.values():
+                out[acc.name] = acc
+        if self._master_weights:
+            out['master_weights'] = dict(self._master_weights)
+        if isinstance(self._learning_rate, LRScheduler):
+            out['LR_Scheduler'] = self._learning_rate.state_dict()
+        return out
+
+    def set_state_dict(self, state_dict):
+        """Loads states saved by state_dict() here or by Paddle; states are matched by name
+        (ignoring the trailing counter when the exact name is absent)."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, but received "
+                            f"{type(state_dict).__name__}")
+        state_dict = dict(state_dict)
+        sched = state_dict.pop('LR_Scheduler', None)
+        if sched is not None and isinstance(self._learning_rate, LRScheduler):
+            self._learning_rate.set_state_dict(sched)
+        masters = state_dict.pop('master_weights', None) or {}
+        for pname, value in masters.items():
+            if pname in self._master_weights:
+                m = self._master_weights[pname]
+                self._set_value(m, value, m.name)
+            else:
+                self._master_holder[pname] = value
+        self._accumulators_holder = state_dict
+        self._held_by_stem = {}
+        for key in state_dict:
+            stem, _, counter = key.rpartition('_')
+            if counter.isdigit():
+                self._held_by_stem.setdefault(stem, []).append(key)
+        for key, table in self._accumulators.items():
+            for pname, acc in table.items():
+                stem = acc.name.rsplit('_', 1)[0]
+                held = self._take_held(acc.name, stem)
+                if held is None:
+                    raise ValueError(f"{type(self).__name__}.set_state_dict: optimizer state "
+                                     f"'{acc.name}' not found in state_dict")
+                self._set_value(acc, held, acc.name)
+
+    load_state_dict = set_state_dict
+    set_dict = set_state_dict
+
+    def _parameters_flat(self):
+        if self._grouped:
+            return [p for g in self._param_groups for p in g['params']]
+        return list(self._param_groups)

@@ -1,0 +1,40 @@
+"""Rprop (paddle.optimizer.Rprop): per-element step sizes that grow by etas[1] while the gradient
+keeps its sign and shrink by etas[0] when it flips, within learning_rate_range; the step is
+-sign(g) * rate. learning_rate only seeds the rates (full-batch training)."""
+from .. import _C
+from ._checks import batch_args
+from .optimizer import Optimizer
+
+__all__ = ['Rprop']
+
+
+class Rprop(Optimizer):
+    def __init__(self, learning_rate=0.001, learning_rate_range=(1e-5, 50), parameters=None,
+                 etas=(0.5, 1.2), grad_clip=None, multi_precision=False, name=None):
+        if learning_rate is None:
+            raise ValueError("Rprop: learning_rate is not set")
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)):
+            raise TypeError("Rprop: learning_rate must be a float (it seeds the per-element rates), "
+                            f"but received {type(learning_rate).__name__}")
+        lo, hi = learning_rate_range
+        if not 0.0 < lo <= learning_rate <= hi:
+            raise ValueError("Rprop: '0.0 < learning_rate_range[0] <= learning_rate <= "
+                             f"learning_rate_range[1]' must be true, got range {tuple(learning_rate_range)} "
+                             f"and learning_rate {learning_rate}")
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Rprop: '0.0 < etas[0] < 1.0 < etas[1]' must be true, got {tuple(etas)}")
+        self._multi_precision = multi_precision
+        super().__init__(learning_rate, parameters, 0.0, grad_clip, name)
+        self.type = 'rprop'
+        self._initial_learning_rate = learning_rate
+        self._learning_rate_range = (float(lo), float(hi))
+        self._etas = (float(etas[0]), float(etas[1]))
+        self._finish_groups()
+
+    def _state_keys(self, opts):
+        return (('prevs', 0.0), ('learning_rates', float(self._initial_learning_rate)))
+
+    def _update(self, batch, opts, group):
+        lo, hi = self._learning_rate_range
+        _C._optim_rprop(*batch_args(batch), lr_min=lo, lr_max=hi, eta_negative=self._etas[0],
+                        eta_positive=self._etas[1])

@@ -1,0 +1,20 @@
+"""SGD: w -= lr * g (paddle.optimizer.SGD)."""
+from .. import _C
+from ._checks import batch_args
+from .optimizer import Optimizer
+
+__all__ = ['SGD']
+
+
+class SGD(Optimizer):
+    def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
+                 multi_precision=False, name=None):
+        if learning_rate is None:
+            raise ValueError("SGD: learning_rate is not set")
+        self._multi_precision = multi_precision
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self.type = 'sgd'
+        self._finish_groups()
+
+    def _update(self, batch, opts, group):
+        _C._optim_sgd(*batch_args(batch))
