@@ -36,11 +36,16 @@ def format_value(value):
 
 
 class ProgressBar:
-    def __init__(self, num=None, width=30, verbose=1, start=True, file=sys.stdout):
-        self._num, self._width, self._verbose, self.file = num, width, verbose, file
+    def __init__(self, num=None, width=30, verbose=1, start=True, file=None):
+        # file=None: sys.stdout at the time of writing (so redirected stdout is honoured)
+        self._num, self._width, self._verbose, self._file = num, width, verbose, file
         self._last_width = 0
         if start:
             self.start()
+
+    @property
+    def file(self):
+        return self._file if self._file is not None else sys.stdout
 
     def start(self):
         self._start = time.perf_counter()
