@@ -25,7 +25,7 @@ def build_model():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--out", default="out/lenet")
     parser.add_argument("--workers", type=int, default=0)
     args = parser.parse_args()
