@@ -225,3 +225,42 @@ def test_calculate_gain_and_default_inits():
     finally:
         I.set_global_initializer(None)
     assert nn.Linear(2, 2).bias.numpy().max() == 0
+
+
+def test_spectral_norm_value_and_gradient():
+    rng = np.random.default_rng(0)
+    layer = nn.SpectralNorm([3, 2, 4], dim=1, power_iters=2, dtype="float64")
+    w = rng.standard_normal([3, 2, 4])
+    u0, v0 = layer.weight_u.numpy(), layer.weight_v.numpy()
+
+    def reference(w):
+        m = np.moveaxis(w, 1, 0).reshape(2, -1)
+        u, v = u0, v0
+        for _ in range(2):
+            v = m.T @ u
+            v = v / (np.linalg.norm(v) + 1e-12)
+            u = m @ v
+            u = u / (np.linalg.norm(u) + 1e-12)
+        return w / (u @ m @ v)
+
+    x = oar.to_tensor(w, stop_gradient=False)
+    out = layer(x)
+    np.testing.assert_allclose(out.numpy(), reference(w), rtol=1e-12)
+    np.testing.assert_array_equal(layer.weight_u.numpy(), u0)  # the vectors are not written back
+    g = rng.standard_normal(w.shape)
+    (out * oar.to_tensor(g)).sum().backward()
+    numeric = np.zeros_like(w)
+    for idx in np.ndindex(w.shape):
+        d = np.zeros_like(w)
+        d[idx] = 1e-6
+        numeric[idx] = ((reference(w + d) - reference(w - d)) * g).sum() / 2e-6
+    np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_lp_pool_matches_numpy():
+    x = np.random.default_rng(1).random([2, 3, 7]) + 0.1
+    out = oar.nn.functional.lp_pool1d(oar.to_tensor(x), 3, 2)
+    windows = x[:, :, :6].reshape(2, 3, 3, 2)
+    np.testing.assert_allclose(out.numpy(), (windows ** 3).sum(-1) ** (1 / 3), rtol=1e-12)
+    with pytest.raises(ValueError, match="norm_type"):
+        oar.nn.functional.lp_pool2d(oar.to_tensor(np.ones([1, 1, 2, 2])), 0, 2)

@@ -72,6 +72,13 @@ CASES = [
     ("AdaptiveMaxPool1D(3)", [2, 3, 8]),
     ("AdaptiveMaxPool2D(3)", [2, 3, 7, 7]),
     ("AdaptiveMaxPool3D(2)", [1, 2, 4, 4, 4]),
+    ("LPPool1D(2, 3)", [2, 3, 8]),
+    ("LPPool1D(1.5, 2, stride=1, padding=1, ceil_mode=True)", [2, 3, 7]),
+    ("LPPool2D(2, 3)", [2, 3, 7, 7]),
+    ("LPPool2D(3, 2, stride=1, padding=1)", [2, 3, 5, 5]),
+    ("LPPool2D(float('inf'), 2)", [1, 2, 4, 4]),
+    ("SpectralNorm([2, 3, 4], dim=1, power_iters=2)", [2, 3, 4]),
+    ("SpectralNorm([4, 6])", [4, 6]),
     ("Dropout(0.0)", [4, 5]),
     ("Dropout(0.2, axis=1, mode='downscale_in_infer')", [4, 5]),
     ("Dropout2D(0.3)", [2, 3, 4, 4]),
@@ -116,7 +123,8 @@ def test_layer_matches_paddle(call, spec):
         weights = rng.standard_normal(out_p.shape).astype(np.float32)
         (out_p * paddle.to_tensor(weights)).sum().backward()
         (out_o * oar.to_tensor(weights)).sum().backward()
-        if differentiable:
+        # Paddle's SpectralNorm backward disagrees with finite differences (test_spectral_norm_gradient).
+        if differentiable and not call.startswith("SpectralNorm"):
             for xp, xo in zip(xs_p, xs_o):
                 np.testing.assert_allclose(xo.grad.numpy(), xp.grad.numpy(), rtol=1e-4, atol=1e-4)
         for (name, pp), po in zip(theirs.named_parameters(), ours.parameters()):

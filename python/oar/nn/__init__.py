@@ -26,15 +26,15 @@ from .layer.common import (  # noqa: F401,E402
 from .layer.conv import Conv1D, Conv2D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose  # noqa: F401,E402
 from .layer.norm import (  # noqa: F401,E402
     BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, SyncBatchNorm, LayerNorm, GroupNorm, InstanceNorm1D,
-    InstanceNorm2D, InstanceNorm3D, LocalResponseNorm)
+    InstanceNorm2D, InstanceNorm3D, LocalResponseNorm, SpectralNorm)
 from .layer.pooling import (  # noqa: F401,E402
     MaxPool1D, MaxPool2D, MaxPool3D, AvgPool1D, AvgPool2D, AvgPool3D, AdaptiveAvgPool1D, AdaptiveAvgPool2D,
     AdaptiveAvgPool3D, AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, MaxUnPool1D, MaxUnPool2D,
-    MaxUnPool3D)
+    MaxUnPool3D, LPPool1D, LPPool2D)
 
 # The lower-case-d spellings Paddle 3 also exports (Conv2d, ZeroPad2d, AdaptiveAvgPool2d, ...).
 for _name in [n for n in dir() if n[-2:] in ("1D", "2D", "3D") and n.startswith((
-        "Adaptive", "CircularPad", "ConstantPad", "Conv", "ReflectionPad", "ReplicationPad", "ZeroPad",
+        "Adaptive", "CircularPad", "ConstantPad", "Conv", "ReflectionPad", "ReplicationPad", "ZeroPad", "LPPool",
         "Upsampling")) and "Transpose" not in n]:
     globals()[_name[:-1] + "d"] = globals()[_name]
 MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D

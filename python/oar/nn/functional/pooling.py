@@ -9,7 +9,7 @@ from .conv import _padding
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d"]
 
 _LAST = {"NLC", "NHWC", "NDHWC"}
 
@@ -113,3 +113,41 @@ def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
 def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
     out, mask = _C.adaptive_max_pool3d(x, _output_size(x, output_size, 3))
     return (out, mask) if return_mask else out
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW",
+              name=None):
+    """(sum of x ** p over each window) ** (1 / p), as paddle: a sum pool (average pool with divisor 1,
+    so padding adds zeros) of x ** p. p = inf is max pooling."""
+    p = float(norm_type)
+    if p == float("inf"):
+        return max_pool2d(x, kernel_size, stride, padding, False, ceil_mode, data_format)
+    if p <= 0:
+        raise ValueError(f"lp_pool: 'norm_type' must be positive, but got {norm_type}")
+    sums = avg_pool2d(_C.pow(x, p), kernel_size, stride, padding, ceil_mode, False, 1, data_format)
+    return _C.pow(sums, 1.0 / p)
+
+
+def _as_2d(value, fill):
+    """A 1-D pooling size/stride as the 2-D one over a height-1 image."""
+    if isinstance(value, (list, tuple)):
+        return [fill] + list(value)
+    return [fill, value]
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL",
+              name=None):
+    """lp_pool2d over x viewed as [N, C, 1, L] (or [N, 1, L, C] for NLC)."""
+    if data_format not in ("NCL", "NLC"):
+        raise ValueError(f"lp_pool1d: data_format must be 'NCL' or 'NLC', but got {data_format!r}")
+    if isinstance(padding, str):
+        padding_2d = padding
+    elif isinstance(padding, (list, tuple)):
+        padding_2d = [0, 0] + list(padding) if len(padding) == 2 else [0] + list(padding)
+    else:
+        padding_2d = [0, padding]
+    axis = 2 if data_format == "NCL" else 1
+    out = lp_pool2d(_C.unsqueeze(x, [axis]), norm_type, _as_2d(kernel_size, 1),
+                    None if stride is None else _as_2d(stride, 1), padding_2d, ceil_mode,
+                    "NCHW" if data_format == "NCL" else "NHWC")
+    return _C.squeeze(out, [axis])

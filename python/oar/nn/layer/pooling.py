@@ -166,3 +166,32 @@ class MaxUnPool2D(_MaxUnPool):
 
 class MaxUnPool3D(_MaxUnPool):
     _unpool, _default_format = staticmethod(F.max_unpool3d), "NCDHW"
+
+
+class LPPool1D(Layer):
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL",
+                 name=None):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.padding = float(norm_type), kernel_size, stride, padding
+        self.ceil_mode, self.data_format = ceil_mode, data_format
+
+    def forward(self, input):
+        return F.lp_pool1d(input, self.norm_type, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                           self.data_format)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"padding={self.padding}")
+
+
+class LPPool2D(LPPool1D):
+    """As Paddle prints it, a missing stride shows as the kernel size."""
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW",
+                 name=None):
+        super().__init__(norm_type, kernel_size, stride if stride is not None else kernel_size, padding, ceil_mode,
+                         data_format)
+
+    def forward(self, input):
+        return F.lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                           self.data_format)
