@@ -14,7 +14,7 @@ from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
 from .asgd import ASGD  # noqa: F401
 from .rprop import Rprop  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 
-# Paddle 3.3 also has LBFGS (not yet here).
 __all__ = ['Optimizer', 'Adagrad', 'Adam', 'AdamW', 'Adamax', 'ASGD', 'RAdam', 'RMSProp', 'Adadelta', 'SGD',
-           'Rprop', 'Momentum', 'NAdam', 'Lamb']
+           'Rprop', 'Momentum', 'NAdam', 'Lamb', 'LBFGS']
