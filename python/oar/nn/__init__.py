@@ -47,3 +47,4 @@ from .layer.transformer import (  # noqa: F401,E402
     MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer,
     TransformerDecoder, Transformer,
 )
+from .layer.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
