@@ -234,3 +234,36 @@ def test_errors():
         return loss
     with pytest.raises(RuntimeError, match="strong_wolfe"):
         bad.step(closure)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, 'strong_wolfe'])
+def test_layer_with_matrix_weight_and_unused_parameter_matches_paddle_live(line_search_fn):
+    """2-D weights go through the flat vector and back; a parameter without a gradient counts
+    as a zero gradient (and stays put)."""
+    paddle = pytest.importorskip("paddle")
+    rng = np.random.RandomState(2)
+    x_np = rng.randn(16, 4).astype('float32')
+    y_np = (x_np @ rng.randn(4, 2) + 0.1).astype('float32')
+
+    def run_layer(fw):
+        lin = fw.nn.Linear(4, 2)
+        lin.weight.set_value(np.linspace(-1, 1, 8).reshape(4, 2).astype('float32'))
+        lin.bias.set_value(np.array([0.2, -0.1], 'float32'))
+        unused = _param(fw, [1.0, 2.0, 3.0], 'float32')
+        opt = fw.optimizer.LBFGS(parameters=list(lin.parameters()) + [unused], max_iter=5,
+                                 history_size=4, line_search_fn=line_search_fn)
+        x, y = fw.to_tensor(x_np), fw.to_tensor(y_np)
+
+        def closure():
+            opt.clear_grad()
+            loss = fw.nn.functional.mse_loss(lin(x), y)
+            loss.backward()
+            return loss
+        out = [(float(opt.step(closure)), lin.weight.numpy().copy(), lin.bias.numpy().copy())
+               for _ in range(3)]
+        np.testing.assert_array_equal(unused.numpy(), [1.0, 2.0, 3.0])
+        return out
+    for (l, w, b), (pl, pw, pb) in zip(run_layer(oar), run_layer(paddle)):
+        np.testing.assert_allclose(l, pl, rtol=1e-5, atol=1e-8)
+        np.testing.assert_allclose(w, pw, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(b, pb, rtol=1e-4, atol=1e-5)
