@@ -158,7 +158,7 @@ def test_bad_cutoff_types():
 def test_bad_labels_and_shapes():
     layer = _layer()
     x = oar.to_tensor(X[:5])
-    with pytest.raises(ValueError, match=r"label values should be in \[0, n_classes - 1\].*\[0, 10\]"):
+    with pytest.raises(ValueError, match=r"should be in \[0, n_classes - 1\].*\[0, 10\]"):
         layer(x, oar.to_tensor([0, 1, 2, 3, 10]))
     with pytest.raises(ValueError, match=r"\[-1, 3\]"):
         layer(x, oar.to_tensor([0, 1, 2, 3, -1]))
@@ -170,6 +170,15 @@ def test_bad_labels_and_shapes():
         layer(x, oar.to_tensor(3))
     with pytest.raises(ValueError, match="1D label tensor expects 2D input"):
         layer(oar.to_tensor(X[0, :1]), oar.to_tensor([3]))
+
+
+def test_functional_checks_weights_against_cutoffs():
+    x, y = oar.to_tensor(X[:3]), oar.to_tensor([0, 4, 7])
+    tails = [[oar.randn([IN, 2]), oar.randn([2, 3])], [oar.randn([IN, 1]), oar.randn([1, 4])]]
+    with pytest.raises(IndexError, match="head_weight"):   # Paddle: IndexError from its gather
+        F.adaptive_log_softmax_with_loss(x, y, oar.randn([IN, 4]), tails, [3, 6, 10])
+    with pytest.raises(IndexError, match="tail_weights"):
+        F.adaptive_log_softmax_with_loss(x, y, oar.randn([IN, 5]), tails[:1], [3, 6, 10])
 
 
 # ---- live comparison with Paddle ----

@@ -348,7 +348,8 @@ class LBFGS(Optimizer):
         scalar_lists = ('ro', 'al')
 
         def tensor(v):
-            return to_tensor(np.ascontiguousarray(np.asarray(v.numpy() if hasattr(v, 'numpy') else v)))
+            arr = np.asarray(v.numpy() if hasattr(v, 'numpy') else v)
+            return to_tensor(np.ascontiguousarray(arr))
 
         def scalar(v):
             if v is None or isinstance(v, (int, float)):

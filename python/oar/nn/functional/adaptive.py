@@ -46,6 +46,14 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
     if not batched:
         input, label = _C.unsqueeze(input, [0]), _C.unsqueeze(label, [0])
     bounds = [0] + [int(c) for c in cutoffs]
+    n_clusters = len(bounds) - 2
+    if len(tail_weights) < n_clusters:
+        raise IndexError(f"{_OP}: cutoffs {list(bounds[1:])} define {n_clusters} tail clusters, "
+                         f"but tail_weights has {len(tail_weights)} [projection, output] pairs")
+    if head_weight.shape[-1] < bounds[1] + n_clusters:
+        raise IndexError(f"{_OP}: head_weight needs cutoffs[0] + {n_clusters} clusters = "
+                         f"{bounds[1] + n_clusters} columns, but has shape "
+                         f"{list(head_weight.shape)}")
     n = label.shape[0]
     index = label if label.dtype.name in ("int32", "int64") else _C.cast(label, "int64")
 
