@@ -36,16 +36,18 @@ def unfold(x, axis, size, step, name=None):
     for arg, v in (("axis", axis), ("size", size), ("step", step)):
         if isinstance(v, bool) or not isinstance(v, int):
             raise TypeError(f"unfold: argument '{arg}' must be an int, but got {type(v).__name__}")
+    if step <= 0:
+        raise ValueError(f"unfold: argument 'step' must be greater than 0, but got {step}")
+    if x.ndim == 0:  # Paddle: a 0-D tensor gives shape [size] (size 0 or 1), whatever the axis
+        if not 0 <= size <= 1:
+            raise ValueError(f"unfold: argument 'size' must be 0 or 1 for a 0-D tensor, but got {size}")
+        return _C.as_strided(x, [size], [1], x._offset)
     shape, strides = list(x.shape), list(x._strides)
-    if not shape:  # a 0-D tensor unfolds as a tensor of one element
-        shape, strides = [1], [1]
     rank = len(shape)
     if not -rank <= axis < rank:
         raise ValueError(f"unfold: argument 'axis' must be in [{-rank}, {rank}) for a tensor of shape "
                          f"{list(x.shape)}, but got {axis}")
     axis %= rank
-    if step <= 0:
-        raise ValueError(f"unfold: argument 'step' must be greater than 0, but got {step}")
     if not 0 <= size <= shape[axis]:
         raise ValueError(f"unfold: argument 'size' must be in [0, {shape[axis]}] (the length of axis "
                          f"{axis}), but got {size}")
