@@ -167,7 +167,8 @@ from .framework.device_places import CUDAPlace, CUDAPinnedPlace, XPUPinnedPlace 
 from .framework.lazy_init import LazyGuard  # noqa: E402,F401
 from .framework.generator import Generator  # noqa: E402,F401
 from .tensor.strided import as_strided  # noqa: E402,F401
-from .tensor import strided as _strided, diagonal_fill as _diagonal_fill, legacy_attrs as _legacy  # noqa: E402
+from .tensor import strided as _strided, diagonal_fill as _diagonal_fill  # noqa: E402
+from .tensor import legacy_attrs as _legacy  # noqa: E402
 from .framework import lazy_init as _lazy_init, parameter as _parameter  # noqa: E402
 for _mod in (_strided, _diagonal_fill, _legacy):
     _mod.install(Tensor)

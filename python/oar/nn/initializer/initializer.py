@@ -98,7 +98,8 @@ def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_nam
                       regularizer=attr.regularizer, need_clip=attr.need_clip,
                       do_model_average=attr.do_model_average)
     if lazy:
-        lazy_init.defer(param, init if fills_in_place else lambda p: p.copy_(_C.cast(init._values(shape, dtype), dtype), False))
+        lazy_init.defer(param, init if fills_in_place else
+                        lambda p: p.copy_(_C.cast(init._values(shape, dtype), dtype), False))
     elif fills_in_place:
         init(param)
     return param
