@@ -64,7 +64,8 @@ def shape(x):
 
 
 def get_rng_state():
-    return [_C._get_rng_state()]
+    from .framework.generator import GeneratorState
+    return [GeneratorState(*_C._get_rng_state())]
 
 
 def set_rng_state(state):
@@ -158,6 +159,20 @@ view_as_complex, view_as_real = as_complex, as_real  # noqa: F821 (from the spec
 Tensor.view_as_complex, Tensor.view_as_real = as_complex, as_real  # noqa: F821
 for _name in ("cross", "vecdot"):
     globals().setdefault(_name, getattr(linalg, _name))
+
+# Paddle's legacy and low-level names: typed tensor factories, accelerator places, LazyGuard,
+# Generator, strided views and the legacy Tensor attributes.
+from .tensor.typed_tensor import *  # noqa: E402,F401,F403
+from .framework.device_places import CUDAPlace, CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402,F401
+from .framework.lazy_init import LazyGuard  # noqa: E402,F401
+from .framework.generator import Generator  # noqa: E402,F401
+from .tensor.strided import as_strided  # noqa: E402,F401
+from .tensor import strided as _strided, diagonal_fill as _diagonal_fill  # noqa: E402
+from .tensor import legacy_attrs as _legacy  # noqa: E402
+from .framework import lazy_init as _lazy_init, parameter as _parameter  # noqa: E402
+for _mod in (_strided, _diagonal_fill, _legacy):
+    _mod.install(Tensor)
+_lazy_init.install(_parameter.Parameter)
 
 # Names that shadow builtins come last, so that nothing above sees them: paddle.range and the
 # dtype aliases paddle.float (float32), double, half, cfloat, cdouble.

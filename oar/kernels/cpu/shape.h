@@ -19,6 +19,14 @@ struct SlicePlan {
   std::vector<int64_t> step;
 };
 
+// An arbitrary geometry over a storage (as_strided): shape, strides and the offset of the first
+// element, all in elements and counted from the start of the storage.
+struct StridedPlan {
+  Shape shape;
+  Strides strides;
+  int64_t offset = 0;
+};
+
 // ---- helpers shared with the index kernels ----
 // `t` when it is already contiguous, else a contiguous copy (no autograd history either way).
 Tensor as_contiguous(const Tensor& t);
@@ -53,6 +61,9 @@ std::vector<Tensor> split_views(const Tensor& x, const std::vector<int64_t>& siz
 // One view per index along `axis`, with that axis removed.
 std::vector<Tensor> unbind_views(const Tensor& x, int64_t axis);
 
+// A view of x's storage with plan's geometry (validated by infer_meta::as_strided).
+Tensor as_strided_view(const Tensor& x, const StridedPlan& plan);
+
 // ---- copies into a preallocated contiguous `out` ----
 // out = the inputs joined along `axis` (converted to out's dtype); zero-size inputs are skipped.
 void concat(const std::vector<Tensor>& xs, int64_t axis, const Tensor& out);
@@ -66,5 +77,14 @@ void roll(const Tensor& x, const IntArray& shifts, const IntArray& axis, const T
 void tril_triu(const Tensor& x, int64_t diagonal, bool lower, const Tensor& out);
 // out = zeros with the window `plan` of out set to src (converted to out's dtype).
 void slice_scatter(const Tensor& src, const SlicePlan& plan, const Tensor& out);
+
+// as_strided's backward: out (x's shape) = the gradient of the view `plan` of x's storage. Each
+// element of out_grad is added at its storage position (overlapping positions sum), and out reads
+// that buffer at x's own positions (storage elements outside x get no gradient).
+void as_strided_grad(const Tensor& out_grad, const Tensor& x, const StridedPlan& plan, const Tensor& out);
+// Its adjoint (the backward of as_strided_grad): grad (x's shape) written at x's storage positions,
+// then read at plan's positions into out (plan's shape).
+void as_strided_grad_adjoint(const Tensor& grad, const Tensor& x, const StridedPlan& plan,
+                             const Tensor& out);
 
 }  // namespace oar::kernels

@@ -301,6 +301,48 @@ Meta strided_slice_grad(const char* op, const Tensor& out_grad, const IntArray& 
 }
 
 // ---------------------------------------------------------------------------------------------
+// as_strided
+
+kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
+                                const IntArray& stride, int64_t offset) {
+  OAR_ENFORCE_ARG(shape.size() == stride.size(), op, ": 'shape' and 'stride' must have the same "
+                  "length, but got shape ", shape_str(Shape(shape.begin(), shape.end())), " and ",
+                  stride.size(), " strides.");
+  OAR_ENFORCE_ARG(offset >= 0, op, ": 'offset' must be non-negative, but got ", offset, ".");
+  int64_t last = offset;  // the storage position of the last element
+  for (size_t d = 0; d < shape.size(); ++d) {
+    OAR_ENFORCE_ARG(shape[d] >= 0, op, ": every dim of 'shape' must be >= 0, but got ",
+                    shape_str(Shape(shape.begin(), shape.end())), ".");
+    OAR_ENFORCE_ARG(stride[d] >= 0, op, ": every entry of 'stride' must be >= 0, but stride[", d,
+                    "] is ", stride[d], ".");
+    if (shape[d] > 0) last += (shape[d] - 1) * stride[d];
+  }
+  const int64_t storage = static_cast<int64_t>(x.storage()->nbytes() / x.element_size());
+  const bool empty = numel_of(Shape(shape.begin(), shape.end())) == 0;
+  OAR_ENFORCE_ARG(empty || last < storage, op, ": the view (shape ",
+                  shape_str(Shape(shape.begin(), shape.end())), ", offset ", offset,
+                  ") reaches storage element ", last, ", but x's storage holds ", storage,
+                  " elements.");
+  return {Shape(shape.begin(), shape.end()), Strides(stride.begin(), stride.end()), offset};
+}
+
+Meta as_strided_grad(const char* op, const Tensor& out_grad, const Tensor& x, const IntArray& shape,
+                     const IntArray& stride, int64_t offset) {
+  const kernels::StridedPlan plan = as_strided(op, x, shape, stride, offset);
+  OAR_ENFORCE_ARG(out_grad.shape() == plan.shape, op, ": the gradient has shape ",
+                  shape_str(out_grad.shape()), " but the view has shape ", shape_str(plan.shape), ".");
+  return {x.shape(), out_grad.dtype()};
+}
+
+Meta as_strided_grad_adjoint(const char* op, const Tensor& x_grad, const Tensor& x,
+                             const IntArray& shape, const IntArray& stride, int64_t offset) {
+  const kernels::StridedPlan plan = as_strided(op, x, shape, stride, offset);
+  OAR_ENFORCE_ARG(x_grad.shape() == x.shape(), op, ": the gradient has shape ", shape_str(x_grad.shape()),
+                  " but x has shape ", shape_str(x.shape()), ".");
+  return {plan.shape, x_grad.dtype()};
+}
+
+// ---------------------------------------------------------------------------------------------
 // split / unbind
 
 namespace {

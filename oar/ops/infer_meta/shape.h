@@ -49,6 +49,19 @@ Meta strided_slice_grad(const char* op, const Tensor& out_grad, const IntArray& 
                         const IntArray& axes, const IntArray& starts, const IntArray& ends,
                         const IntArray& strides);
 
+// ---- as_strided ----
+// The geometry of as_strided(x, shape, stride, offset) over x's storage (elements, from the
+// storage start): shape dims and strides >= 0, one stride per dim, offset >= 0, and every element
+// inside the storage (Paddle reads past it; oar refuses).
+kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
+                                const IntArray& stride, int64_t offset);
+// as_strided_grad: x's shape, out_grad's dtype (out_grad must have the view's shape).
+Meta as_strided_grad(const char* op, const Tensor& out_grad, const Tensor& x, const IntArray& shape,
+                     const IntArray& stride, int64_t offset);
+// as_strided_grad_adjoint: the view's shape (grad must have x's shape).
+Meta as_strided_grad_adjoint(const char* op, const Tensor& x_grad, const Tensor& x,
+                             const IntArray& shape, const IntArray& stride, int64_t offset);
+
 // ---- split / unbind ----
 // Section sizes from a list (one entry may be -1); they must add up to the dim.
 std::vector<int64_t> split_sections(const char* op, const Tensor& x, const IntArray& sections,

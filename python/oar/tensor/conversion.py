@@ -62,6 +62,10 @@ def to(self, *args, **kwargs):
     """x.to(dtype), x.to(device), x.to(other_tensor), x.to(device, dtype): a cast (oar runs on the
     CPU only, so a device changes nothing)."""
     dtype = kwargs.get("dtype")
+    from ..framework.device_places import check_place, Place
+    for a in list(args) + [kwargs.get("device")]:
+        check_place("Tensor.to", a)
+    args = [a for a in args if not isinstance(a, Place)]  # a CPU place changes nothing
     for a in args:
         if isinstance(a, Tensor):
             dtype = a.dtype

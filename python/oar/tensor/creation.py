@@ -35,6 +35,8 @@ def _numpy_of(data):
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """A new tensor holding a copy of `data` (paddle.to_tensor)."""
+    from ..framework.device_places import check_place
+    check_place("to_tensor", place)
     dtype = convert_dtype(dtype)
     if isinstance(data, Tensor):
         t = data.detach().clone() if dtype is None else _C.cast(data.detach(), dtype)

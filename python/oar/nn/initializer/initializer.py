@@ -88,13 +88,18 @@ def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_nam
     # Our initializers produce the values directly (no zero fill and copy); a user's Paddle-style
     # initializer that only defines __call__(param, block) fills a zero tensor in place.
     fills_in_place = type(init)._values is Initializer._values
-    values = _C.zeros(shape, dtype) if fills_in_place else init._values(shape, dtype)
+    from ...framework import lazy_init
+    lazy = lazy_init.active()  # under LazyGuard: zeros now, the initializer at param.initialize()
+    values = _C.zeros(shape, dtype) if fills_in_place or lazy else init._values(shape, dtype)
     if values.dtype != dtype:
         values = _C.cast(values, dtype)
     param = Parameter(values, name=attr.name or unique_name.generate(default_name),
                       trainable=attr.trainable, learning_rate=attr.learning_rate,
                       regularizer=attr.regularizer, need_clip=attr.need_clip,
                       do_model_average=attr.do_model_average)
-    if fills_in_place:
+    if lazy:
+        lazy_init.defer(param, init if fills_in_place else
+                        lambda p: p.copy_(_C.cast(init._values(shape, dtype), dtype), False))
+    elif fills_in_place:
         init(param)
     return param
