@@ -19,7 +19,10 @@ def _table():
         "reduce_as": [Case([arr((2, 3, 4), dt), arr((3, 1), dt)], diff_args=[0]) for dt in f],
         "slice_scatter": [Case([arr((3, 4), dt), arr((3, 2), dt), [1], [0], [4], [2]]) for dt in f],
         "diagonal_scatter": [Case([arr((3, 4), dt), arr((3,), dt)], {"offset": 1}) for dt in f]
-                            + [Case([arr((2, 3, 3), dt), arr((2, 3), dt)], {"axis1": 1, "axis2": 2}) for dt in f],
+                            + [Case([arr((2, 3, 3), dt), arr((2, 3), dt)], {"axis1": 1, "axis2": 2}) for dt in f]
+                            # axis1 > axis2 on a non-square pair: the mask must follow the axes' order.
+                            + [Case([arr((2, 3, 4), dt), arr((2, 2), dt)], {"offset": 1, "axis1": 2, "axis2": 1})
+                               for dt in f],
         "crop": [Case([arr((3, 4), dt)], {"shape": [2, 2], "offsets": [1, 1]}) for dt in f],
         "multiplex": [Case([[arr((2, 3), dt), arr((2, 3), dt)], np.array([[1], [0]], np.int32)]) for dt in f],
         "increment": [Case([arr((1,), dt)], {"value": 2.0}) for dt in f],

@@ -540,6 +540,8 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     a1, a2 = _axes(x.ndim, axis1)[0], _axes(x.ndim, axis2)[0]
     rows, cols = x.shape[a1], x.shape[a2]
     mask2 = np.eye(rows, cols, k=offset, dtype=bool)
+    if a1 > a2:
+        mask2 = mask2.T  # the reshape below lays the two axes out in increasing axis order
     shape = [1] * x.ndim
     shape[a1], shape[a2] = rows, cols
     mask = np.broadcast_to(mask2.reshape(shape), x.shape)
