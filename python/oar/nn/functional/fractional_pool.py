@@ -2,10 +2,12 @@
 
 Each spatial dim of size n is cut into m pseudo-random windows drawn from one number u in (0, 1).
 Why no C++ kernel: the windows depend only on (n, m, kernel, u), so they are a few NumPy vectors
-per dim (O(m * window) work, independent of batch and channels); the data work is one gather of
-every window's elements (index_select), one argmax over the window axis and one take_along_axis,
-all C++ ops, and take_along_axis's backward already scatters the gradient to the argmax (summing
-where windows overlap). A dedicated kernel would only save the gathered intermediate.
+(O(windows * window size) work, independent of batch and channels); the data work is one gather
+of every window's elements (index_select), one argmax over the window axis and a take_along_axis
+of the winners, all C++ ops, and take_along_axis's backward already scatters the gradient to the
+argmax (summing where windows overlap). A dedicated kernel would save the gathered intermediate
+(about 2x the input for disjoint windows): measured on one thread, [16, 64, 64, 64] -> 32 x 32
+forward + backward takes 3-4x Paddle's CPU time, none of it in Python.
 """
 import math
 
@@ -49,22 +51,20 @@ def _intervals(n, m, k, u):
 
 
 def _window_elements(sizes, out_sizes, kernel, u):
-    """flat: [P, K] flat spatial index of every element of every window (P windows, K the
-    largest window's element count, short windows padded); real: [P, K] which entries are real."""
+    """[P, K]: the flat spatial index of every element of every window (P windows in row-major
+    order, elements in row-major order, K the largest window's count); entries past a window's
+    end hold prod(sizes), the index of a -inf sentinel appended to the data."""
     flat = np.zeros((1, 1), dtype=np.int64)
     real = np.ones((1, 1), dtype=bool)
     for n, m, k in zip(sizes, out_sizes, kernel):
         starts, ends = _intervals(n, m, k, u)
         lengths = ends - starts
-        width = max(int(lengths.max(initial=0)), 1)
-        offs = np.arange(width)
-        idx = starts[:, None] + np.minimum(offs[None, :], np.maximum(lengths[:, None] - 1, 0))
+        offs = np.arange(max(int(lengths.max(initial=0)), 1))
+        idx = np.clip(starts[:, None] + offs[None, :], 0, n - 1)
         ok = offs[None, :] < lengths[:, None]
-        # Windows outer dims first, window elements in row-major (first-maximum-wins) order.
-        flat = (flat[:, None, :, None] * n + np.clip(idx, 0, n - 1)[None, :, None, :]).reshape(
-            flat.shape[0] * m, -1)
+        flat = (flat[:, None, :, None] * n + idx[None, :, None, :]).reshape(flat.shape[0] * m, -1)
         real = (real[:, None, :, None] & ok[None, :, None, :]).reshape(real.shape[0] * m, -1)
-    return flat, real
+    return np.where(real, flat, math.prod(sizes))
 
 
 def _check_x(x, nd, fn):
@@ -167,22 +167,22 @@ def _fractional_max_pool(x, nd, output_size, kernel_size, random_u, return_mask)
         mask = oar.full(out_shape, -1, dtype="int32")
         return (out, mask) if return_mask else out
 
-    flat, real = _window_elements(sizes, out_sizes, kernel, u)
+    flat = _window_elements(sizes, out_sizes, kernel, u)
     windows, width = flat.shape
     x_flat = _C.reshape(x, [batch, channels, -1])
+    neg_inf = oar.full([1], -np.inf, dtype=dtype)
     with oar.no_grad():
-        elems = _C.reshape(_C.index_select(x_flat, oar.to_tensor(flat.reshape(-1)), 2),
-                           [batch, channels, windows, width])
-        keep = _C.logical_and(oar.to_tensor(real), _C.greater_than(elems, lowest))
-        cand = _C.where(keep, elems, oar.full([1], -np.inf, dtype=dtype))
-        pos = _C.argmax(cand, -1, True)  # first maximum, as Paddle's strict '>' scan
-        found = _C.greater_than(_C.take_along_axis(cand, pos, -1),
-                                oar.full([1], -np.inf, dtype=dtype))
-        found = _C.squeeze(found, [-1])
+        # NaN and values <= -FLT_MAX never win (-inf), then the sentinel column.
+        vals = _C.where(_C.greater_than(x_flat, lowest), x_flat, neg_inf)
+        vals = _C.concat([vals, oar.full([batch, channels, 1], -np.inf, dtype=dtype)], 2)
+        elems = _C.index_select(vals, oar.to_tensor(flat.reshape(-1)), 2)
+        pos = _C.argmax(_C.reshape(elems, [batch, channels, windows, width]), -1)  # first maximum
         row = oar.to_tensor(np.arange(windows, dtype=np.int64) * width)
-        winner = _C.index_select(oar.to_tensor(flat.reshape(-1)),
-                                 _C.reshape(_C.add(_C.squeeze(pos, [-1]), row), [-1]), 0)
-        winner = _C.reshape(winner, [batch, channels, windows])
+        winner = _C.reshape(_C.index_select(oar.to_tensor(flat.reshape(-1)),
+                                            _C.reshape(_C.add(pos, row), [-1]), 0),
+                            [batch, channels, windows])
+        # A window whose first maximum is -inf has no element that beats Paddle's -FLT_MAX.
+        found = _C.greater_than(_C.take_along_axis(vals, winner, 2), neg_inf)
         safe = _C.where(found, winner, oar.zeros([1], dtype="int64"))
     # The one differentiable step: its backward sends each output's gradient to its argmax.
     out = _C.where(found, _C.take_along_axis(x_flat, safe, 2), lowest)
