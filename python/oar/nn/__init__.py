@@ -31,6 +31,7 @@ from .layer.pooling import (  # noqa: F401,E402
     MaxPool1D, MaxPool2D, MaxPool3D, AvgPool1D, AvgPool2D, AvgPool3D, AdaptiveAvgPool1D, AdaptiveAvgPool2D,
     AdaptiveAvgPool3D, AdaptiveMaxPool1D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, MaxUnPool1D, MaxUnPool2D,
     MaxUnPool3D, LPPool1D, LPPool2D)
+from .layer.fractional_pool import FractionalMaxPool2D, FractionalMaxPool3D  # noqa: F401,E402
 
 # The lower-case-d spellings Paddle 3 also exports (Conv2d, ZeroPad2d, AdaptiveAvgPool2d, ...).
 for _name in [n for n in dir() if n[-2:] in ("1D", "2D", "3D") and n.startswith((
