@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The op generator: reads oar/ops/specs/*.yaml and writes, for every op,
-the C++ API function, its autograd node, the Tensor method and the Python binding.
+the C++ API function, its autograd node, the Tensor method, the Python binding and its IR op
+definition (ir_<family>.cc: operand slots, attributes with defaults, results, type inference).
 
 Spec entry (one per op):
   op: name                      # C++ and Python name
@@ -458,6 +459,122 @@ def gen_binding(op):
     return text
 
 
+# ---- IR op definitions (oar/ir): one registry entry per spec op ----
+OPERAND_KINDS = {"Tensor": "OperandKind::Single", "Tensor?": "OperandKind::Optional", "Tensor[]": "OperandKind::List"}
+ATTR_KINDS = {  # spec type -> (AttrKind, nullable)
+    "bool": ("Bool", False), "int": ("Int", False), "float": ("Float", False), "str": ("Str", False),
+    "DataType": ("DType", False), "IntArray": ("IntArray", False), "Scalar": ("Scalar", False),
+    "int?": ("Int", True), "DataType?": ("DType", True), "Scalar?": ("Scalar", True),
+}
+# Kernels that only compute a view's geometry: safe to run on shape-only placeholders.
+META_KERNELS = {"reshape_view", "permute_view", "expand_view", "slice_view", "split_views", "unbind_views"}
+
+
+def ir_default(a):
+    """The spec default as an ir::Attribute expression (the same value the C++ API defaults to)."""
+    d, t = a.default, a.type
+    if d is None:
+        return "std::nullopt"
+    if d == "None" and t.endswith("?"):
+        return "Attribute::none()"
+    if t == "bool":
+        return f"Attribute::boolean({d})"
+    if t == "int":
+        return "Attribute::integer(0)" if d == "None" else f"Attribute::integer(int64_t({d}))"
+    if t == "float":
+        return f"Attribute::floating(double({d}))"
+    if t == "str":
+        return f"Attribute::string({a.cpp_default()})"
+    if t == "DataType":
+        return f"Attribute::dtype(DType::{d})"
+    if t == "IntArray":
+        if d in ("None", "{}"):
+            return "Attribute::int_array({})"
+        return f"Attribute::int_array({{{d.strip('{}')}}})"
+    if t == "Scalar":
+        return "Attribute::scalar(Scalar())" if d == "None" else f"Attribute::scalar(Scalar({d}))"
+    raise SystemExit(f"gen_ops: no IR default for '{t} {a.name}={d}'")
+
+
+def ir_rule(op):
+    if op.composite:
+        return "Declared"
+    if op.infer_meta and not op.view and not op.multi:
+        return "InferMeta"
+    called = set(re.findall(r"kernels::(\w+)", op.kernel or ""))
+    if called and called <= META_KERNELS:
+        return "MetaKernel"
+    return "Declared"
+
+
+def gen_ir_meta(op, rule):
+    """The type-inference function of `op`: its infer_meta (or view kernel) on placeholders."""
+    fn = f"meta_{op.name}"
+    lines = [f"std::vector<Meta> {fn}(const MetaArgs& ir_args_) {{"]
+    slot = 0
+    for a in op.args:
+        if a.type in ("Tensor", "Tensor?"):
+            lines.append(f"  const Tensor& {a.name} = ir_args_.tensor({slot});")
+            slot += 1
+        elif a.type == "Tensor[]":
+            lines.append(f"  const std::vector<Tensor>& {a.name} = ir_args_.tensors({slot});")
+            slot += 1
+        else:
+            lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+    if op.promote:
+        ps = op.promote
+        lines.append("  const DType common = " + " ".join(f"promote_types({p}.dtype()," for p in ps[:-1]) +
+                     f" {ps[-1]}.dtype()" + f", \"{op.name}\")" * (len(ps) - 1) + ";")
+        for p in ps:
+            lines.append(f"  const Tensor {p}_p = retyped({p}, common);")
+    for p in op.float_inputs:
+        lines.append(f"  const Tensor {p}_p = is_integral({p}.dtype(), true) ? retyped({p}, default_float_dtype()) : {p};")
+    rename = {p: f"{p}_p" for p in op.promote + op.float_inputs}
+    call_args = ", ".join(rename.get(a.name, a.name) for a in op.args)
+
+    def subst(expr):
+        return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
+
+    if rule == "InferMeta":
+        if len(op.outputs) == 1:
+            lines.append(f'  return {{infer_meta::{op.infer_meta}("{op.name}", {call_args})}};')
+        else:
+            lines.append(f'  return infer_meta::{op.infer_meta}("{op.name}", {call_args});')
+    elif op.multi:
+        lines.append(f"  const std::vector<Tensor> views = {subst(op.kernel)};")
+        lines.append("  std::vector<Meta> out;")
+        lines.append("  for (const Tensor& v : views) out.push_back(Meta{v.shape(), v.dtype()});")
+        lines.append("  return out;")
+    else:
+        lines.append(f"  const Tensor view = {subst(op.kernel)};")
+        lines.append("  return {Meta{view.shape(), view.dtype()}};")
+    lines.append("}")
+    return fn, "\n".join(lines) + "\n"
+
+
+def gen_ir_def(op, family):
+    """(meta function text, registration block) of op's IR definition."""
+    rule = ir_rule(op)
+    meta_text, meta_fn = "", None
+    if rule != "Declared":
+        meta_fn, meta_text = gen_ir_meta(op, rule)
+    operands = ", ".join(f'{{"{a.name}", {OPERAND_KINDS[a.type]}}}' for a in op.args if a.type in OPERAND_KINDS)
+    attrs = []
+    for a in op.args:
+        if a.type in OPERAND_KINDS:
+            continue
+        kind, nullable = ATTR_KINDS[a.type]
+        attrs.append(f'AttrDef{{"{a.name}", AttrKind::{kind}, {str(nullable).lower()}, {ir_default(a)}, "{a.type}"}}')
+    reg = ["  {", "    OpDef d;", f'    d.name = "{op.name}";', f'    d.family = "{family}";',
+           f"    d.operands = {{{operands}}};", f"    d.attrs = {{{', '.join(attrs)}}};",
+           f"    d.results = {{{', '.join(chr(34) + o + chr(34) for o in op.outputs)}}};",
+           f"    d.variadic_results = {str(op.multi).lower()};", f"    d.rule = TypeRule::{rule};"]
+    if meta_fn:
+        reg.append(f"    d.meta = &{meta_fn};")
+    reg += ["    r.add(std::move(d));", "  }"]
+    return meta_text, "\n".join(reg) + "\n"
+
+
 def main():
     src, out_cpp, out_py = sys.argv[1], sys.argv[2], sys.argv[3]
     spec_dir = os.path.join(src, "oar", "ops", "specs")
@@ -545,6 +662,25 @@ def main():
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.inplace}"' for op in ops if op.python and op.inplace) + ");\n"
           "}\n\n}  // namespace oar::python\n")
+    # IR op definitions, one file per family, and the function that registers them all.
+    ir_head = head + "#include \"oar/ir/op_registry.h\"\n#include \"oar/ir/type_inference.h\"\n" + includes
+    fam_ops = {}
+    for op in ops:
+        fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
+    for stem, fops in fam_ops.items():
+        metas, regs = [], []
+        for op in fops:
+            m, r = gen_ir_def(op, stem)
+            if m:
+                metas.append(m)
+            regs.append(r)
+        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + "\nnamespace oar::ir {\n\nnamespace {\n\n"
+              + "\n".join(metas) + "\n}  // namespace\n\n"
+              + f"void register_ir_ops_{stem}(OpRegistry& r) {{\n" + "".join(regs) + "}\n\n}  // namespace oar::ir\n")
+    write(os.path.join(out_cpp, "ir_ops.cc"), head + "#include \"oar/ir/op_registry.h\"\n\nnamespace oar::ir {\n\n"
+          + "".join(f"void register_ir_ops_{stem}(OpRegistry& r);\n" for stem in fam_ops)
+          + "\nvoid register_generated_ops(OpRegistry& r) {\n" + "".join(f"  register_ir_ops_{stem}(r);\n" for stem in fam_ops)
+          + "}\n\n}  // namespace oar::ir\n")
     # A list of op names for the Python layer (which ops become Tensor methods).
     write(os.path.join(out_py, "op_names.txt"), "\n".join(
         f"{op.name} {int(op.method)} {op.inplace or '-'}" for op in ops if op.python) + "\n")
