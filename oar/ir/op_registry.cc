@@ -9,6 +9,7 @@ const char* type_rule_name(TypeRule r) {
     case TypeRule::InferMeta: return "infer_meta";
     case TypeRule::MetaKernel: return "view kernel";
     case TypeRule::Direct: return "built-in";
+    case TypeRule::Composite: return "composite";
     case TypeRule::Declared: return "declared";
   }
   return "?";

@@ -65,7 +65,8 @@ enum class TypeRule : uint8_t {
   InferMeta,   // the spec's infer_meta, run on placeholders
   MetaKernel,  // a view kernel that only computes geometry, run on placeholders
   Direct,      // a TypeFn on the types themselves (built-in ops)
-  Declared,    // none: composite and data-dependent ops; the builder must give result types
+  Composite,   // the composite body compiled shape-only (meta_tensor.h), run on placeholders
+  Declared,    // none: data-dependent shapes, bodies that run kernels; the builder gives result types
 };
 const char* type_rule_name(TypeRule r);
 

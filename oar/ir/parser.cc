@@ -164,6 +164,12 @@ class Parser {
     return p;
   }
 
+  Attribute lone_attribute() {
+    Attribute a = attribute();
+    if (tok_.kind != Tok::End) Lexer::error(tok_, "end of input after the attribute");
+    return a;
+  }
+
  private:
   using Scope = std::unordered_map<std::string, Value*>;
 
@@ -234,7 +240,10 @@ class Parser {
     expect("[");
     std::vector<int64_t> shape;
     while (!is("]")) {
-      if (!shape.empty()) expect(",");
+      if (!shape.empty()) {
+        if (!is(",")) Lexer::error(tok_, "',' or ']'");
+        take();
+      }
       Token at = tok_;
       int64_t d = integer();
       if (d < -1) fail(at, "dims must be >= 0 or -1 (unknown), got " + std::to_string(d));
@@ -355,7 +364,10 @@ class Parser {
       take();
       while (!is("}")) {
         if (!attrs.empty()) expect(",");
-        if (tok_.kind != Tok::Ident) Lexer::error(tok_, "an attribute name");
+        // An attribute may be named like a float keyword (nan_to_num's `nan`).
+        const bool word = tok_.kind == Tok::Ident ||
+                          (tok_.kind == Tok::Float && std::isalpha(static_cast<unsigned char>(tok_.text[0])));
+        if (!word) Lexer::error(tok_, "an attribute name");
         const Token key = take();
         expect("=");
         if (attrs.count(key.text)) fail(key, "attribute '" + key.text + "' given twice");
@@ -424,5 +436,7 @@ class Parser {
 }  // namespace
 
 std::unique_ptr<Program> parse(const std::string& text) { return Parser(text).program(); }
+
+Attribute parse_attribute(const std::string& text) { return Parser(text).lone_attribute(); }
 
 }  // namespace oar::ir

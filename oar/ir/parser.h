@@ -11,5 +11,7 @@
 namespace oar::ir {
 
 std::unique_ptr<Program> parse(const std::string& text);
+// One attribute value in its text form (Attribute::str()).
+Attribute parse_attribute(const std::string& text);
 
 }  // namespace oar::ir

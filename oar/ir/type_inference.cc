@@ -93,15 +93,19 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
   for (auto& [n, a] : attrs) {
     if (a.kind() == AttrKind::Int && a.as_int() > 0) known.insert(a.as_int());
     if (a.kind() == AttrKind::IntArray) {
-      int64_t prod = 1;
+      int64_t prod = 1, sum = 0;
       for (int64_t v : a.as_int_array())
         if (v > 0) {
           known.insert(v);
           prod *= v;
+          sum += v;
         }
       if (prod > 1) known.insert(prod);
+      if (sum > 1) known.insert(sum);  // split sections
     }
   }
+  known.insert(2);  // pairs (complex parts, grid coordinates) and small fixed sizes
+  known.insert(3);
   // Two sentinels: primes no operand or attribute mentions.
   int64_t s1 = 97;
   while (!is_prime(s1) || known.count(s1)) ++s1;
@@ -137,6 +141,7 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
         }
       }
     } catch (const Error& e) {
+      if (e.kind() == ErrorKind::Unimplemented) throw;  // no sizes can help: no inference at all
       if (first_error.empty()) {
         first_error = e.what();
         first_kind = e.kind();

@@ -3,9 +3,11 @@
 // dims (-1) are handled by running it twice with two different sentinel sizes in their place:
 // result dims that differ between the runs depend on an unknown dim and become -1. When a check
 // rejects the sentinels (a dim compared with a known one), other candidate sizes are tried for
-// the unknown dims (1, the known sizes of the operands and attributes, multiples of the
-// sentinels), so checks that involve unknown dims never fail; checks between known dims raise
-// the op's usual error.
+// the unknown dims (24 x the sentinels, 1, 2, 3, the known sizes of the operands, the values,
+// products and sums of integer attributes; at most 4096 assignments), so checks that compare an
+// unknown dim with a known size pass; checks between known dims raise the op's usual error.
+// A dim that only some other value satisfies (one that is none of those candidates) makes the
+// inference fail with the op's error and the sizes it tried.
 #pragma once
 #include <memory>
 #include <vector>
