@@ -1,6 +1,7 @@
 #include "oar/ir/type_inference.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace oar::ir {
@@ -51,6 +52,52 @@ std::vector<Meta> run(const OpDef& def, const std::vector<std::vector<TensorType
     for (size_t k = 0; k < slots[s].size(); ++k) tensors[s].push_back(placeholder(shapes[s][k], slots[s][k].dtype));
   MetaArgs args{&tensors, &attrs, def.name.c_str()};
   return def.meta(args);
+}
+
+// The order in which candidate assignments are tried (indices into the candidate list; 0 is the
+// sentinel pair): all sentinels first, then few dims pinned to a shared candidate (the usual
+// case: some unknown dims must equal one known size), then pairs of dims pinned independently,
+// then everything in mixed radix; at most `budget` assignments.
+std::vector<std::vector<size_t>> assignments(size_t n, size_t ncand, size_t budget) {
+  std::vector<std::vector<size_t>> out;
+  out.push_back(std::vector<size_t>(n, 0));
+  // Subsets of size k pinned to one shared candidate c.
+  std::vector<size_t> idx;
+  std::function<void(size_t, size_t)> subsets = [&](size_t from, size_t k) {
+    if (out.size() >= budget) return;
+    if (k == 0) {
+      for (size_t c = 1; c < ncand && out.size() < budget; ++c) {
+        std::vector<size_t> v(n, 0);
+        for (size_t i : idx) v[i] = c;
+        out.push_back(std::move(v));
+      }
+      return;
+    }
+    for (size_t i = from; i + k <= n && out.size() < budget; ++i) {
+      idx.push_back(i);
+      subsets(i + 1, k - 1);
+      idx.pop_back();
+    }
+  };
+  for (size_t k = 1; k <= n && out.size() < budget; ++k) subsets(0, k);
+  for (size_t i = 0; i < n && out.size() < budget; ++i)
+    for (size_t j = i + 1; j < n && out.size() < budget; ++j)
+      for (size_t ci = 1; ci < ncand && out.size() < budget; ++ci)
+        for (size_t cj = 1; cj < ncand && out.size() < budget; ++cj) {
+          if (ci == cj) continue;
+          std::vector<size_t> v(n, 0);
+          v[i] = ci;
+          v[j] = cj;
+          out.push_back(std::move(v));
+        }
+  std::vector<size_t> pick(n, 0);  // mixed radix, first dim fastest
+  while (out.size() < budget) {
+    size_t u = 0;
+    while (u < n && ++pick[u] == ncand) pick[u++] = 0;
+    if (u == n) break;
+    out.push_back(pick);
+  }
+  return out;
 }
 
 bool is_prime(int64_t n) {
@@ -116,11 +163,11 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
   for (int64_t k : known)
     if (k > 1) cands.push_back({k, k});
   const size_t n = unknown.size();
-  std::vector<size_t> pick(n, 0);
+  constexpr size_t kMaxTries = 4096;
   std::string first_error;
   ErrorKind first_kind = ErrorKind::InvalidArgument;
-  constexpr int kMaxTries = 4096;
-  for (int tries = 0; tries < kMaxTries; ++tries) {
+  std::vector<TensorType> out;
+  auto attempt = [&](const std::vector<size_t>& pick) {
     std::vector<int64_t> a(n), b(n);
     for (size_t u = 0; u < n; ++u) {
       a[u] = cands[pick[u]].first;
@@ -129,29 +176,27 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
     try {
       std::vector<Meta> ra = run(def, slots, attrs, unknown, a);
       std::vector<Meta> rb = run(def, slots, attrs, unknown, b);
-      if (ra.size() == rb.size()) {
-        bool same_ranks = true;
-        for (size_t i = 0; i < ra.size(); ++i) same_ranks &= ra[i].shape.size() == rb[i].shape.size();
-        if (same_ranks) {
-          std::vector<TensorType> out = to_types(ra);
-          for (size_t i = 0; i < ra.size(); ++i)
-            for (size_t d = 0; d < ra[i].shape.size(); ++d)
-              if (ra[i].shape[d] != rb[i].shape[d]) out[i].shape[d] = kUnknownDim;
-          return out;
-        }
-      }
+      if (ra.size() != rb.size()) return false;
+      for (size_t i = 0; i < ra.size(); ++i)
+        if (ra[i].shape.size() != rb[i].shape.size()) return false;
+      out = to_types(ra);
+      for (size_t i = 0; i < ra.size(); ++i)
+        for (size_t d = 0; d < ra[i].shape.size(); ++d)
+          if (ra[i].shape[d] != rb[i].shape[d]) out[i].shape[d] = kUnknownDim;
+      return true;
     } catch (const Error& e) {
       if (e.kind() == ErrorKind::Unimplemented) throw;  // no sizes can help: no inference at all
       if (first_error.empty()) {
         first_error = e.what();
         first_kind = e.kind();
       }
+      return false;
     }
-    // Next assignment (mixed radix, first unknown dim fastest).
-    size_t u = 0;
-    while (u < n && ++pick[u] == cands.size()) pick[u++] = 0;
-    if (u == n) break;
-  }
+  };
+  if (attempt(std::vector<size_t>(n, 0))) return out;  // the common case: sentinels pass
+  const std::vector<std::vector<size_t>> plan = assignments(n, cands.size(), kMaxTries);
+  for (size_t k = 1; k < plan.size(); ++k)
+    if (attempt(plan[k])) return out;
   if (first_error.empty()) first_error = "results change rank with the unknown dims";
   detail::throw_error(first_kind, __FILE__, __LINE__, def.name, ": no sizes for the unknown dims of operand types (",
                       types_str(slots), ") pass the op's checks (tried ", s1, ", ", 24 * s1,

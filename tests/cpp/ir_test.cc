@@ -3,12 +3,14 @@
 // every registered op, and parse errors with line:column.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <string>
 
+#include "oar/core/allocator.h"
 #include "oar/ir/builder.h"
 #include "oar/ir/parser.h"
 #include "oar/ir/printer.h"
@@ -289,6 +291,110 @@ TEST(IrParser, ReportsLineColumnAndWhatWasExpected) {
                   "line 3:12: add: operand 0 takes one value, not a list"));
 }
 
+TEST(IrBuild, CompositeOpsInferShapeOnlyWithoutKernelsOrMemory) {
+  CPUAllocator& alloc = CPUAllocator::instance();
+  const int64_t before = alloc.stats().allocated;
+  Program p;
+  Builder b(p);
+  Value* img = b.data("img", f32({-1, 3, 224, 224}));
+  Value* w = b.parameter("conv.w", f32({64, 3, 7, 7}));
+  Value* conv = b.create1("conv2d", {{img}, {w}, {}}, {{"stride", Attribute::int_array({2})},
+                                                       {"padding", Attribute::int_array({3})}});
+  EXPECT_EQ(conv->type(), f32({-1, 64, 112, 112}));
+  Value* pool = b.create1("max_pool2d", {{conv}}, {{"kernel_size", Attribute::int_array({3})},
+                                                   {"stride", Attribute::int_array({2})},
+                                                   {"padding", Attribute::int_array({1})}});
+  EXPECT_EQ(pool->type(), f32({-1, 64, 56, 56}));
+  Value* flat = b.create1("flatten", {{pool}}, {{"start_axis", Attribute::integer(1)}});
+  EXPECT_EQ(flat->type(), f32({-1, 64 * 56 * 56}));
+  Value* fc = b.parameter("fc.w", f32({64 * 56 * 56, 10}));
+  Value* logits = b.create1("linear", {{flat}, {fc}, {}});
+  EXPECT_EQ(logits->type(), f32({-1, 10}));
+  Value* seq = b.data("seq", f32({-1, -1, 16}));
+  Value* ln = b.create1("layer_norm", {{seq}, {}, {}}, {{"normalized_shape", Attribute::int_array({16})}});
+  EXPECT_EQ(ln->type(), f32({-1, -1, 16}));
+  EXPECT_EQ(b.create1("softmax", {{ln}})->type(), f32({-1, -1, 16}));
+  // An integer tensor divided: the composite's promotion to the default float runs shape-only.
+  Value* ints = b.data("ints", TensorType(DType::Int64, {-1}));
+  EXPECT_EQ(b.create1("divide", {{ints}, {ints}})->type(), f32({-1}));
+  Operation* parts = b.create("chunk", {{seq}}, {{"chunks", Attribute::integer(2)}, {"axis", Attribute::integer(2)}});
+  ASSERT_EQ(parts->num_results(), 2u);
+  EXPECT_EQ(parts->result(1)->type(), f32({-1, -1, 8}));
+  // Composite checks on known dims raise their usual error.
+  EXPECT_TRUE(has(error_of([&] { b.create1("linear", {{seq}, {fc}, {}}); }), "linear"));
+  EXPECT_EQ(alloc.stats().allocated, before);  // nothing was allocated: no kernel ran
+  verify(p);
+  round_trip(p);
+}
+
+TEST(IrBuild, DeclaredOpsTakeTheirResultTypesFromTheBuilder) {
+  Program p;
+  Builder b(p);
+  Value* x = b.data("x", f32({4, 5}));
+  Value* mask = b.data("mask", TensorType(DType::Bool, {4, 5}));
+  EXPECT_EQ(OpRegistry::global().get("masked_select").rule, TypeRule::Declared);
+  EXPECT_TRUE(has(error_of([&] { b.create("masked_select", {{x}, {mask}}); }),
+                  "masked_select: this op has no type inference"));
+  Operation* op = b.create("masked_select", {{x}, {mask}}, {}, std::vector<TensorType>{f32({-1})});
+  EXPECT_EQ(op->result(0)->type(), f32({-1}));
+  EXPECT_TRUE(has(error_of([&] { b.create("masked_select", {{x}, {mask}}, {}, std::vector<TensorType>{}); }),
+                  "masked_select: expected 1 result type(s), got 0"));
+  // Given types that disagree with inference are refused for ops that have it.
+  EXPECT_TRUE(has(error_of([&] { b.create("relu", {{x}}, {}, std::vector<TensorType>{f32({5})}); }),
+                  "relu: the given result types differ from the inferred ones"));
+  EXPECT_EQ(OpRegistry::global().get("conv2d").rule, TypeRule::Composite);
+  EXPECT_EQ(OpRegistry::global().get("reshape").rule, TypeRule::MetaKernel);
+  EXPECT_EQ(OpRegistry::global().get("matmul").rule, TypeRule::InferMeta);
+  verify(p);
+  round_trip(p);
+}
+
+TEST(IrPrinter, TextFormIsStable) {
+  Program p;
+  Builder b(p);
+  Value* x = b.data("x", f32({-1, 3}));
+  Value* w = b.parameter("w", f32({3, 4}));
+  Value* h = b.create1("matmul", {{x}, {w}});
+  Value* flag = b.data("flag", TensorType(DType::Bool, {}));
+  b.cond(flag, [&](Builder& t) { return std::vector<Value*>{t.create1("relu", {{h}})}; },
+         [&](Builder&) { return std::vector<Value*>{h}; });
+  Value* n = b.create1("full", {}, {{"shape", Attribute::int_array({})}, {"fill_value", Attribute::scalar(int64_t(3))},
+                                    {"dtype", Attribute::dtype(DType::Int64)}});
+  b.while_loop({n}, [&](Builder& c, const std::vector<Value*>& a) {
+        return c.create1("greater_than", {{a[0]}, {c.create1("full_like", {{a[0]}}, {{"fill_value", Attribute::scalar(int64_t(0))}})}});
+      },
+      [&](Builder& body, const std::vector<Value*>& a) {
+        return std::vector<Value*>{body.create1("scale", {{a[0]}}, {{"bias", Attribute::scalar(-1.0)}})};
+      });
+  const std::string want =
+      "program {\n"
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 3]} : float32[-1, 3]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[3, 4]} : float32[3, 4]\n"
+      "  %2 = matmul(%0, %1) {transpose_x = false, transpose_y = false} : float32[-1, 4]\n"
+      "  %3 = data() {dtype = bool, name = \"flag\", shape = ints[]} : bool[]\n"
+      "  %4 = cond(%3) region {\n"
+      "    %5 = relu(%2) : float32[-1, 4]\n"
+      "    yield([%5])\n"
+      "  } region {\n"
+      "    yield([%2])\n"
+      "  } : float32[-1, 4]\n"
+      "  %6 = full() {dtype = int64, fill_value = scalar(3), shape = ints[]} : int64[]\n"
+      "  %7 = while_loop([%6]) region {\n"
+      "    ^(%8: int64[]):\n"
+      "    %9 = full_like(%8) {dtype = none, fill_value = scalar(0)} : int64[]\n"
+      "    %10 = greater_than(%8, %9) : bool[]\n"
+      "    yield([%10])\n"
+      "  } region {\n"
+      "    ^(%11: int64[]):\n"
+      "    %12 = scale(%11) {bias = scalar(-1.0), bias_after_scale = true, scale = scalar(1.0)} : int64[]\n"
+      "    yield([%12])\n"
+      "  } : int64[]\n"
+      "}\n";
+  EXPECT_EQ(print(p), want);
+  verify(p);
+  round_trip(p);
+}
+
 // ---- every registered op, built from its registry entry, printed, parsed back, verified ----
 
 namespace {
@@ -444,5 +550,18 @@ TEST(IrRoundTrip, EveryRegisteredOp) {
   }
   EXPECT_TRUE(failures.empty()) << "ops that could not be built:\n" << failures;
   std::printf("[ir] %d ops built and round-tripped (%d with type inference)\n", built, inferred);
-  if (!unknown_failures.empty()) std::printf("[ir] ops not inferable with all dims unknown:\n%s", unknown_failures.c_str());
+  // With every dim unknown, inference finds sizes that pass the checks for all ops except these
+  // internal grad/base ops, whose input dims must equal sizes computed from their attributes
+  // (no candidate size is such a value); they are built by their front ends with known shapes.
+  const std::vector<std::string> allowed = {"convolution_input_grad", "convolution_weight_grad", "fold", "fold_base",
+                                            "max_unpool_base", "pool_avg_grad", "pool_max_grad"};
+  std::string unexpected;
+  for (size_t at = 0; at < unknown_failures.size();) {
+    const size_t eol = unknown_failures.find('\n', at);
+    const std::string line = unknown_failures.substr(at, eol - at);
+    const std::string name = line.substr(0, line.find(':'));
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) unexpected += line + "\n";
+    at = eol == std::string::npos ? unknown_failures.size() : eol + 1;
+  }
+  EXPECT_TRUE(unexpected.empty()) << "ops not inferable with all dims unknown:\n" << unexpected;
 }
