@@ -153,10 +153,12 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
   }
   known.insert(2);  // pairs (complex parts, grid coordinates) and small fixed sizes
   known.insert(3);
-  // Two sentinels: primes no operand or attribute mentions.
+  // Two sentinels: primes (97 and 1009 or the next free ones) no operand or attribute mentions.
   int64_t s1 = 97;
   while (!is_prime(s1) || known.count(s1)) ++s1;
-  int64_t s2 = s1 + 1;
+  // The second far from the first, so that a result dim that divides an unknown dim by a large
+  // stride still differs between the two runs.
+  int64_t s2 = 1009;
   while (!is_prime(s2) || known.count(s2)) ++s2;
   // Candidate (first run, second run) sizes for each unknown dim, the sentinels first.
   std::vector<std::pair<int64_t, int64_t>> cands = {{s1, s2}, {24 * s1, 24 * s2}, {1, 1}};

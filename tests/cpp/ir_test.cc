@@ -320,6 +320,10 @@ TEST(IrBuild, CompositeOpsInferShapeOnlyWithoutKernelsOrMemory) {
   Operation* parts = b.create("chunk", {{seq}}, {{"chunks", Attribute::integer(2)}, {"axis", Attribute::integer(2)}});
   ASSERT_EQ(parts->num_results(), 2u);
   EXPECT_EQ(parts->result(1)->type(), f32({-1, -1, 8}));
+  // A large stride divides the unknown length: the result dim stays unknown.
+  Value* sig = b.data("sig", f32({2, 3, -1}));
+  Value* k1 = b.parameter("conv1.w", f32({4, 3, 3}));
+  EXPECT_EQ(b.create1("conv1d", {{sig}, {k1}, {}}, {{"stride", Attribute::int_array({64})}})->type(), f32({2, 4, -1}));
   // Composite checks on known dims raise their usual error.
   EXPECT_TRUE(has(error_of([&] { b.create1("linear", {{seq}, {fc}, {}}); }), "linear"));
   EXPECT_EQ(alloc.stats().allocated, before);  // nothing was allocated: no kernel ran
