@@ -502,11 +502,31 @@ COMPOSITE_UNSAFE = re.compile(r"kernels::|Generator|default_generator|autograd::
 COMPOSITE_DECLARED = set()
 
 
+def shape_only_body(op):
+    """The composite body to compile shape-only, or None. A body that allocates its result with
+    Tensor::make and then fills it (the random ops) keeps only the part up to the allocation:
+    what follows writes memory and checks nothing."""
+    body = op.composite
+    if not COMPOSITE_UNSAFE.search(body):
+        return body
+    lines = body.rstrip().split("\n")
+    m = re.match(r"\s*return (\w+);\s*$", lines[-1])
+    if not m:
+        return None
+    make = [i for i, l in enumerate(lines) if re.match(r"\s*Tensor " + m.group(1) + r" = Tensor::make\(", l)]
+    if not make:
+        return None
+    prefix, dropped = lines[:make[0] + 1], lines[make[0] + 1:-1]
+    if COMPOSITE_UNSAFE.search("\n".join(prefix)) or any("OAR_ENFORCE" in l for l in dropped):
+        return None
+    return "\n".join(prefix + [lines[-1]])
+
+
 def ir_rule(op):
     if getattr(op, "ir_rule_cached", None):
         return op.ir_rule_cached
     if op.composite:
-        if COMPOSITE_UNSAFE.search(op.composite) or op.name in COMPOSITE_DECLARED:
+        if shape_only_body(op) is None or op.name in COMPOSITE_DECLARED:
             return "Declared"
         return "Composite"
     if op.infer_meta and not op.view and not op.multi:
@@ -574,7 +594,7 @@ def gen_shape_only(op, rule):
     decl = f"{ret} {op.name}({meta_types(op.params(True))});"
     lines = [f"{ret} {op.name}({meta_types(op.params(False))}) {{"]
     if rule == "Composite":
-        lines.append(meta_types(op.composite.rstrip()))
+        lines.append(meta_types(shape_only_body(op).rstrip()))
     elif rule == "Declared":
         lines.append(f'  OAR_THROW(Unimplemented, "op \'{op.name}\' has no type inference (its result shape depends on '
                      f'data, or its body runs kernels): its result types must be given when it is built");')

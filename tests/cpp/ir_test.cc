@@ -320,6 +320,9 @@ TEST(IrBuild, CompositeOpsInferShapeOnlyWithoutKernelsOrMemory) {
   Operation* parts = b.create("chunk", {{seq}}, {{"chunks", Attribute::integer(2)}, {"axis", Attribute::integer(2)}});
   ASSERT_EQ(parts->num_results(), 2u);
   EXPECT_EQ(parts->result(1)->type(), f32({-1, -1, 8}));
+  // Random ops infer from the part of their body before the memory is filled.
+  EXPECT_EQ(b.create1("uniform", {}, {{"shape", Attribute::int_array({2, 3})}})->type(), f32({2, 3}));
+  EXPECT_EQ(b.create1("dropout", {{ln}})->type(), f32({-1, -1, 16}));
   // A large stride divides the unknown length: the result dim stays unknown.
   Value* sig = b.data("sig", f32({2, 3, -1}));
   Value* k1 = b.parameter("conv1.w", f32({4, 3, 3}));
