@@ -666,6 +666,10 @@ def gen_ir_def(op, family):
            f"    d.operands = {{{operands}}};", f"    d.attrs = {{{', '.join(attrs)}}};",
            f"    d.results = {{{', '.join(chr(34) + o + chr(34) for o in op.outputs)}}};",
            f"    d.variadic_results = {str(op.multi).lower()};", f"    d.rule = TypeRule::{rule};"]
+    if op.view or (not op.composite and set(re.findall(r"kernels::(\w+)", op.kernel or "")) & META_KERNELS):
+        reg.append("    d.is_view = true;")
+    if op.inplace:
+        reg.append(f'    d.inplace_variant = "{op.inplace}";')
     if meta_fn:
         reg.append(f"    d.meta = &{meta_fn};")
     reg += ["    r.add(std::move(d));", "  }"]

@@ -83,6 +83,10 @@ struct OpDef {
   VerifyFn verify = nullptr;
   size_t num_regions = 0;
   bool is_terminator = false;
+  // Traits for passes and the executor: the result is a view of operand 0 (shares its memory);
+  // the name of the in-place variant (x is overwritten), empty when there is none.
+  bool is_view = false;
+  std::string inplace_variant;
 
   const AttrDef* find_attr(const std::string& n) const;
 };

@@ -352,6 +352,10 @@ TEST(IrBuild, DeclaredOpsTakeTheirResultTypesFromTheBuilder) {
   EXPECT_EQ(OpRegistry::global().get("conv2d").rule, TypeRule::Composite);
   EXPECT_EQ(OpRegistry::global().get("reshape").rule, TypeRule::MetaKernel);
   EXPECT_EQ(OpRegistry::global().get("matmul").rule, TypeRule::InferMeta);
+  EXPECT_TRUE(OpRegistry::global().get("reshape").is_view);
+  EXPECT_TRUE(OpRegistry::global().get("split_with_sizes").is_view);
+  EXPECT_FALSE(OpRegistry::global().get("matmul").is_view);
+  EXPECT_EQ(OpRegistry::global().get("add").inplace_variant, "add_");
   verify(p);
   round_trip(p);
 }
