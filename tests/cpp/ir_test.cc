@@ -196,11 +196,8 @@ TEST(IrVerifier, ReportsUseBeforeDefWrongTypesAndTerminators) {
     Builder b(p);
     Value* x = b.data("x", f32({2}));
     Value* y = b.create1("relu", {{x}});
-    Operation* relu = y->defining_op();
-    Block::iterator first = p.block().begin();
-    b.set_insertion_point(&p.block(), first);  // before data: uses y before it exists
+    b.set_insertion_point(&p.block(), p.block().begin());  // before data: uses y before it exists
     b.create1("exp", {{y}});
-    (void)relu;
     const std::string e = error_of([&] { verify(p); });
     EXPECT_TRUE(has(e, "verify: op #0 'exp': operand 0 (float32[2]) is not defined before this use")) << e;
   }
