@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The op generator: reads oar/ops/specs/*.yaml and writes, for every op,
-the C++ API function, its autograd node, the Tensor method and the Python binding.
+the C++ API function, its autograd node, the Tensor method, the Python binding and its IR op
+definition (ir_<family>.cc: operand slots, attributes with defaults, results, type inference).
 
 Spec entry (one per op):
   op: name                      # C++ and Python name
@@ -458,6 +459,223 @@ def gen_binding(op):
     return text
 
 
+# ---- IR op definitions (oar/ir): one registry entry per spec op ----
+OPERAND_KINDS = {"Tensor": "OperandKind::Single", "Tensor?": "OperandKind::Optional", "Tensor[]": "OperandKind::List"}
+ATTR_KINDS = {  # spec type -> (AttrKind, nullable)
+    "bool": ("Bool", False), "int": ("Int", False), "float": ("Float", False), "str": ("Str", False),
+    "DataType": ("DType", False), "IntArray": ("IntArray", False), "Scalar": ("Scalar", False),
+    "int?": ("Int", True), "DataType?": ("DType", True), "Scalar?": ("Scalar", True),
+}
+# Kernels that only compute a view's geometry: safe to run on shape-only placeholders.
+META_KERNELS = {"reshape_view", "permute_view", "expand_view", "slice_view", "split_views", "unbind_views"}
+
+
+def ir_default(a):
+    """The spec default as an ir::Attribute expression (the same value the C++ API defaults to)."""
+    d, t = a.default, a.type
+    if d is None:
+        return "std::nullopt"
+    if d == "None" and t.endswith("?"):
+        return "Attribute::none()"
+    if t == "bool":
+        return f"Attribute::boolean({d})"
+    if t == "int":
+        return "Attribute::integer(0)" if d == "None" else f"Attribute::integer(int64_t({d}))"
+    if t == "float":
+        return f"Attribute::floating(double({d}))"
+    if t == "str":
+        return f"Attribute::string({a.cpp_default()})"
+    if t == "DataType":
+        return f"Attribute::dtype(DType::{d})"
+    if t == "IntArray":
+        if d in ("None", "{}"):
+            return "Attribute::int_array({})"
+        return f"Attribute::int_array({{{d.strip('{}')}}})"
+    if t == "Scalar":
+        return "Attribute::scalar(Scalar())" if d == "None" else f"Attribute::scalar(Scalar({d}))"
+    raise SystemExit(f"gen_ops: no IR default for '{t} {a.name}={d}'")
+
+
+# A composite body that touches memory, random state or autograd cannot run shape-only.
+COMPOSITE_UNSAFE = re.compile(r"kernels::|Generator|default_generator|autograd::|data<|item<|raw_data|\boar::")
+# Composite bodies that use what MetaTensor does not offer (reason in the comment).
+COMPOSITE_DECLARED = set()
+
+
+def shape_only_body(op):
+    """The composite body to compile shape-only, or None. A body that allocates its result with
+    Tensor::make and then fills it (the random ops) keeps only the part up to the allocation:
+    what follows writes memory and checks nothing."""
+    body = op.composite
+    if not COMPOSITE_UNSAFE.search(body):
+        return body
+    lines = body.rstrip().split("\n")
+    m = re.match(r"\s*return (\w+);\s*$", lines[-1])
+    if not m:
+        return None
+    make = [i for i, l in enumerate(lines) if re.match(r"\s*Tensor " + m.group(1) + r" = Tensor::make\(", l)]
+    if not make:
+        return None
+    prefix, dropped = lines[:make[0] + 1], lines[make[0] + 1:-1]
+    if COMPOSITE_UNSAFE.search("\n".join(prefix)) or any("OAR_ENFORCE" in l for l in dropped):
+        return None
+    return "\n".join(prefix + [lines[-1]])
+
+
+def ir_rule(op):
+    if getattr(op, "ir_rule_cached", None):
+        return op.ir_rule_cached
+    if op.composite:
+        if shape_only_body(op) is None or op.name in COMPOSITE_DECLARED:
+            return "Declared"
+        return "Composite"
+    if op.infer_meta and not op.view and not op.multi:
+        return "InferMeta"
+    called = set(re.findall(r"kernels::(\w+)", op.kernel or ""))
+    if called and called <= META_KERNELS:
+        return "MetaKernel"
+    return "Declared"
+
+
+def gen_ir_meta(op, rule):
+    """The type-inference function of `op`: its infer_meta (or view kernel) on placeholders."""
+    fn = f"meta_{op.name}"
+    lines = [f"std::vector<Meta> {fn}(const MetaArgs& ir_args_) {{"]
+    slot = 0
+    for a in op.args:
+        if a.type in ("Tensor", "Tensor?"):
+            lines.append(f"  const Tensor& {a.name} = ir_args_.tensor({slot});")
+            slot += 1
+        elif a.type == "Tensor[]":
+            lines.append(f"  const std::vector<Tensor>& {a.name} = ir_args_.tensors({slot});")
+            slot += 1
+        else:
+            lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+    if op.promote:
+        ps = op.promote
+        lines.append("  const DType common = " + " ".join(f"promote_types({p}.dtype()," for p in ps[:-1]) +
+                     f" {ps[-1]}.dtype()" + f", \"{op.name}\")" * (len(ps) - 1) + ";")
+        for p in ps:
+            lines.append(f"  const Tensor {p}_p = retyped({p}, common);")
+    for p in op.float_inputs:
+        lines.append(f"  const Tensor {p}_p = is_integral({p}.dtype(), true) ? retyped({p}, default_float_dtype()) : {p};")
+    rename = {p: f"{p}_p" for p in op.promote + op.float_inputs}
+    call_args = ", ".join(rename.get(a.name, a.name) for a in op.args)
+
+    def subst(expr):
+        return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
+
+    if rule == "InferMeta":
+        if len(op.outputs) == 1:
+            lines.append(f'  return {{infer_meta::{op.infer_meta}("{op.name}", {call_args})}};')
+        else:
+            lines.append(f'  return infer_meta::{op.infer_meta}("{op.name}", {call_args});')
+    elif op.multi:
+        lines.append(f"  const std::vector<Tensor> views = {subst(op.kernel)};")
+        lines.append("  std::vector<Meta> out;")
+        lines.append("  for (const Tensor& v : views) out.push_back(Meta{v.shape(), v.dtype()});")
+        lines.append("  return out;")
+    else:
+        lines.append(f"  const Tensor view = {subst(op.kernel)};")
+        lines.append("  return {Meta{view.shape(), view.dtype()}};")
+    lines.append("}")
+    return fn, "\n".join(lines) + "\n"
+
+
+def meta_types(text):
+    text = text.replace("const std::vector<Tensor>&", "const MetaTensorList&")  # Tensor[] parameters
+    text = re.sub(r"\bscalar_tensor\(", "meta_scalar_tensor(", text)
+    return re.sub(r"\bTensor\b", "MetaTensor", text)
+
+
+def gen_shape_only(op, rule):
+    """(declaration, definition) of op's shape-only twin in namespace oar::ir::shape_only."""
+    ret = meta_types(op.ret_type())
+    decl = f"{ret} {op.name}({meta_types(op.params(True))});"
+    lines = [f"{ret} {op.name}({meta_types(op.params(False))}) {{"]
+    if rule == "Composite":
+        lines.append(meta_types(shape_only_body(op).rstrip()))
+    elif rule == "Declared":
+        lines.append(f'  OAR_THROW(Unimplemented, "op \'{op.name}\' has no type inference (its result shape depends on '
+                     f'data, or its body runs kernels): its result types must be given when it is built");')
+    else:
+        if op.promote:
+            ps = op.promote
+            lines.append("  const DType common = " + " ".join(f"promote_types({p}.dtype()," for p in ps[:-1]) +
+                         f" {ps[-1]}.dtype()" + f", \"{op.name}\")" * (len(ps) - 1) + ";")
+            for p in ps:
+                lines.append(f"  const Tensor {p}_p = retyped({p}, common);")
+        for p in op.float_inputs:
+            lines.append(f"  const Tensor {p}_p = is_integral({p}.dtype(), true) ? retyped({p}, default_float_dtype()) : {p}.tensor();")
+        rename = {p: f"{p}_p" for p in op.promote + op.float_inputs}
+        args = ", ".join(rename.get(a.name, f"to_tensors({a.name})" if a.type == "Tensor[]" else a.name) for a in op.args)
+
+        def subst(expr):
+            return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
+
+        if rule == "InferMeta":
+            if len(op.outputs) == 1:
+                lines.append(f'  return MetaTensor(infer_meta::{op.infer_meta}("{op.name}", {args}));')
+            else:
+                lines.append(f'  const std::vector<Meta> m = infer_meta::{op.infer_meta}("{op.name}", {args});')
+                lines.append("  return {" + ", ".join(f"MetaTensor(m[{k}])" for k in range(len(op.outputs))) + "};")
+        elif op.multi:
+            lines.append(f"  return MetaTensor::list({subst(op.kernel)});")
+        else:
+            lines.append(f"  return MetaTensor::of({subst(op.kernel)});")
+    lines.append("}")
+    return decl, "\n".join(lines) + "\n"
+
+
+def gen_composite_meta(op):
+    """The registry's MetaFn for a composite: its shape-only body on placeholders."""
+    fn = f"meta_{op.name}"
+    lines = [f"std::vector<Meta> {fn}(const MetaArgs& ir_args_) {{"]
+    slot, names = 0, []
+    for a in op.args:
+        if a.type in ("Tensor", "Tensor?"):
+            lines.append(f"  const shape_only::MetaTensor {a.name}(ir_args_.tensor({slot}));")
+            slot += 1
+        elif a.type == "Tensor[]":
+            lines.append(f"  const std::vector<shape_only::MetaTensor> {a.name} = shape_only::wrap(ir_args_.tensors({slot}));")
+            slot += 1
+        else:
+            lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+        names.append(a.name)
+    lines.append(f"  return shape_only::metas_of(shape_only::{op.name}({', '.join(names)}));")
+    lines.append("}")
+    return fn, "\n".join(lines) + "\n"
+
+
+def gen_ir_def(op, family):
+    """(meta function text, registration block) of op's IR definition."""
+    rule = ir_rule(op)
+    meta_text, meta_fn = "", None
+    if rule == "Composite":
+        meta_fn, meta_text = gen_composite_meta(op)
+    elif rule != "Declared":
+        meta_fn, meta_text = gen_ir_meta(op, rule)
+    operands = ", ".join(f'{{"{a.name}", {OPERAND_KINDS[a.type]}}}' for a in op.args if a.type in OPERAND_KINDS)
+    attrs = []
+    for a in op.args:
+        if a.type in OPERAND_KINDS:
+            continue
+        kind, nullable = ATTR_KINDS[a.type]
+        attrs.append(f'AttrDef{{"{a.name}", AttrKind::{kind}, {str(nullable).lower()}, {ir_default(a)}, "{a.type}"}}')
+    reg = ["  {", "    OpDef d;", f'    d.name = "{op.name}";', f'    d.family = "{family}";',
+           f"    d.operands = {{{operands}}};", f"    d.attrs = {{{', '.join(attrs)}}};",
+           f"    d.results = {{{', '.join(chr(34) + o + chr(34) for o in op.outputs)}}};",
+           f"    d.variadic_results = {str(op.multi).lower()};", f"    d.rule = TypeRule::{rule};"]
+    if op.view or (not op.composite and set(re.findall(r"kernels::(\w+)", op.kernel or "")) & META_KERNELS):
+        reg.append("    d.is_view = true;")
+    if op.inplace:
+        reg.append(f'    d.inplace_variant = "{op.inplace}";')
+    if meta_fn:
+        reg.append(f"    d.meta = &{meta_fn};")
+    reg += ["    r.add(std::move(d));", "  }"]
+    return meta_text, "\n".join(reg) + "\n"
+
+
 def main():
     src, out_cpp, out_py = sys.argv[1], sys.argv[2], sys.argv[3]
     spec_dir = os.path.join(src, "oar", "ops", "specs")
@@ -545,6 +763,47 @@ def main():
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.inplace}"' for op in ops if op.python and op.inplace) + ");\n"
           "}\n\n}  // namespace oar::python\n")
+    # IR op definitions, one file per family, and the function that registers them all.
+    ir_head = (head + "#include \"oar/ir/op_registry.h\"\n#include \"oar/ir/type_inference.h\"\n"
+               "#include \"oar/ops/generated/ir_shape_only.h\"\n" + includes)
+    fam_ops = {}
+    for op in ops:
+        fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
+    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
+    by_name = {op.name: op for op in ops}
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if ir_rule(op) != "Composite":
+                continue
+            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
+            if any(c in by_name and c != op.name and ir_rule(by_name[c]) == "Declared" for c in called):
+                op.ir_rule_cached = "Declared"
+                changed = True
+    so_decls = []
+    for stem, fops in fam_ops.items():
+        metas, regs, so_defs = [], [], []
+        for op in fops:
+            m, r = gen_ir_def(op, stem)
+            if m:
+                metas.append(m)
+            regs.append(r)
+            d, body = gen_shape_only(op, ir_rule(op))
+            so_decls.append(d)
+            so_defs.append(body)
+        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + "\nnamespace oar::ir {\n\nnamespace shape_only {\n\n"
+              + "\n".join(so_defs) + "\n}  // namespace shape_only\n\nnamespace {\n\n"
+              + "\n".join(metas) + "\n}  // namespace\n\n"
+              + f"void register_ir_ops_{stem}(OpRegistry& r) {{\n" + "".join(regs) + "}\n\n}  // namespace oar::ir\n")
+    write(os.path.join(out_cpp, "ir_shape_only.h"), head + "// Every op's shape-only twin (see oar/ir/meta_tensor.h).\n#pragma once\n"
+          "#include <optional>\n#include <tuple>\n#include <vector>\n#include \"oar/core/int_array.h\"\n"
+          "#include \"oar/ir/meta_tensor.h\"\n\nnamespace oar::ir::shape_only {\n\n" + "\n".join(so_decls)
+          + "\n\n}  // namespace oar::ir::shape_only\n")
+    write(os.path.join(out_cpp, "ir_ops.cc"), head + "#include \"oar/ir/op_registry.h\"\n\nnamespace oar::ir {\n\n"
+          + "".join(f"void register_ir_ops_{stem}(OpRegistry& r);\n" for stem in fam_ops)
+          + "\nvoid register_generated_ops(OpRegistry& r) {\n" + "".join(f"  register_ir_ops_{stem}(r);\n" for stem in fam_ops)
+          + "}\n\n}  // namespace oar::ir\n")
     # A list of op names for the Python layer (which ops become Tensor methods).
     write(os.path.join(out_py, "op_names.txt"), "\n".join(
         f"{op.name} {int(op.method)} {op.inplace or '-'}" for op in ops if op.python) + "\n")
