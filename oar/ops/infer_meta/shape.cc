@@ -317,7 +317,10 @@ kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray&
                     "] is ", stride[d], ".");
     if (shape[d] > 0) last += (shape[d] - 1) * stride[d];
   }
-  const int64_t storage = static_cast<int64_t>(x.storage()->nbytes() / x.element_size());
+  // A shape-only placeholder (IR type inference) has no memory: its storage is its own elements.
+  const int64_t storage = x.storage()->data() != nullptr
+                              ? static_cast<int64_t>(x.storage()->nbytes() / x.element_size())
+                              : x.offset() + x.numel();
   const bool empty = numel_of(Shape(shape.begin(), shape.end())) == 0;
   OAR_ENFORCE_ARG(empty || last < storage, op, ": the view (shape ",
                   shape_str(Shape(shape.begin(), shape.end())), ", offset ", offset,
