@@ -33,8 +33,19 @@ def _numpy_of(data):
                     "expected a scalar, list, tuple, numpy.ndarray or Tensor")
 
 
+# NumPy dtypes that become a tensor of the same type as they are (the common case, taken first).
+_DIRECT_DTYPES = frozenset(np.dtype(d) for d in ("float32", "float64", "int64", "int32", "uint8", "bool",
+                                                   "float16", "int8", "int16", "complex64", "complex128"))
+
+
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """A new tensor holding a copy of `data` (paddle.to_tensor)."""
+    if dtype is None and place is None and type(data) is np.ndarray and data.dtype in _DIRECT_DTYPES \
+            and data.flags.c_contiguous:
+        t = _C._from_array(data, True)  # fast path: per-sample transforms call this in loops
+        if not stop_gradient:
+            t.stop_gradient = False
+        return t
     from ..framework.device_places import check_place
     check_place("to_tensor", place)
     dtype = convert_dtype(dtype)

@@ -3,6 +3,7 @@
 The work is done by oar ops (flip, slicing, nn.functional.pad/interpolate/grid_sample), so tensor
 images stay tensors; only small index grids and the HSV round trip are computed on the host.
 """
+import functools
 import math
 
 import numpy as np
@@ -41,14 +42,20 @@ def to_tensor(img, data_format):
     return img if data_format == "CHW" else img.transpose([1, 2, 0])
 
 
-def normalize(img, mean, std, data_format):
+@functools.lru_cache(maxsize=64)
+def _mean_std(mean, std, channel_first):
+    """The float32 mean and std tensors, shaped to broadcast over CHW or HWC (cached: transforms
+    run once per sample, with the same constants every time)."""
     oar = _oar()
-    mean = oar.to_tensor(np.asarray(mean, dtype=np.float32))
-    std = oar.to_tensor(np.asarray(std, dtype=np.float32))
-    if data_format.lower() == "chw":
-        mean = mean.reshape([-1, 1, 1])
-        std = std.reshape([-1, 1, 1])
-    return (img - mean) / std
+    shape = [-1, 1, 1] if channel_first else [-1]
+    return (oar.to_tensor(np.asarray(mean, dtype=np.float32)).reshape(shape),
+            oar.to_tensor(np.asarray(std, dtype=np.float32)).reshape(shape))
+
+
+def normalize(img, mean, std, data_format):
+    mean_t, std_t = _mean_std(tuple(np.ravel(mean).tolist()), tuple(np.ravel(std).tolist()),
+                              data_format.lower() == "chw")
+    return (img - mean_t) / std_t
 
 
 def hflip(img, data_format="CHW"):
