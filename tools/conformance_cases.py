@@ -82,6 +82,8 @@ UNARY_FLOAT = {
     "trunc": (-3, 3), "abs": (0.1, 3), "neg": (-3, 3), "sign": (-3, 3),
 }
 NONDIFF = {"floor", "ceil", "round", "trunc", "sign"}
+# Unary ops both frameworks run on complex64 (forward compared; abs, whose output is real, also its gradient).
+UNARY_COMPLEX = {"exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg"}
 UNARY_INT_TOO = {"abs", "neg", "sign", "square", "floor", "ceil", "round", "trunc"}
 
 BINARY = {"add": (-2, 2), "subtract": (-2, 2), "multiply": (-2, 2), "divide": (0.5, 2),
@@ -101,8 +103,16 @@ ACTIVATIONS = {"relu": {}, "relu6": {}, "silu": {}, "sigmoid": {}, "tanh": {}, "
                "softmax": {"axis": 0}, "log_softmax": {"axis": -1}}
 
 
+def carr(shape, dtype="complex64"):
+    """Complex values with random real and imaginary parts in (-2, 2), away from 0."""
+    re = _rng.uniform(0.2, 2.0, size=shape) * _rng.choice([-1, 1], size=shape)
+    return (re + 1j * _rng.uniform(-2.0, 2.0, size=shape)).astype(dtype)
+
+
 def _unary(name, low, high):
     out = [Case([arr(s, dt, low, high)], grad=name not in NONDIFF) for dt in FLOATS for s in SHAPES]
+    if name in UNARY_COMPLEX:
+        out.append(Case([carr((2, 3))], grad=name == "abs"))
     if name in UNARY_INT_TOO:
         out.append(Case([arr((3, 4), "int64", -5, 5)], grad=False))
     return out

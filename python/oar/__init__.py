@@ -129,6 +129,7 @@ for _name in _search.METHODS + ["repeat_interleave", "lerp"]:
     setattr(Tensor, _name, globals()[_name])
 for _name in _inplace.TOP_LEVEL:
     globals().setdefault(_name, getattr(_inplace, _name))
+abs_ = Tensor.abs_ = _inplace.abs_  # the generated abs_ cannot change x's dtype (complex -> real)
 _conversion.install(Tensor)
 Tensor.pow = pow
 Tensor.split = split

@@ -8,6 +8,13 @@ namespace oar::infer_meta {
 template <typename... Attrs>
 Meta same_as_x(const char*, const Tensor& x, const Attrs&...) { return {x.shape(), x.dtype()}; }
 
+// Output like x, but real for complex x (abs: the magnitude of complex64 is float32).
+inline Meta magnitude(const char*, const Tensor& x) {
+  if (x.dtype() == DType::Complex64) return {x.shape(), DType::Float32};
+  if (x.dtype() == DType::Complex128) return {x.shape(), DType::Float64};
+  return {x.shape(), x.dtype()};
+}
+
 // Output like x but bool (isnan, logical_not, ...).
 template <typename... Attrs>
 Meta bool_like_x(const char*, const Tensor& x, const Attrs&...) { return {x.shape(), DType::Bool}; }

@@ -177,6 +177,19 @@ _rebind_ops = {f"{n}_": _view_inplace_of(f, f"{n}_", keep_shape=True) for n, f i
 }.items()}
 _ops.update(_rebind_ops)
 
+
+def abs_(x, name=None):
+    """In-place |x|. A complex x becomes the real tensor of its magnitudes (float32 for complex64),
+    as Paddle's abs_ turns x into float32; a real x is overwritten in its own storage."""
+    if x.dtype.name.startswith("complex"):
+        _check_leaf(x, "abs_")
+        _C._assign_view_inplace(x, _C.abs(x))
+        return x
+    return _C.abs_(x)
+
+
+_ops["abs_"] = abs_
+
 globals().update(_ops)
 __all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_", "where_",
                           "fill_diagonal_", "detach_", "random_"]
