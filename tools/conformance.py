@@ -5,7 +5,7 @@
    `paddle.Tensor` methods, and whether oar has it;
 2. for the names present, runs generated cases (random shapes with broadcasting, each dtype the
    case family covers, default and non-default arguments) and compares outputs (shape, dtype,
-   values) and, for float inputs of differentiable ops, gradients;
+   values) and, for float and complex inputs of differentiable ops, gradients;
 3. writes the coverage table (docs/api_coverage.md) listing every missing name and every
    difference, the known ones with their reason (tools/conformance_cases.py: KNOWN_DIFFERENCES).
 
@@ -96,13 +96,15 @@ def call(fw, ns, name, case, with_grad):
     grads = None
     if with_grad:
         leaves = [a for i, a in enumerate(args) if case.differentiable(i)]
-        fouts = [o for o in outs if hasattr(o, "dtype") and "float" in str(o.dtype)]
+        fouts = [o for o in outs if hasattr(o, "dtype") and ("float" in str(o.dtype) or "complex" in str(o.dtype))]
         if leaves and fouts:
             rng = np.random.default_rng(7)
             loss = None
             for o in fouts:
                 w = fw.to_tensor(rng.uniform(0.5, 1.5, size=o.shape).astype(np.float64)).astype(o.dtype)
                 term = (o * w).sum()
+                if "complex" in str(o.dtype):
+                    term = fw.real(term)  # a real loss: the gradient of a complex input is dL/dRe + i dL/dIm
                 loss = term if loss is None else loss + term
             gs = fw.grad([loss], leaves, allow_unused=True)
             grads = [None if g is None else np.asarray(g.numpy()) for g in gs]

@@ -40,7 +40,7 @@ class Case:
 
     def differentiable(self, i):
         a = self.args[i]
-        if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
+        if not isinstance(a, np.ndarray) or a.dtype.kind not in "fc":
             return False
         return self._diff is None or i in self._diff
 
@@ -82,7 +82,8 @@ UNARY_FLOAT = {
     "trunc": (-3, 3), "abs": (0.1, 3), "neg": (-3, 3), "sign": (-3, 3),
 }
 NONDIFF = {"floor", "ceil", "round", "trunc", "sign"}
-# Unary ops both frameworks run on complex64 (forward compared; abs, whose output is real, also its gradient).
+# Unary and binary ops both frameworks run on complex64 (outputs and gradients compared).
+BINARY_COMPLEX = {"add", "subtract", "multiply", "divide"}
 UNARY_COMPLEX = {"exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg"}
 UNARY_INT_TOO = {"abs", "neg", "sign", "square", "floor", "ceil", "round", "trunc"}
 
@@ -112,7 +113,7 @@ def carr(shape, dtype="complex64"):
 def _unary(name, low, high):
     out = [Case([arr(s, dt, low, high)], grad=name not in NONDIFF) for dt in FLOATS for s in SHAPES]
     if name in UNARY_COMPLEX:
-        out.append(Case([carr((2, 3))], grad=name == "abs"))
+        out.append(Case([carr((2, 3))], grad=True))
     if name in UNARY_INT_TOO:
         out.append(Case([arr((3, 4), "int64", -5, 5)], grad=False))
     return out
@@ -121,6 +122,8 @@ def _unary(name, low, high):
 def _binary(name, low, high):
     out = [Case([arr(a, dt, low, high), arr(b, dt, low, high)], grad=name not in BINARY_NONDIFF)
            for dt in FLOATS for a, b in PAIRS]
+    if name in BINARY_COMPLEX:
+        out += [Case([carr(a), carr(b)]) for a, b in PAIRS[:3]]
     if name in BINARY_INT:
         lo = 1 if name in ("floor_divide", "remainder") else -5
         out += [Case([arr(a, dt, lo, 6), arr(b, dt, lo, 6)], grad=False)

@@ -138,6 +138,8 @@ void check_float32_or_64(const char* op, const char* arg, const Tensor& t) {
               dtype_name(t.dtype()));
 }
 
+Tensor conj_if_complex(const Tensor& t) { return is_complex(t.dtype()) ? conj(t) : t; }
+
 Tensor mT(const Tensor& x) {
   std::vector<int64_t> perm(x.ndim());
   for (int64_t d = 0; d < x.ndim(); ++d) perm[d] = d;

@@ -42,6 +42,9 @@ Tensor mask_grad(const Tensor& grad, const Tensor& cond);
 void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);
+// conj(t) for complex t, t itself otherwise: the chain rule for complex inputs multiplies the
+// incoming gradient by the conjugate derivative (Paddle's convention: dL/dRe + i dL/dIm).
+Tensor conj_if_complex(const Tensor& t);
 Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate);
 Tensor scale_grad(const Tensor& grad, const Scalar& scale);
 
