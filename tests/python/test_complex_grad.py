@@ -5,7 +5,8 @@ import pytest
 
 import oar
 
-UNARY = ["exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg"]
+UNARY = ["exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg", "expm1", "log2", "log10",
+         "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh", "sigmoid"]
 
 
 def _loss(fn, arrays, w):
@@ -54,3 +55,12 @@ def test_binary_complex_gradient_with_broadcast(name):
     gx, gy = _analytic(fn, [x, y], w)
     np.testing.assert_allclose(gx, _numeric(fn, [x, y], 0, w), rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(gy, _numeric(fn, [x, y], 1, w), rtol=1e-5, atol=1e-7)
+
+
+def test_complex_sign_and_predicates():
+    z = np.array([3 + 4j, 0j, complex(np.nan, 1), complex(1, np.inf)], np.complex64)
+    t = oar.to_tensor(z)
+    np.testing.assert_allclose(oar.sign(t).numpy()[:2], [0.6 + 0.8j, 0j], rtol=1e-6)
+    np.testing.assert_array_equal(oar.isnan(t).numpy(), [False, False, True, False])
+    np.testing.assert_array_equal(oar.isinf(t).numpy(), [False, False, False, True])
+    np.testing.assert_array_equal(oar.isfinite(t).numpy(), [True, True, False, False])

@@ -355,6 +355,27 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
           using R = typename T::value_type;
           return unary_loop<R, T>(x, out, [](T a) { return std::abs(a); });
         }
+        case UnaryOp::Expm1: return unary_loop<T, T>(x, out, [](T a) { return std::exp(a) - T(1); });
+        case UnaryOp::Log2:
+          return unary_loop<T, T>(x, out, [](T a) { return std::log(a) / typename T::value_type(0.6931471805599453); });
+        case UnaryOp::Log10: return unary_loop<T, T>(x, out, [](T a) { return std::log10(a); });
+        case UnaryOp::Log1p: return unary_loop<T, T>(x, out, [](T a) { return std::log(T(1) + a); });
+        case UnaryOp::Tan: return unary_loop<T, T>(x, out, [](T a) { return std::tan(a); });
+        case UnaryOp::Asin: return unary_loop<T, T>(x, out, [](T a) { return std::asin(a); });
+        case UnaryOp::Acos: return unary_loop<T, T>(x, out, [](T a) { return std::acos(a); });
+        case UnaryOp::Atan: return unary_loop<T, T>(x, out, [](T a) { return std::atan(a); });
+        case UnaryOp::Sinh: return unary_loop<T, T>(x, out, [](T a) { return std::sinh(a); });
+        case UnaryOp::Cosh: return unary_loop<T, T>(x, out, [](T a) { return std::cosh(a); });
+        case UnaryOp::Sigmoid: return unary_loop<T, T>(x, out, [](T a) { return T(1) / (T(1) + std::exp(-a)); });
+        // sign of a complex number: a / |a| (0 at 0), as Paddle.
+        case UnaryOp::Sign:
+          return unary_loop<T, T>(x, out, [](T a) { return a == T(0) ? T(0) : a / std::abs(a); });
+        case UnaryOp::IsNan:
+          return unary_loop<bool, T>(x, out, [](T a) { return std::isnan(a.real()) || std::isnan(a.imag()); });
+        case UnaryOp::IsInf:
+          return unary_loop<bool, T>(x, out, [](T a) { return std::isinf(a.real()) || std::isinf(a.imag()); });
+        case UnaryOp::IsFinite:
+          return unary_loop<bool, T>(x, out, [](T a) { return std::isfinite(a.real()) && std::isfinite(a.imag()); });
         default: unsupported_dtype(name, t, "real types");
       }
     };
