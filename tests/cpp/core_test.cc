@@ -126,3 +126,18 @@ TEST(Autograd, InplaceModificationOfSavedTensorIsAnError) {
   }
   EXPECT_THROW(sum(b).backward(), Error);
 }
+
+// The base window ops of fold/unfold check their attribute arrays (short arrays or a zero stride
+// used to index past them or divide by zero).
+TEST(Ops, FoldUnfoldBaseRejectBadWindows) {
+  const Tensor x = randn({1, 2, 4, 4});
+  EXPECT_THROW(unfold_base(x, IntArray{2}, IntArray{1}, IntArray{0}, IntArray{1}), Error);
+  EXPECT_THROW(unfold_base(x, IntArray{2, 2}, IntArray{0, 1}, IntArray{0, 0, 0, 0}, IntArray{1, 1}), Error);
+  const Tensor cols = unfold_base(x, IntArray{2, 2}, IntArray{1, 1}, IntArray{0, 0, 0, 0}, IntArray{1, 1});
+  EXPECT_EQ(cols.shape(), (Shape{1, 8, 9}));
+  EXPECT_THROW(fold_base(cols, IntArray{4}, IntArray{2, 2}, IntArray{1, 1}, IntArray{0, 0, 0, 0}, IntArray{1, 1}),
+               Error);
+  EXPECT_EQ(fold_base(cols, IntArray{4, 4}, IntArray{2, 2}, IntArray{1, 1}, IntArray{0, 0, 0, 0}, IntArray{1, 1})
+                .shape(),
+            (Shape{1, 2, 4, 4}));
+}

@@ -177,6 +177,20 @@ int64_t blocks(const char* op, int64_t in, int64_t k, int64_t s, int64_t p0, int
                   ") is smaller than the dilated kernel size (", span, ")");
   return (in + p0 + p1 - span) / s + 1;
 }
+// The 2-D window attributes of fold/unfold: 2 kernel sizes, strides and dilations (positive) and
+// 4 paddings (non-negative); anything else would index past the arrays or divide by zero.
+void check_window(const char* op, const IntArray& kernel, const IntArray& stride, const IntArray& padding,
+                  const IntArray& dilation) {
+  auto check = [op](const IntArray& v, size_t n, int64_t min, const char* what) {
+    OAR_ENFORCE_ARG(v.size() == n, op, ": '", what, "' must have ", n, " values, but got ", v.size());
+    for (int64_t e : v)
+      OAR_ENFORCE_ARG(e >= min, op, ": every value of '", what, "' must be >= ", min, ", but got ", e);
+  };
+  check(kernel, 2, 1, "kernel_sizes");
+  check(stride, 2, 1, "strides");
+  check(padding, 4, 0, "paddings");
+  check(dilation, 2, 1, "dilations");
+}
 }  // namespace
 
 Meta unfold_base(const char* op, const Tensor& x, const IntArray& kernel, const IntArray& stride,
@@ -184,6 +198,7 @@ Meta unfold_base(const char* op, const Tensor& x, const IntArray& kernel, const 
   check_float32_or_64(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() == 4, op, ": expected a 4-D input x [N, C, H, W], got shape ",
                   shape_str(x.shape()));
+  check_window(op, kernel, stride, padding, dilation);
   const Shape& s = x.shape();
   const int64_t ho = blocks(op, s[2], kernel[0], stride[0], padding[0], padding[2], dilation[0]);
   const int64_t wo = blocks(op, s[3], kernel[1], stride[1], padding[1], padding[3], dilation[1]);
@@ -196,6 +211,9 @@ Meta fold_base(const char* op, const Tensor& x, const IntArray& output_size,
   check_float32_or_64(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() == 3, op, ": expected a 3-D input x [N, C * kh * kw, L], got shape ",
                   shape_str(x.shape()));
+  check_window(op, kernel, stride, padding, dilation);
+  OAR_ENFORCE_ARG(output_size.size() == 2, op, ": 'output_sizes' must have 2 values, but got ",
+                  output_size.size());
   const Shape& s = x.shape();
   const int64_t kk = kernel[0] * kernel[1];
   OAR_ENFORCE_ARG(s[1] % kk == 0, op, ": the size of x's dim 1 (", s[1],
