@@ -12,7 +12,7 @@ import pytest
 import oar
 from oar.io import DataLoader, Dataset, IterableDataset, get_worker_info
 from oar.io.dataloader_iter import MultiProcessIter
-from oar.io.shared_memory import SharedBatch, shm_dir
+from oar.io.shared_memory import SlotBatch, shm_dir
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="worker processes use fork")
 
@@ -213,14 +213,14 @@ def test_timeout_raises():
 def test_batches_travel_through_shared_memory():
     loader = DataLoader(Records(n=4), batch_size=2, num_workers=1)
     it = MultiProcessIter(loader)
-    epoch, idx, wid, payload = it._get_result()
-    assert isinstance(payload, SharedBatch) and os.path.exists(payload.path)
+    epoch, idx, wid, slot, payload = it._get_result(0)
+    assert isinstance(payload, SlotBatch) and payload.slot == slot and os.path.exists(payload.path)
     assert payload.path.startswith(shm_dir())
-    it._reorder[idx] = payload
+    it._reorder[idx] = (wid, slot, payload)
     first = next(it)
-    assert not os.path.exists(payload.path)  # unlinked once mapped; memory lives with the tensors
+    assert not os.path.exists(payload.path)  # unlinked once mapped; memory lives in the mappings
     np.testing.assert_array_equal(first["x"].numpy(), [[0, 1, 2], [1, 2, 3]])
-    first["x"][0, 0] = 100.0  # batches are writable (a private mapping)
+    first["x"][0, 0] = 100.0  # batches are writable
     assert float(first["x"][0, 0]) == 100.0
     del it  # the second batch is still in flight: shutdown removes its file
 
@@ -332,3 +332,116 @@ def test_workers_leave_when_the_main_process_dies(tmp_path):
         time.sleep(0.05)
     assert not alive
     assert not [f for f in os.listdir(shm_dir()) if f.startswith(f"oar_io_{main_pid}_")]
+
+
+class Counting(Dataset):
+    """Sample i is a 1000-float array filled with i (big enough that a batch needs a real slot)."""
+
+    def __init__(self, n=40, grow=False):
+        self.n, self.grow = n, grow
+
+    def __getitem__(self, i):
+        size = 1000 + (300 * (i // 2) if self.grow else 0)  # growing batches (of 2) regrow the slots
+        return np.full(size, i, np.float32), np.int64(i)
+
+    def __len__(self):
+        return self.n
+
+
+def _check_batch(batch, first, size=None):
+    x, y = batch
+    want = np.arange(first, first + x.shape[0])
+    np.testing.assert_array_equal(y.numpy(), want)
+    np.testing.assert_array_equal(x.numpy()[:, 0], want)
+    np.testing.assert_array_equal(x.numpy()[:, -1], want)
+
+
+@pytest.mark.parametrize("grow", [False, True])
+def test_slots_are_reused_only_after_the_batch_is_freed(grow):
+    loader = DataLoader(Counting(n=60, grow=grow), batch_size=2, num_workers=2, prefetch_factor=2)
+    it = iter(loader)
+    held = []
+    for i, batch in enumerate(it):
+        if i % 3 == 0:
+            held.append((i, batch))  # kept alive: its slot must not be written again
+        _check_batch(batch, 2 * i)
+        del batch
+    # Every batch the user kept still holds its own values.
+    for i, batch in held:
+        _check_batch(batch, 2 * i)
+    # Batches that were dropped gave their slots back: far fewer slots than batches.
+    slots = it._slots
+    assert sum(slots.n_slots(w) for w in range(2)) <= len(held) + 2 * 2 + 4
+
+
+def test_a_kept_batch_outlives_the_loader():
+    loader = DataLoader(Counting(n=20), batch_size=4, num_workers=2)
+    it = iter(loader)
+    kept = [next(it) for _ in range(2)]
+    del it, loader  # shutdown with batches in flight and two in the user's hands
+    assert _our_shm_files() == []
+    _check_batch(kept[0], 0)
+    _check_batch(kept[1], 4)
+    kept[1][0][0, 0] = -1.0  # still writable memory
+    assert float(kept[1][0][0, 0]) == -1.0
+
+
+def test_ring_leaves_nothing_after_break_exception_and_del():
+    loader = DataLoader(Counting(n=40), batch_size=2, num_workers=2, prefetch_factor=4)
+    for i, batch in enumerate(loader):
+        if i == 3:
+            break
+    del batch
+    assert _our_shm_files() == []
+
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        for i, batch in enumerate(DataLoader(Counting(n=40), batch_size=2, num_workers=2)):
+            if i == 2:
+                raise Boom()
+    del batch
+    assert _our_shm_files() == []
+
+    it = iter(DataLoader(Counting(n=40), batch_size=2, num_workers=2, prefetch_factor=4))
+    next(it)
+    pids = [w.pid for w in it._workers]
+    del it
+    assert _our_shm_files() == [] and all(_gone(pid) for pid in pids)
+
+
+def test_persistent_workers_keep_their_slots_across_epochs():
+    loader = DataLoader(Counting(n=24), batch_size=4, num_workers=2, persistent_workers=True)
+    for _ in range(3):
+        for i, batch in enumerate(loader):
+            _check_batch(batch, 4 * i)
+        for i, batch in enumerate(loader):
+            if i == 1:
+                break  # cut short: stale batches come back later and give their slots back
+    slots = loader._iterator._slots
+    assert sum(slots.n_slots(w) for w in range(2)) <= 12
+    del loader, batch
+
+
+class KillsItself(Dataset):
+    def __getitem__(self, i):
+        if i == 6:
+            os.kill(os.getpid(), signal.SIGKILL)
+        import time
+        time.sleep(0.01)
+        return np.float32(i)
+
+    def __len__(self):
+        return 100
+
+
+def test_killed_worker_raises_at_once():
+    import time
+    it = iter(DataLoader(KillsItself(), batch_size=2, num_workers=2))
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="killed by signal SIGKILL"):
+        for _ in it:
+            pass
+    # The worker's exit wakes the main process (no polling interval to wait out).
+    assert time.monotonic() - start < 1.0
