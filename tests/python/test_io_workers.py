@@ -445,3 +445,15 @@ def test_killed_worker_raises_at_once():
             pass
     # The worker's exit wakes the main process (no polling interval to wait out).
     assert time.monotonic() - start < 1.0
+
+
+def test_full_shared_memory_raises_and_leaves_no_file(monkeypatch):
+    import errno
+    from oar.io import shared_memory
+
+    def no_space(fd, offset, size):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(shared_memory.os, "posix_fallocate", no_space)  # forked workers inherit it
+    with pytest.raises(OSError, match=r"(?s)worker\(0\) caught OSError.*No space left on device"):
+        list(DataLoader(Counting(n=8), batch_size=2, num_workers=2))

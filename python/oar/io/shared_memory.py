@@ -15,6 +15,7 @@ in the two mappings, and nothing is left in /dev/shm even when every process is 
 big for its slot makes the worker replace the slot's file by a bigger one (the next generation).
 Files written but never mapped (a shutdown mid-epoch, a dead worker) are removed by prefix.
 """
+import errno
 import glob
 import mmap
 import os
@@ -92,8 +93,8 @@ def _create_file(path, size):
             # Reserves the pages now: a full /dev/shm raises OSError here instead of SIGBUS later.
             os.posix_fallocate(fd, 0, size)
         except (AttributeError, OSError) as e:
-            if isinstance(e, OSError) and e.errno not in (95, 22):  # EOPNOTSUPP, EINVAL: no fallocate
-                raise
+            if isinstance(e, OSError) and e.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
+                raise  # ENOSPC and the like; the others mean the file system cannot preallocate
             os.ftruncate(fd, size)
         return mmap.mmap(fd, size)
     except BaseException:
