@@ -457,3 +457,18 @@ def test_full_shared_memory_raises_and_leaves_no_file(monkeypatch):
     monkeypatch.setattr(shared_memory.os, "posix_fallocate", no_space)  # forked workers inherit it
     with pytest.raises(OSError, match=r"(?s)worker\(0\) caught OSError.*No space left on device"):
         list(DataLoader(Counting(n=8), batch_size=2, num_workers=2))
+
+
+class Unpicklable(Dataset):
+    def __getitem__(self, i):
+        return {"x": np.float32(i), "fn": lambda: i}  # a lambda cannot travel back to the main process
+
+    def __len__(self):
+        return 4
+
+
+@pytest.mark.parametrize("use_shared_memory", [True, False])
+def test_a_batch_that_cannot_be_pickled_raises(use_shared_memory):
+    with pytest.raises(RuntimeError, match=r"worker\(0\) caught"):
+        list(DataLoader(Unpicklable(), batch_size=2, num_workers=2, collate_fn=lambda b: b,
+                        use_shared_memory=use_shared_memory))

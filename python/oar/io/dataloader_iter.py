@@ -6,7 +6,6 @@ import itertools
 import multiprocessing
 import multiprocessing.connection
 import os
-import queue
 import signal
 import time
 import weakref
