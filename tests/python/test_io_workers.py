@@ -370,8 +370,7 @@ def test_slots_are_reused_only_after_the_batch_is_freed(grow):
     for i, batch in held:
         _check_batch(batch, 2 * i)
     # Batches that were dropped gave their slots back: far fewer slots than batches.
-    slots = it._slots
-    assert sum(slots.n_slots(w) for w in range(2)) <= len(held) + 2 * 2 + 4
+    assert it._shut and sum(it._slots._next_id) <= len(held) + 2 * 2 + 4
 
 
 def test_a_kept_batch_outlives_the_loader():
@@ -420,8 +419,32 @@ def test_persistent_workers_keep_their_slots_across_epochs():
             if i == 1:
                 break  # cut short: stale batches come back later and give their slots back
     slots = loader._iterator._slots
-    assert sum(slots.n_slots(w) for w in range(2)) <= 12
+    assert sum(slots._next_id) <= 12
     del loader, batch
+
+
+def _worker_slot_mappings(pid, prefix):
+    with open(f"/proc/{pid}/maps") as f:
+        return sum(1 for line in f if prefix in line)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/<pid>/maps")
+def test_slots_taken_while_batches_were_held_are_given_up():
+    loader = DataLoader(Counting(n=80), batch_size=2, num_workers=2, persistent_workers=True)
+    held = list(loader)  # 20 batches per worker alive at once: 20 slots each
+    it = loader._iterator
+    slots, pids, prefix = it._slots, [w.pid for w in it._workers], it._shm_prefix
+    assert all(slots.n_mapped(w) >= 20 for w in range(2))
+    assert all(_worker_slot_mappings(pid, prefix) >= 20 for pid in pids)
+    for i, batch in enumerate(held):
+        _check_batch(batch, 2 * i)
+    del held, batch
+    for i, batch in enumerate(loader):  # the next epoch gives up what it does not need
+        _check_batch(batch, 2 * i)
+    bound = (2 + 2) + 2 + 2  # kept free (prefetch_factor + 2), in flight, held by the loop
+    assert all(slots.n_mapped(w) <= bound for w in range(2))
+    assert all(_worker_slot_mappings(pid, prefix) <= bound for pid in pids)
+    del loader, batch, it
 
 
 class KillsItself(Dataset):

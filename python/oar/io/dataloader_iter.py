@@ -109,7 +109,9 @@ class MultiProcessIter:
         # One result pipe per worker (no feeder thread, one writer each): worker -> main.
         pipes = [ctx.Pipe(duplex=False) for _ in range(self._num_workers)]
         self._result_conns = [r for r, _ in pipes]
-        self._slots = SlotReader(self._num_workers) if loader.use_shared_memory else None
+        # Free slots kept per worker: enough for a full prefetch plus the batches a loop holds.
+        self._slots = SlotReader(self._num_workers, loader.prefetch_factor + 2) \
+            if loader.use_shared_memory else None
         self._workers = []
         self._shut = False
         _live_iters.add(self)
@@ -174,8 +176,8 @@ class MultiProcessIter:
             indices = next(self._tasks)
         except StopIteration:
             return False
-        slot = self._slots.acquire(wid) if self._slots is not None else None
-        task = (self._epoch, self._send_idx, indices, slot)
+        slot, dropped = self._slots.acquire(wid) if self._slots is not None else (None, ())
+        task = (self._epoch, self._send_idx, indices, slot, dropped)
         if self._held_tasks is not None:
             self._held_tasks.append((wid, task))
         else:

@@ -7,7 +7,8 @@ The main process picks a free slot for every task it sends; the worker writes th
 into it and sends back only a small description: the slot, its generation and, per array, dtype,
 shape and offset. The main process wraps the arrays as oar tensors without a copy (DLPack over its
 mapping) and takes the slot back when the last tensor viewing it is freed, so a batch the user keeps
-stays intact; while batches are held, new tasks get new slots.
+stays intact; while batches are held, new tasks get new slots. Free slots beyond a few are given up
+(both sides unmap them), so memory taken once is not kept for the rest of the loader's life.
 
 A slot's file is created by the worker (named `<prefix>_w<worker>_s<slot>_g<generation>`, one prefix
 per loader iterator) and unlinked by the main process as soon as it has mapped it: the pages live on
@@ -111,6 +112,13 @@ class SlotWriter:
         self._prefix, self._worker_id = prefix, worker_id
         self._slots = {}  # slot -> (generation, size, mmap)
 
+    def drop(self, slots):
+        """Unmaps slots the main process gave up (their files are already unlinked)."""
+        for slot in slots:
+            entry = self._slots.pop(slot, None)
+            if entry is not None:
+                entry[2].close()
+
     def write(self, data, slot):
         """Writes the arrays of `data` into `slot`; returns its SlotBatch (or `data` itself when it holds
         no array, leaving the slot unused)."""
@@ -143,27 +151,38 @@ class SlotReader:
     """The main process's side of every worker's ring: which slots are free, the mappings, and turning
     a SlotBatch into tensors that hold their slot until they are freed."""
 
-    def __init__(self, num_workers):
+    def __init__(self, num_workers, keep_free):
         # Released slots per worker. A plain list: the release callback appends to it from wherever
         # the last tensor of a batch dies, and holds nothing else (no reference to the iterator).
         self._free = [[] for _ in range(num_workers)]
-        self._n_slots = [0] * num_workers
+        self._keep_free = keep_free
+        self._next_id = [0] * num_workers
         self._maps = {}  # (worker, slot) -> (generation, mmap)
 
     def acquire(self, wid):
-        """A free slot of worker `wid` for its next task (a new one when all are taken)."""
+        """(slot, dropped): a free slot of worker `wid` for its next task (a new one when all are
+        taken), and the free slots beyond `keep_free` that the worker should unmap (this side has)."""
         free = self._free[wid]
+        dropped = []
+        if len(free) > self._keep_free:
+            # The oldest releases go: reuse takes the newest (LIFO), whose pages are the warmest.
+            # The release callback only appends at the end, so cutting the front is safe.
+            dropped = free[:len(free) - self._keep_free]
+            del free[:len(dropped)]
+            for slot in dropped:
+                self._maps.pop((wid, slot), None)
         if free:
-            return free.pop()
-        self._n_slots[wid] += 1
-        return self._n_slots[wid] - 1
+            return free.pop(), dropped
+        self._next_id[wid] += 1
+        return self._next_id[wid] - 1, dropped
 
     def release(self, wid, slot):
         """Gives back a slot whose batch was not handed out (an error, a stale epoch, no arrays)."""
         self._free[wid].append(slot)
 
-    def n_slots(self, wid):
-        return self._n_slots[wid]
+    def n_mapped(self, wid):
+        """How many of worker `wid`'s slots this process has mapped."""
+        return sum(1 for w, _ in self._maps if w == wid)
 
     def _mapping(self, wid, batch):
         key = (wid, batch.slot)

@@ -135,7 +135,7 @@ def _send(conn, message):
 
 
 def worker_loop(spec, worker_id, index_queue, result_conn, done_event, parent_pid, foreign):
-    """Runs in the worker process: answers (epoch, batch_index, indices, slot) tasks with
+    """Runs in the worker process: answers (epoch, batch_index, indices, slot, dropped_slots) tasks with
     (epoch, batch_index, worker_id, slot, result) on its own result pipe until told to stop (a None
     task or done_event) or the main process is gone. `foreign`: pipe ends that fork copied here but
     that belong to the main process or other workers; closed first."""
@@ -169,7 +169,9 @@ def worker_loop(spec, worker_id, index_queue, result_conn, done_event, parent_pi
                 continue
             if task is None:
                 break
-            task_epoch, batch_index, indices, slot = task
+            task_epoch, batch_index, indices, slot, dropped = task
+            if dropped:
+                ring.drop(dropped)
             if init_error is not None:
                 _send(result_conn, (task_epoch, batch_index, worker_id, slot, init_error))
                 continue
