@@ -6,6 +6,7 @@ get Paddle's global names ("linear_0.w_0"), and produces state dicts keyed by st
 ("fc.weight").
 """
 import collections
+import functools
 import re
 import warnings
 
@@ -39,6 +40,20 @@ class HookRemoveHelper:
 
 
 class Layer:
+    def __init_subclass__(cls, **kwargs):
+        # Layers build their weights with values, also in static mode (the weights are then
+        # captured by the programs that use them): run every __init__ eagerly.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_oar_eager", False):
+            @functools.wraps(init)
+            def eager_init(self, *args, **kw):
+                from ...static.mode import eager
+                with eager():
+                    init(self, *args, **kw)
+            eager_init._oar_eager = True
+            cls.__init__ = eager_init
+
     def __init__(self, name_scope=None, dtype="float32"):
         self.training = True
         self._full_name = unique_name.generate(name_scope or _snake_case(type(self).__name__))
