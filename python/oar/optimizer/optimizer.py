@@ -114,6 +114,18 @@ class Optimizer:
             self._param_groups = self._parameter_list
 
     # ---- argument helpers ----
+    def _keep_hypers(self, **values):
+        """Keeps each hyperparameter as self._<name> and as a default every parameter group
+        takes when it does not set its own (_default_dict), in the order given."""
+        for name, value in values.items():
+            setattr(self, '_' + name, value)
+        self._default_dict.update(values)
+
+    def _hypers(self, opts, *names):
+        """{name: float} for the kernel: the group's own value of each hyperparameter, else the
+        optimizer's (self._<name>); a tensor is read now."""
+        return {name: self._scalar(opts.get(name, getattr(self, '_' + name))) for name in names}
+
     def _as_regularizer(self, weight_decay, what):
         if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
             return weight_decay
