@@ -78,6 +78,9 @@ std::vector<Tensor> Tracer::symbolics(const std::vector<Value*>& vs, bool stop_g
 Value* Tracer::capture(const Tensor& t) {
   auto it = captured_values_.find(t.impl());
   if (it != captured_values_.end()) return it->second;
+  OAR_ENFORCE(t.numel() == 0 || t.impl()->storage->data() != nullptr, PreconditionNotMet,
+              "static program: an operand has neither data nor a program value (a view of a symbolic ",
+              "tensor made outside the op library?)");
   std::string name = t.name();
   if (name.empty()) {
     do name = "_const_" + std::to_string(next_const_++);
@@ -117,8 +120,9 @@ std::vector<Tensor> Tracer::record(const std::string& op, const std::vector<std:
                                    const AttributeMap& attrs) {
   const OpDef& def = OpRegistry::global().get(op);
   OAR_ENFORCE(def.rule != TypeRule::Declared, Unimplemented, op,
-              ": cannot be used while building a static program: the shape of its result depends on the "
-              "input data (or its body runs kernels directly); compute it in dynamic mode");
+              ": cannot be used while building a static program: it has no compile-time shape rule (its "
+              "result shape depends on the input values, or a kernel computes it that only runs eagerly); "
+              "compute it in dynamic mode");
   Operands operands;
   bool requires_grad = false;
   for (const auto& slot : slots) {
