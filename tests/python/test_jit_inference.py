@@ -175,3 +175,17 @@ def test_predictor_pool_serves_threads(tmp_path):
     with oar.no_grad():
         for imgs, out in results.values():
             np.testing.assert_allclose(out, net(oar.to_tensor(imgs)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_model_save_for_inference(tmp_path):
+    oar.seed(5)
+    net = Net()
+    model = oar.Model(net, inputs=[InputSpec([None, 1, 12, 12], "float32", "image")])
+    prefix = str(tmp_path / "m" / "infer")
+    model.save(prefix, training=False)
+    assert net.training  # switched back after saving
+    net.eval()
+    x = oar.to_tensor(_images(3))
+    np.testing.assert_allclose(oar.jit.load(prefix)(x).numpy(), net(x).numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="needs its input shapes"):
+        oar.Model(Net()).save(str(tmp_path / "x"), training=False)
