@@ -1,0 +1,8 @@
+"""dy2static: rewrite Python control flow that depends on tensors into IR control flow.
+
+`convert_function(fn)` is what `oar.jit.to_static` calls; see docs/architecture.md ("dy2static").
+"""
+from .errors import Dy2StaticError  # noqa: F401
+from .function_converter import convert_function, convert_layer_call, converted_source  # noqa: F401,E501
+from .runtime_call import not_to_static  # noqa: F401
+from .undefined import UndefinedVar  # noqa: F401

@@ -1,0 +1,40 @@
+"""The value of a variable that has none on some path of converted control flow.
+
+A converted branch or loop body is a function over the variables it assigns, so each of them needs a
+value before the statement runs. Variables not bound yet start as an `UndefinedVar` (Paddle does the
+same). Reading one is harmless; using it (arithmetic, attributes, truth, iteration, calling) raises
+UnboundLocalError, as the original function would, with the reason it has no value.
+"""
+
+
+class UndefinedVar:
+    __slots__ = ("name", "reason")
+
+    def __init__(self, name, reason=None):
+        self.name = name
+        self.reason = reason
+
+    def _fail(self, *args, **kwargs):
+        why = f" ({self.reason})" if self.reason else ""
+        raise UnboundLocalError(
+            f"local variable '{self.name}' is used before it has a value{why}")
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        self._fail()
+
+    def __repr__(self):
+        return f"UndefinedVar({self.name!r})"
+
+    __bool__ = __len__ = __iter__ = __call__ = __getitem__ = __setitem__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _fail
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = _fail
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = _fail
+    __int__ = __float__ = __index__ = _fail
+
+
+def is_undefined(value):
+    return isinstance(value, UndefinedVar)
