@@ -58,9 +58,16 @@ def lambda_(expr):
 
 
 def located(nodes, where):
-    """Give generated `nodes` (a node or list) the location of `where`, recursively."""
+    """Give generated `nodes` (a node or list) the location of `where`, recursively.
+
+    They end on `where`'s first line: Python 3.11 puts a method call on the line where its
+    callee expression ends, and a multi-line span would point tracebacks at the wrong line.
+    """
+    one_line = where.end_lineno == where.lineno
     for node in nodes if isinstance(nodes, list) else [nodes]:
         for sub in ast.walk(node):
             if "lineno" in sub._attributes and getattr(sub, "lineno", None) is None:
-                ast.copy_location(sub, where)
+                sub.lineno, sub.col_offset = where.lineno, where.col_offset
+                sub.end_lineno = where.lineno
+                sub.end_col_offset = where.end_col_offset if one_line else where.col_offset
     return nodes

@@ -26,6 +26,9 @@ _STAY_PYTHON_CALLS = {"super", "locals", "globals", "vars", "eval", "exec", "pri
                       "range", "zip", "enumerate", "list", "tuple", "dict", "set", "int",
                       "float", "bool", "str", "min", "max", "abs", "sum", "any", "all", "iter",
                       "next", "callable", "repr", "sorted", "reversed", "map", "filter"}
+# Branch and body functions the transformer defines: they are not variables to carry.
+_GENERATED_FUNCTIONS = ("_oar_if_true_", "_oar_if_false_", "_oar_while_cond_", "_oar_while_body_",
+                        "_oar_for_body_")
 _NO_LAMBDA = (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
@@ -62,7 +65,8 @@ class ControlFlowTransformer(ast.NodeTransformer):
         return b.const((self.filename, node.lineno, kind))
 
     def _outputs(self, stmts):
-        names = [n for n in assigned_names(stmts) if n not in self.declared]
+        names = [n for n in assigned_names(stmts)
+                 if n not in self.declared and not n.startswith(_GENERATED_FUNCTIONS)]
         self.carried.update(names)
         return names
 
@@ -78,7 +82,7 @@ class ControlFlowTransformer(ast.NodeTransformer):
             stmt = ast.Assign(targets=[b.tuple_of(names, store=True)], value=call)
         else:
             stmt = ast.Expr(value=call)
-        return stmt
+        return b.located(stmt, where)
 
     def _python_statement(self, node, test_field, kind, reason):
         what, fix = reason
@@ -108,7 +112,7 @@ class ControlFlowTransformer(ast.NodeTransformer):
                           b.tuple_of(names), b.const(tuple(names)), both,
                           self._site(node, "if"),
                           self._mutations(node.body + node.orelse, names))
-        return self._emit(node, [t_fn, f_fn, self._bind(names, call, node)])
+        return self._emit(node, [t_fn, f_fn, self._bind(names, call, node.test)])
 
     def visit_While(self, node):
         self.generic_visit(node)
@@ -125,7 +129,7 @@ class ControlFlowTransformer(ast.NodeTransformer):
         call = b.call_jst("convert_while_loop", b.name(cond.name), b.name(body.name),
                           b.tuple_of(names), b.const(tuple(names)), self._site(node, "while"),
                           self._mutations(node.body, names))
-        return self._emit(node, [cond, body, self._bind(names, call, node)])
+        return self._emit(node, [cond, body, self._bind(names, call, node.test)])
 
     def visit_For(self, node):
         self.generic_visit(node)
@@ -149,7 +153,7 @@ class ControlFlowTransformer(ast.NodeTransformer):
         call = b.call_jst("convert_for", iterable, b.name(body.name), b.tuple_of(names),
                           b.const(tuple(names)), b.const(brk), self._site(node, "for"),
                           self._mutations(node.body, names))
-        return self._emit(node, [body, self._bind(names, call, node)])
+        return self._emit(node, [body, self._bind(names, call, node.iter)])
 
     def visit_FunctionDef(self, node):
         return node                      # nested scopes are converted when they are called

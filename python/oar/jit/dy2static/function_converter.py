@@ -67,6 +67,7 @@ def _converted_code(fn):
     init = [b.located(b.assign(n, b.call_jst("UndefinedVar", b.const(n))), first)
             for n in sorted(transformer.carried - params) if n not in (b.RETURN_VALUE,)]
     fdef.body = init + body
+    fdef.name = "_oar_converted"       # its own name inside the factory would shadow the global
     factory_args = list(code.co_freevars) + [b.JST]
     factory = b.function("_oar_factory", factory_args, [fdef])
     module = ast.Module(body=[b.located(factory, fdef)], type_ignores=[])
@@ -76,6 +77,8 @@ def _converted_code(fn):
     factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
     new_code = next(c for c in factory_code.co_consts
                     if isinstance(c, types.CodeType) and c.co_name == fdef.name)
+    new_code = new_code.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    fdef.name = code.co_name
     _code_cache[code] = new_code
     _source_cache[code] = ast.unparse(fdef)
     return new_code

@@ -142,7 +142,8 @@ def _symbolic_for(iterable, body, init, names, brk, site, mutations):
         if stop is None or stop < 0:
             stop = oar.shape(iterable)[0]
         item_at = (lambda i: iterable[i])
-    counter = start if is_symbolic(start) else oar.full([], start, dtype="int64")
+    dtype = stop.dtype if isinstance(stop, oar.Tensor) else "int64"   # compare like with like
+    counter = start if is_symbolic(start) else oar.full([], start, dtype=dtype)
 
     def cond(i, *values):
         more = i < stop if step > 0 else i > stop
