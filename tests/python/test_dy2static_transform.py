@@ -351,7 +351,10 @@ class Net(oar.nn.Layer):
 
 class SubNet(Net):
     def forward(self, x, flag=True):
-        out = super().forward(x, flag)
+        if flag:
+            out = super().forward(x, flag)       # zero-argument super() inside a branch
+        else:
+            out = super().forward(x, False)
         if out.sum() > 1e9:
             out = out * 0
         return out
@@ -485,6 +488,7 @@ def test_layer_methods():
     assert "_Net__scale" in converted_source(Net.forward)        # private names mangled
     sub = SubNet()
     assert_same(sub(x), convert_function(sub.forward)(x))      # zero-argument super()
+    assert_same(sub(x, False), convert_function(sub.forward)(x, False))
     outer = Outer()
     seen = []
     outer.inner.register_forward_post_hook(lambda layer, inp, out: seen.append(1))
@@ -639,6 +643,11 @@ def deletes_in_branch(x, y):
     return x
 
 
+def asserts_on_tensor(x):
+    assert x.sum() > 0, "positive"
+    return x
+
+
 def grows_list_in_loop(x):
     outs = []
     while x.sum() < 5:
@@ -654,6 +663,7 @@ def grows_list_in_loop(x):
     (mutates_outside, "HOLDER.value = x\n", "`HOLDER.value = ...` changes an object"),
     (deletes_in_branch, "if x.sum() > 0", "`del` of a variable"),
     (grows_list_in_loop, "while x.sum() < 5", "variable 'outs' is a Python list"),
+    (asserts_on_tensor, "assert x.sum() > 0", "no assertion op"),
 ])
 def test_unsupported_constructs_name_the_line(symbolic_eager, fn, marker, expected):
     args = (t([1.0]),) if fn is not deletes_in_branch else (t([1.0]), 1)
@@ -669,7 +679,7 @@ def test_unsupported_constructs_name_the_line(symbolic_eager, fn, marker, expect
 def test_unsupported_constructs_run_eagerly():
     # the same functions are fine when nothing is symbolic
     for fn in (return_in_tensor_while, python_loop_tensor_break, list_loop_tensor_break,
-               mutates_outside, grows_list_in_loop):
+               mutates_outside, grows_list_in_loop, asserts_on_tensor):
         check(fn, (t([1.0]),))
     check(deletes_in_branch, (t([1.0]), 1))
 

@@ -155,6 +155,13 @@ class ControlFlowTransformer(ast.NodeTransformer):
                           self._mutations(node.body, names))
         return self._emit(node, [body, self._bind(names, call, node.iter)])
 
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        return self._python_statement(node, "test", "assert", (
+            "a static program has no assertion op yet",
+            "Check the condition eagerly before calling the converted function, or remove "
+            "the assert"))
+
     def visit_FunctionDef(self, node):
         return node                      # nested scopes are converted when they are called
 
@@ -193,6 +200,9 @@ class ControlFlowTransformer(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         func = node.func
+        if isinstance(func, ast.Name) and func.id == "locals" and not node.args:
+            # the generated names are no locals of the user's function
+            return ast.copy_location(b.call_jst("user_locals", node), node)
         if isinstance(func, ast.Name) and (func.id in _STAY_PYTHON_CALLS or
                                            func.id.startswith("_oar_")):
             return node

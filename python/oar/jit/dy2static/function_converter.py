@@ -22,7 +22,7 @@ from .control_flow_transformer import ControlFlowTransformer
 from .errors import Dy2StaticError
 from .name_analysis import declared_outside, first_of
 from .return_lowering import lower_returns
-from .source import PrivateNameMangling, function_ast, owning_class_name
+from .source import ExplicitSuper, PrivateNameMangling, function_ast, owning_class_name
 
 _code_cache = {}                                  # original code -> converted code
 _source_cache = {}                                # original code -> converted source text
@@ -53,6 +53,9 @@ def _converted_code(fn):
     cls = owning_class_name(fn)
     if cls is not None:
         fdef = PrivateNameMangling(cls).visit(fdef)
+    positional = fdef.args.posonlyargs + fdef.args.args
+    if "__class__" in code.co_freevars and positional:
+        fdef.body = [ExplicitSuper(positional[0].arg).visit(s) for s in fdef.body]
     declared = declared_outside(fdef.body)
     lower_returns(fdef)
     fdef.body = [BreakContinueLowering().visit(s) for s in fdef.body]
@@ -129,7 +132,7 @@ def converted_or_none(fn):
         return None
     try:
         return convert_function(fn)
-    except Dy2StaticError:
+    except (Dy2StaticError, SyntaxError):   # no source, or source inspect cannot isolate
         _unconvertible.add(fn)
         return None
 

@@ -10,7 +10,8 @@ def function_ast(fn):
     """The `def` of `fn` (decorators removed), located in `fn`'s file."""
     code = fn.__code__
     try:
-        lines, first = inspect.getsourcelines(fn)
+        # the code object, not fn: inspect follows __wrapped__ to another function's source
+        lines, first = inspect.getsourcelines(code)
     except (OSError, TypeError) as e:
         raise Dy2StaticError(
             (code.co_filename, code.co_firstlineno),
@@ -22,7 +23,7 @@ def function_ast(fn):
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines[0].strip() else 0
     tree = ast.parse(dedented)
     fdef = tree.body[0]
-    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)) or fdef.name != code.co_name:
         raise Dy2StaticError((code.co_filename, first), f"{fn.__qualname__} is not a def statement",
                              "Convert functions defined with `def`")
     for node in ast.walk(tree):
@@ -63,3 +64,24 @@ def owning_class_name(fn):
     if len(parts) >= 2 and parts[-2] != "<locals>":
         return parts[-2]
     return None
+
+
+class ExplicitSuper(ast.NodeTransformer):
+    """`super()` -> `super(__class__, self)`: the zero-argument form reads the first argument of
+    the frame that calls it, which inside a generated branch function is not `self`."""
+
+    def __init__(self, first_param):
+        self.first_param = first_param
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args \
+                and not node.keywords:
+            node.args = [ast.copy_location(ast.Name(id="__class__", ctx=ast.Load()), node),
+                         ast.copy_location(ast.Name(id=self.first_param, ctx=ast.Load()), node)]
+        return node
+
+    def visit_FunctionDef(self, node):
+        return node                      # a nested def has its own first argument
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef

@@ -38,3 +38,10 @@ class UndefinedVar:
 
 def is_undefined(value):
     return isinstance(value, UndefinedVar)
+
+
+def user_locals(namespace):
+    """`locals()` of a converted function as the original would see it: without the generated
+    `_oar_` names and without variables that have no value yet (unbound in the original)."""
+    return {k: v for k, v in namespace.items()
+            if not k.startswith("_oar_") and not isinstance(v, UndefinedVar)}
