@@ -694,3 +694,90 @@ def test_python_while_becoming_tensor_is_an_error(symbolic_eager):
     with pytest.raises(Dy2StaticError, match="became a tensor inside the loop") as info:
         convert_function(f)(t([1.0]))
     assert f":{line_of(f, 'while flag')}:" in str(info.value)
+
+
+# ---- more control-flow shapes -----------------------------------------------------------------
+def nested_loops(x, n):
+    hits = 0
+    for i in range(n):
+        if i == 1:
+            continue
+        j = 0
+        while True:
+            j += 1
+            if j > i:
+                break
+            if (i + j) % 3 == 0:
+                continue
+            hits += 1
+            x = x + j
+        if hits > 6:
+            break
+    return x, hits
+
+
+def uses_nested_def(x, a):
+    scale = 2
+
+    def helper(v):
+        if v > 0:
+            return v * scale
+        return -v
+    if a > 0:
+        scale = 5
+    return helper(a) + x, (lambda v: v + scale)(1)
+
+
+def numbers():
+    yield 1
+    yield 2
+
+
+def calls_generator(x):
+    total = 0
+    for v in numbers():
+        total += v
+    return x + total
+
+
+def test_more_shapes():
+    for x in (1.0, t([1.0, 2.0])):
+        check(nested_loops, *[(x, n) for n in (0, 1, 3, 6, 10)])
+        check(uses_nested_def, (x, 3), (x, -3))
+        check(calls_generator, (x,))
+
+
+def test_undefined_attribute_probe():
+    y = UndefinedVar("y")
+    assert not hasattr(y, "dtype")
+    with pytest.raises(UnboundLocalError):
+        bool(y)
+
+
+def test_symbolic_python_range_with_tensor_if_unrolls(symbolic_eager):
+    def f(x):
+        for i in range(3):
+            if x.sum() > i:
+                x = x - 1
+        return x
+    assert_same(f(t([2.0])), convert_function(f)(t([2.0])))
+    assert symbolic_eager.cond == 3 and symbolic_eager.while_loop == 0
+
+
+def test_symbolic_while_scalars_and_temporaries(symbolic_eager):
+    def f(x):
+        i = 0
+        while x.sum() < 10:
+            tmp = x * 2
+            x = tmp + 1
+            i = i + 1
+            reset = 0
+        return x, i, tmp
+
+    x, i, tmp = convert_function(f)(t([1.0]))
+    ref_x, ref_i, _ = f(t([1.0]))
+    assert_same(ref_x, x)
+    assert i.dtype == oar.int64 and int(i) == ref_i == 3     # the Python counter became a tensor
+    assert isinstance(tmp, UndefinedVar)
+    with pytest.raises(UnboundLocalError, match="first assigned inside the tensor-dependent"):
+        tmp + 1

@@ -49,6 +49,13 @@ def _loop_value(value, name, site):
     return value
 
 
+def _like(value, loop_value):
+    import oar
+    if isinstance(loop_value, oar.Tensor) and type(value) in (bool, int, float):
+        return oar.full([], value, dtype=loop_value.dtype)
+    return value
+
+
 def _symbolic_loop(cond, body, init, names, site, mutations, prefix=()):
     """while_loop over the defined variables of `init`; `prefix` are extra leading loop values
     handed to `cond`/`body` as they are (the counter of a symbolic `for`)."""
@@ -78,7 +85,8 @@ def _symbolic_loop(cond, body, init, names, site, mutations, prefix=()):
                     site, f"variable '{names[i]}' has no value at the end of the body of this "
                           f"tensor-dependent `{site[2]}` loop", f"Give '{names[i]}' a value "
                     "on every path through the loop body")
-        return list(head) + [out[i] for i in carried]
+        # a Python scalar assigned in the body joins the loop as a tensor of its variable's dtype
+        return list(head) + [_like(out[i], start[k + j]) for j, i in enumerate(carried)]
 
     result = list(static_nn().while_loop(cond_fn, body_fn, start))
     new = [UndefinedVar(n, f"it is first assigned inside the tensor-dependent `{site[2]}` loop "

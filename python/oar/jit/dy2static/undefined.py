@@ -20,9 +20,10 @@ class UndefinedVar:
             f"local variable '{self.name}' is used before it has a value{why}")
 
     def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
-            raise AttributeError(attr)
-        self._fail()
+        # AttributeError (not UnboundLocalError) so that hasattr/getattr probes still work
+        why = f" ({self.reason})" if self.reason else ""
+        raise AttributeError(f"local variable '{self.name}' has no value, so no attribute "
+                             f"'{attr}'{why}")
 
     def __repr__(self):
         return f"UndefinedVar({self.name!r})"
