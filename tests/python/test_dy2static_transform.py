@@ -802,7 +802,9 @@ def test_library_functions_convert_and_agree():
     x = t(np.linspace(-2, 2, 24).reshape(2, 3, 4))
     label = oar.to_tensor(np.array([[1, 0, 2, 1], [2, 2, 0, 1]], dtype="int64"))
     for fn, args, kwargs in [
-        (F.softmax, (x,), {"axis": 1}),
+        (F.smooth_l1_loss, (x, x * 0.5), {"reduction": "sum"}),
+        (F.cosine_similarity, (x, x.flip([2])), {"axis": 2}),
+        (F.avg_pool2d, (x.reshape([1, 2, 3, 4]), 2), {"ceil_mode": True}),
         (F.cross_entropy, (x.transpose([0, 2, 1]), label), {}),
         (F.interpolate, (x.reshape([1, 2, 3, 4]),), {"scale_factor": 2, "mode": "bilinear"}),
         (F.pad, (x.reshape([1, 2, 3, 4]), [1, 1, 2, 0]), {"mode": "reflect"}),
