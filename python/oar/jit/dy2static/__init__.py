@@ -3,6 +3,7 @@
 `convert_function(fn)` is what `oar.jit.to_static` calls; see docs/architecture.md ("dy2static").
 """
 from .errors import Dy2StaticError  # noqa: F401
-from .function_converter import convert_function, convert_layer_call, converted_source  # noqa: F401,E501
+from .function_converter import (convert_function, convert_layer_call,  # noqa: F401
+                                 converted_source)
 from .runtime_call import not_to_static  # noqa: F401
 from .undefined import UndefinedVar  # noqa: F401

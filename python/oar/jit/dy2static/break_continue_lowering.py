@@ -43,8 +43,8 @@ def _guard(stmts, brk, cnt):
         if isinstance(stmt, ast.Continue):
             out.append(located(assign(cnt, const(True)), stmt))
             return out
-        if isinstance(stmt, ast.If) and any(
-                isinstance(n, (ast.Break, ast.Continue)) for n in walk_scope(stmt, into_loops=False)):
+        if isinstance(stmt, ast.If) and any(isinstance(n, (ast.Break, ast.Continue))
+                                            for n in walk_scope(stmt, into_loops=False)):
             stmt.body = _guard(stmt.body, brk, cnt)
             stmt.orelse = _guard(stmt.orelse, brk, cnt)
             out.append(stmt)
