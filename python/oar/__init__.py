@@ -149,7 +149,6 @@ from . import metric  # noqa: E402,F401
 from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
 from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 from . import vision  # noqa: E402,F401
-from . import jit  # noqa: E402,F401
 
 # paddle.Tensor has these linear-algebra functions as methods too.
 for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",

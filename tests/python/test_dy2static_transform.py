@@ -18,7 +18,8 @@ import pytest
 
 import oar
 from oar.jit import Dy2StaticError
-from oar.jit.dy2static import UndefinedVar, convert_function, converted_source, not_to_static
+from oar.jit.dy2static import (UndefinedVar, convert_function, converted_source, ignore_module,
+                               not_to_static)
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -62,18 +63,25 @@ class _Calls:
 
 
 def _select(pred, a, b):
+    """The static cond's result rule: tensors selected by pred, Python values only if equal."""
     if isinstance(a, (tuple, list)):
-        assert isinstance(b, (tuple, list)) and len(a) == len(b), "branches differ in structure"
+        if not (isinstance(b, (tuple, list)) and len(a) == len(b)):
+            raise ValueError("cond: branches differ in structure")
         return type(a)(_select(pred, x, y) for x, y in zip(a, b))
-    if a is None and b is None:
-        return None
-    if not isinstance(a, oar.Tensor) and not isinstance(b, oar.Tensor) and a == b:
+    if isinstance(a, oar.Tensor) != isinstance(b, oar.Tensor):
+        raise ValueError(f"cond: a tensor in one branch, {a!r} / {b!r} in the other")
+    if not isinstance(a, oar.Tensor):
+        if a != b:
+            raise ValueError(f"cond: different Python values {a!r} / {b!r}")
         return a
-    a = a if isinstance(a, oar.Tensor) else oar.to_tensor(np.asarray(a, dtype="float32"))
-    b = b if isinstance(b, oar.Tensor) else oar.to_tensor(np.asarray(b, dtype="float32"))
     if a.dtype != b.dtype:
-        a, b = a.astype("float32"), b.astype("float32")
-    return oar.where(pred.astype("bool"), a, b)
+        raise ValueError(f"cond: dtypes differ: {a.dtype} / {b.dtype}")
+    return oar.where(pred, a, b)
+
+
+def _bool_tensor(value):
+    assert isinstance(value, oar.Tensor) and value.dtype == oar.bool, value
+    return value
 
 
 @pytest.fixture
@@ -82,7 +90,7 @@ def symbolic_eager(monkeypatch):
     calls = _Calls()
 
     def cond(pred, true_fn, false_fn=None, name=None, return_names=None):
-        assert isinstance(pred, oar.Tensor)
+        assert isinstance(pred, oar.Tensor) and pred.dtype == oar.bool
         calls.cond += 1
         a = true_fn()                       # a program traces both branches
         b = false_fn() if false_fn is not None else None
@@ -92,7 +100,7 @@ def symbolic_eager(monkeypatch):
         calls.while_loop += 1
         assert all(isinstance(v, oar.Tensor) for v in loop_vars), loop_vars
         loop_vars = list(loop_vars)
-        while bool(cond_fn(*loop_vars)):
+        while bool(_bool_tensor(cond_fn(*loop_vars))):
             new = list(body(*loop_vars))
             assert len(new) == len(loop_vars)
             loop_vars = new
@@ -812,3 +820,36 @@ def test_library_functions_convert_and_agree():
         (F.dropout, (x,), {"p": 0.5, "training": False}),
     ]:
         assert_same(fn(*args, **kwargs), convert_function(fn)(*args, **kwargs))
+
+
+def test_symbolic_non_bool_predicates_and_python_scalars(symbolic_eager):
+    def f(x):
+        n = 0
+        flag = False
+        if x.sum():                       # a float predicate: cast to bool, as Paddle
+            n = 1
+            flag = True
+        label = 10 if x.max() > 2 else 20
+        return x * 2, n, flag, label
+    for v in ([1.0, 2.0], [0.0, 0.0], [3.0, 1.0]):
+        ref = f(t(v))
+        got = convert_function(f)(t(v))
+        assert_same(ref[0], got[0])
+        assert [int(g) for g in got[1:]] == [int(r) for r in ref[1:]]
+
+
+def test_ignore_module_and_to_static_functions():
+    from oar.jit.dy2static.runtime_call import convert_call
+    module = types.ModuleType("user_helpers_for_dy2static_test")
+    module.helper = types.FunctionType(helper_with_if.__code__, globals(), "helper_with_if")
+    module.helper.__module__ = module.__name__
+    assert convert_call(module.helper) is not module.helper       # user code: converted
+    other = types.FunctionType(helper_with_if.__code__, globals(), "helper_with_if")
+    other.__module__ = module.__name__ + ".sub"
+    ignore_module([module])
+    assert convert_call(other) is other                            # ignored, with submodules
+
+    class FakeStaticFunction:              # what oar.jit.to_static returns for a function
+        dygraph_function = staticmethod(helper_with_if)
+        _layer = None
+    assert convert_call(FakeStaticFunction()) is convert_function(helper_with_if)

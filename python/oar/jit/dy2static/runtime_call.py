@@ -13,17 +13,28 @@ _LIBRARY_ROOTS = frozenset({"oar", "paddle", "numpy", "scipy", "torch", "_pytest
     | frozenset(sys.stdlib_module_names)
 
 
+_ignored_modules = set()
+
+
 def not_to_static(fn):
     """Decorator: calls to `fn` from converted code run it unconverted (Paddle's not_to_static)."""
-    fn.__oar_not_to_static__ = True
+    fn._oar_not_to_static = True
     return fn
 
 
+def ignore_module(modules):
+    """Functions of these modules (and their submodules) are called unconverted
+    (paddle.jit.ignore_module)."""
+    for module in modules if isinstance(modules, (list, tuple, set)) else [modules]:
+        _ignored_modules.add(module if isinstance(module, str) else module.__name__)
+
+
 def _is_user_function(fn):
-    if getattr(fn, "__oar_not_to_static__", False) or fn.__name__ == "<lambda>":
+    if getattr(fn, "_oar_not_to_static", False) or fn.__name__ == "<lambda>":
         return False
-    root = (fn.__module__ or "").split(".")[0]
-    if root in _LIBRARY_ROOTS:
+    module = fn.__module__ or ""
+    if module.split(".")[0] in _LIBRARY_ROOTS or any(
+            module == m or module.startswith(m + ".") for m in _ignored_modules):
         return False
     return not (inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn))
 
@@ -35,6 +46,9 @@ def convert_call(fn):
     if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
         converted = convert_call(fn.__func__)
         return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
+    inner = getattr(fn, "dygraph_function", None)       # a to_static function called from here
+    if isinstance(inner, types.FunctionType) and getattr(fn, "_layer", None) is None:
+        return convert_call(inner)
     from oar.nn import Layer
     if isinstance(fn, Layer):
         forward = type(fn).forward

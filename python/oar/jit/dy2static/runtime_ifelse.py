@@ -4,7 +4,7 @@ A Python or eager predicate runs one branch, exactly as the original statement. 
 builds `oar.static.nn.cond` with both branches over the branch outputs.
 """
 from .errors import Dy2StaticError, site_text
-from .symbolic import is_symbolic, static_nn
+from .symbolic import as_branch_value, bool_predicate, is_symbolic, static_nn
 from .undefined import UndefinedVar, is_undefined
 
 
@@ -39,13 +39,14 @@ def convert_ifelse(pred, true_fn, false_fn, init, names, assigned_in_both, site,
                         f"branch of this tensor-dependent `if` (it is assigned on only some paths "
                         f"inside that branch)",
                         f"Give '{names[i]}' a value before the `if`")
-                values.append(out[i])
+                values.append(as_branch_value(out[i]))
             if not values:
                 return None
             return values[0] if len(values) == 1 else tuple(values)
         return run
 
-    result = static_nn().cond(pred, branch(true_fn, "true"), branch(false_fn, "false"))
+    result = static_nn().cond(bool_predicate(pred), branch(true_fn, "true"),
+                              branch(false_fn, "false"))
     kept_values = () if not kept else (result,) if len(kept) == 1 else tuple(result)
     new = list(init)
     for i, v in zip(kept, kept_values):
@@ -60,7 +61,8 @@ def convert_ifexp(pred, true_fn, false_fn, site):
     """`true_fn() if pred else false_fn()`."""
     if not is_symbolic(pred):
         return true_fn() if pred else false_fn()
-    return static_nn().cond(pred, true_fn, false_fn)
+    return static_nn().cond(bool_predicate(pred), lambda: as_branch_value(true_fn()),
+                            lambda: as_branch_value(false_fn()))
 
 
 def python_condition(test, site, what, fix):

@@ -9,7 +9,7 @@ tensor-dependent `if` in a Python loop) is an error: the loop has already been u
 from .ast_build import RETURN_VALUE
 from .errors import Dy2StaticError, site_text
 from .runtime_ifelse import check_no_outside_mutation
-from .symbolic import is_symbolic, static_nn
+from .symbolic import bool_predicate, is_symbolic, static_nn
 from .undefined import UndefinedVar, is_undefined
 
 _SCALAR_DTYPES = ((bool, "bool"), (int, "int64"), (float, "float32"))
@@ -75,7 +75,7 @@ def _symbolic_loop(cond, body, init, names, site, mutations, prefix=()):
         return out
 
     def cond_fn(*values):
-        return cond(*values[:k], *full(values))
+        return bool_predicate(cond(*values[:k], *full(values)))
 
     def body_fn(*values):
         head, out = body(*values[:k], *full(values))

@@ -19,3 +19,19 @@ def static_nn():
     """`oar.static.nn` (cond, while_loop); only reached once some value was symbolic."""
     from oar.static import nn
     return nn
+
+
+def bool_predicate(pred):
+    """A symbolic predicate as cond/while_loop take it: a bool tensor (Paddle casts likewise)."""
+    import oar
+    return pred if pred.dtype == oar.bool else pred.astype("bool")
+
+
+def as_branch_value(value):
+    """A branch or loop output as static control flow takes it: Python bool/int/float become
+    0-d tensors, since the two branches (or iterations) may give different values."""
+    import oar
+    for pytype, dtype in ((bool, "bool"), (int, "int64"), (float, "float32")):
+        if type(value) is pytype:
+            return oar.full([], value, dtype=dtype)
+    return value
