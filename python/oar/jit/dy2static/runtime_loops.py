@@ -149,7 +149,8 @@ def _symbolic_for(iterable, body, init, names, brk, site, mutations):
         stop = iterable.shape[0]
         if stop is None or stop < 0:
             stop = oar.shape(iterable)[0]
-        item_at = (lambda i: iterable[i])
+        # a gather, not iterable[i]: indexing reads a symbolic index's value
+        item_at = (lambda i: oar.squeeze(oar.gather(iterable, i.reshape([1]), axis=0), axis=0))
     dtype = stop.dtype if isinstance(stop, oar.Tensor) else "int64"   # compare like with like
     counter = start if is_symbolic(start) else oar.full([], start, dtype=dtype)
 
