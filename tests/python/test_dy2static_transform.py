@@ -446,7 +446,31 @@ def test_calls_are_converted_recursively():
     assert convert_call(opaque) is opaque
 
 
+def except_as_in_branch(x, a):
+    if a > 0:
+        try:
+            raise ValueError("no")
+        except ValueError as err:
+            x = x + len(str(err))
+    for _ in range(2):
+        try:
+            x = x * 2
+        except ZeroDivisionError as err2:
+            x = err2
+    return x
+
+
+def annotated(x: float, *, k: int = 2) -> float:
+    if x > 0:
+        x = x * k
+    return x
+
+
 def test_misc_python_constructs():
+    check(except_as_in_branch, (1.0, 1), (1.0, -1))
+    check(annotated, (1.0,), (-1.0,))
+    assert convert_function(annotated).__annotations__ == annotated.__annotations__
+    assert convert_function(annotated)(2.0, k=5) == 10.0
     check(defaults_and_varargs, (1.0,), (1.0, 2, 3), (1.0,), (1.0, 4))
     conv = convert_function(defaults_and_varargs)
     assert conv(1.0, 2, scale=3, neg=True) == defaults_and_varargs(1.0, 2, scale=3, neg=True)

@@ -110,6 +110,7 @@ def convert_function(fn):
     closure = tuple(cells[name] for name in code.co_freevars)
     new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
     new.__kwdefaults__ = fn.__kwdefaults__
+    new.__annotations__ = fn.__annotations__
     new.__qualname__, new.__module__, new.__doc__ = fn.__qualname__, fn.__module__, fn.__doc__
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = fn

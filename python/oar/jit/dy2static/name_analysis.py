@@ -32,7 +32,7 @@ def walk_scope(nodes, into_loops=True):
 
 
 def assigned_names(nodes):
-    """Names bound in this scope by `nodes`, in first-seen source order."""
+    """Names bound in this scope by `nodes` (and still bound after them), in source order."""
     found = {}
     for node in walk_scope(nodes):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -43,8 +43,7 @@ def assigned_names(nodes):
             for alias in node.names:
                 name = alias.asname or alias.name.split(".")[0]
                 found.setdefault(name, (node.lineno, node.col_offset))
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            found.setdefault(node.name, (node.lineno, node.col_offset))
+        # `except E as e` is not one: Python unbinds `e` when the handler ends
     return sorted(found, key=found.get)
 
 
