@@ -877,3 +877,17 @@ def test_ignore_module_and_to_static_functions():
         dygraph_function = staticmethod(helper_with_if)
         _layer = None
     assert convert_call(FakeStaticFunction()) is convert_function(helper_with_if)
+
+
+def test_static_errors_get_a_note_with_the_site(symbolic_eager):
+    def f(x):
+        if x.sum() > 0:
+            y = x
+        else:
+            y = "not a tensor"
+        return y
+    with pytest.raises(ValueError) as info:
+        convert_function(f)(t([1.0]))
+    note = "\n".join(getattr(info.value, "__notes__", []))
+    assert f"`if` at {__file__}:{line_of(f, 'if x.sum() > 0')}" in note
+    assert "yield, in order: y" in note

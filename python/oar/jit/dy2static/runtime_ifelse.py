@@ -45,8 +45,14 @@ def convert_ifelse(pred, true_fn, false_fn, init, names, assigned_in_both, site,
             return values[0] if len(values) == 1 else tuple(values)
         return run
 
-    result = static_nn().cond(bool_predicate(pred), branch(true_fn, "true"),
-                              branch(false_fn, "false"))
+    try:
+        result = static_nn().cond(bool_predicate(pred), branch(true_fn, "true"),
+                                  branch(false_fn, "false"))
+    except (TypeError, ValueError) as e:
+        if not isinstance(e, Dy2StaticError):
+            e.add_note(f"while building the tensor-dependent `if` at {site_text(site)}, whose "
+                       f"branches yield, in order: {', '.join(names[i] for i in kept) or 'nothing'}")
+        raise
     kept_values = () if not kept else (result,) if len(kept) == 1 else tuple(result)
     new = list(init)
     for i, v in zip(kept, kept_values):

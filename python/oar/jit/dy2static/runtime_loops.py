@@ -88,7 +88,15 @@ def _symbolic_loop(cond, body, init, names, site, mutations, prefix=()):
         # a Python scalar assigned in the body joins the loop as a tensor of its variable's dtype
         return list(head) + [_like(out[i], start[k + j]) for j, i in enumerate(carried)]
 
-    result = list(static_nn().while_loop(cond_fn, body_fn, start))
+    try:
+        result = list(static_nn().while_loop(cond_fn, body_fn, start))
+    except (TypeError, ValueError) as e:
+        if not isinstance(e, Dy2StaticError):
+            carried_names = ["loop counter"] * k + [names[i] for i in carried]
+            e.add_note(f"while building the tensor-dependent `{site[2]}` loop at "
+                       f"{site_text(site)}, whose loop variables are, in order: "
+                       f"{', '.join(carried_names)}")
+        raise
     new = [UndefinedVar(n, f"it is first assigned inside the tensor-dependent `{site[2]}` loop "
                            f"at {site_text(site)}; give it a value before the loop to use it "
                            f"after") for n in names]
