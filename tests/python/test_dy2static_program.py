@@ -139,3 +139,16 @@ def test_return_in_tensor_loop_is_rejected():
         return x
     with pytest.raises(Dy2StaticError, match="`return` inside a `while` loop"):
         oar.jit.to_static(f, input_spec=[InputSpec([3], "float32")])(t([1.0, 1.0, 1.0]))
+
+
+def test_loop_over_unknown_batch_dim():
+    def f(x):
+        acc = x.sum() * 0
+        for i in range(x.shape[0]):           # x.shape[0] is -1 in the program: read at run time
+            acc = acc + x.sum() * 2
+        return acc
+    sf = oar.jit.to_static(f, input_spec=[InputSpec([-1, 3], "float32")])
+    for rows in (1, 4):
+        x = t(np.arange(rows * 3).reshape(rows, 3))
+        np.testing.assert_allclose(sf(x).numpy(), f(x).numpy(), rtol=1e-6)
+    assert "while_loop(" in program_text(sf)

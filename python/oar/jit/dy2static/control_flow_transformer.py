@@ -13,7 +13,8 @@ predicate is a Python value or an eager tensor and builds IR control flow when i
 A statement that cannot become a function (it holds a `return`/`break`/`continue` the lowering had
 to leave, a `yield`, a `del`) stays a Python statement whose test goes through
 `python_condition`, which raises Dy2StaticError naming the line if the test is symbolic.
-Calls become `_oar_jst.convert_call(f)(...)`, so user functions they reach are converted too.
+Calls become `_oar_jst.convert_call(f)(...)`, so user functions they reach are converted too;
+`x.shape` becomes `_oar_jst.convert_shape(x)` (unknown dims of a symbolic tensor as tensors).
 """
 import ast
 import itertools
@@ -196,6 +197,13 @@ class ControlFlowTransformer(ast.NodeTransformer):
         call = b.call_jst("convert_ifexp", node.test, b.lambda_(node.body),
                           b.lambda_(node.orelse), self._site(node, "conditional expression"))
         return ast.fix_missing_locations(b.located(call, node))
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if node.attr == "shape" and isinstance(node.ctx, ast.Load) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("oar", "paddle", b.JST)):
+            return ast.copy_location(b.call_jst("convert_shape", node.value), node)
+        return node
 
     def visit_Call(self, node):
         self.generic_visit(node)

@@ -35,3 +35,14 @@ def as_branch_value(value):
         if type(value) is pytype:
             return oar.full([], value, dtype=dtype)
     return value
+
+
+def convert_shape(x):
+    """`x.shape`; for a symbolic tensor its unknown (-1) dims are 0-d int tensors read from
+    `oar.shape(x)` at run time (as Paddle), so loops and arithmetic over them stay correct."""
+    shape = x.shape
+    if not is_symbolic(x) or all(d is not None and d >= 0 for d in shape):
+        return shape
+    import oar
+    dynamic = oar.shape(x)
+    return [dynamic[i] if d is None or d < 0 else d for i, d in enumerate(shape)]
