@@ -119,6 +119,12 @@ void Tensor::copy_(const Tensor& src) {
   bump_version();
 }
 
+void Tensor::throw_symbolic_data_access() const {
+  OAR_THROW(PreconditionNotMet, "this tensor stands for a value of a static program being built (shape ",
+            shape_str(shape()), ", ", dtype_name(dtype()),
+            "): it has no data until the program runs; fetch it from Executor.run instead");
+}
+
 bool Tensor::stop_gradient() const { return !impl_->autograd || impl_->autograd->stop_gradient; }
 
 Tensor& Tensor::set_stop_gradient(bool value) {
