@@ -202,7 +202,8 @@ class ControlFlowTransformer(ast.NodeTransformer):
         self.generic_visit(node)
         if node.attr == "shape" and isinstance(node.ctx, ast.Load) and not (
                 isinstance(node.value, ast.Name) and node.value.id in ("oar", "paddle", b.JST)):
-            return ast.copy_location(b.call_jst("convert_shape", node.value), node)
+            return ast.copy_location(
+                b.call_jst("convert_shape", node.value, self._site(node, "shape")), node)
         return node
 
     def visit_Call(self, node):

@@ -37,7 +37,7 @@ def as_branch_value(value):
     return value
 
 
-def convert_shape(x):
+def convert_shape(x, site):
     """`x.shape`; for a symbolic tensor its unknown (-1) dims are 0-d int tensors read from
     `oar.shape(x)` at run time (as Paddle), so loops and arithmetic over them stay correct."""
     shape = x.shape
@@ -45,4 +45,11 @@ def convert_shape(x):
         return shape
     import oar
     dynamic = oar.shape(x)
+    if not is_symbolic(dynamic):
+        from .errors import Dy2StaticError
+        raise Dy2StaticError(
+            site, f"`.shape` of a tensor whose shape is unknown while building ({list(shape)}): "
+                  "oar.shape does not record an op in programs yet, so the -1 would be used as "
+                  "a size", "Give this dimension a fixed size in the InputSpec, or avoid reading "
+                  "it in Python (use shape-agnostic ops such as reshape with -1)")
     return [dynamic[i] if d is None or d < 0 else d for i, d in enumerate(shape)]
