@@ -184,4 +184,6 @@ def not_to_static(func=None):
 
 
 def ignore_module(modules):
-    return None
+    """Functions of these modules are called unconverted from converted code."""
+    from .dy2static import ignore_module as ignore
+    ignore(modules)
