@@ -63,11 +63,13 @@ def is_tensor(x):
 
 
 def numel(x, name=None):
-    return _C.full([], x.size, int64)
+    """The element count as a 0-D int64 tensor (an op: in a program it is read at run time)."""
+    return _C.numel_tensor(x)
 
 
 def shape(x):
-    return to_tensor(x.shape, dtype="int64") if x.ndim else _C.zeros([0], int64)
+    """x's shape as a 1-D int64 tensor (an op: in a program, -1 dims resolve at run time)."""
+    return _C.shape_tensor(x)
 
 
 def get_rng_state():

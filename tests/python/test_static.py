@@ -196,3 +196,13 @@ def test_save_and_load_inference_model(static_mode, tmp_path):
     assert "grad" not in program._op_names()  # pruned to the inference part
     got, = exe.run(program, feed={"x": xb}, fetch_list=fetch_targets)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_shape_tensor_and_numel_tensor_resolve_unknown_dims(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    s, n = oar.shape(x), oar.numel(x)  # the shape_tensor and numel_tensor ops
+    assert s.shape == [2] and n.shape == []
+    got_s, got_n = static.Executor().run(static_mode, feed={"x": np.zeros((5, 3), "float32")}, fetch_list=[s, n])
+    np.testing.assert_array_equal(got_s, [5, 3])
+    assert int(got_n) == 15
+    assert "shape_tensor" in static_mode._op_names() and "numel_tensor" in static_mode._op_names()

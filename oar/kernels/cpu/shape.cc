@@ -7,6 +7,14 @@
 
 namespace oar::kernels {
 
+void write_shape(const Tensor& x, const Tensor& out) {
+  int64_t* o = out.data<int64_t>();
+  for (int64_t d = 0; d < x.ndim(); ++d) o[d] = x.shape()[d];
+}
+
+void write_numel(const Tensor& x, const Tensor& out) { *out.data<int64_t>() = x.numel(); }
+
+
 namespace {
 
 // Bytes per parallel chunk for plain memory copies.

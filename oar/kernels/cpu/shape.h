@@ -52,6 +52,9 @@ bool view_strides(const Shape& shape, const Strides& strides, const Shape& new_s
                   Strides& out);
 
 // ---- views (the result shares x's storage; reshape_view copies when no view exists) ----
+// out (int64) = x's shape / x's element count, read when the op runs (programs with -1 dims).
+void write_shape(const Tensor& x, const Tensor& out);
+void write_numel(const Tensor& x, const Tensor& out);
 Tensor reshape_view(const Tensor& x, const Shape& shape);
 Tensor permute_view(const Tensor& x, const std::vector<int64_t>& perm);
 Tensor expand_view(const Tensor& x, const Shape& shape);

@@ -4,6 +4,10 @@
 
 namespace oar::infer_meta {
 
+Meta shape_tensor(const char*, const Tensor& x) { return {Shape{x.ndim()}, DType::Int64}; }
+Meta numel_tensor(const char*, const Tensor&) { return {Shape{}, DType::Int64}; }
+
+
 // ---------------------------------------------------------------------------------------------
 // reshape family
 

@@ -13,6 +13,9 @@ namespace oar::infer_meta {
 // ---- reshape family ----
 // Paddle's reshape rules: 0 copies the input dim at that index, one -1 is inferred.
 Shape reshape_target(const char* op, const Shape& in, const IntArray& shape);
+// x's shape (or element count) as an int64 tensor: [ndim] (or []).
+Meta shape_tensor(const char* op, const Tensor& x);
+Meta numel_tensor(const char* op, const Tensor& x);
 Meta reshape(const char* op, const Tensor& x, const IntArray& shape);
 // `shape` taken literally (no 0/-1 rules): every dim >= 0 and the same numel as x.
 Meta reshape_exact(const char* op, const Tensor& x, const IntArray& shape);
