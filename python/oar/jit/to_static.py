@@ -24,11 +24,18 @@ def enable_to_static(enable_to_static_bool):
 
 def _convert(fn):
     """The dy2static form of fn (Python control flow on tensors -> IR control flow)."""
+    from .dy2static import convert_function
+    from .dy2static.errors import Dy2StaticError
     try:
-        from .dy2static import convert_function
-    except ImportError:
+        return convert_function(fn)
+    except Dy2StaticError as e:
+        if "source of" not in str(e) or "is not available" not in str(e):
+            raise
+        # As Paddle: without source code the function is traced as it is (Python control flow
+        # then follows the values seen while tracing; tensor-dependent branches raise).
+        import warnings
+        warnings.warn(f"to_static: {e}; tracing it without converting its control flow", stacklevel=3)
         return fn
-    return convert_function(fn)
 
 
 class ConcreteProgram:

@@ -139,8 +139,12 @@ def converted_or_none(fn):
 
 
 def convert_layer_call(layer):
-    """A callable that runs `layer` (with its hooks) with its `forward` converted."""
-    forward = convert_function(type(layer).forward).__get__(layer, type(layer))
+    """A callable that runs `layer` (with its hooks) with its `forward` converted (the layer
+    itself when its forward cannot be converted, e.g. it has no source)."""
+    converted = converted_or_none(type(layer).forward)
+    if converted is None:
+        return layer
+    forward = converted.__get__(layer, type(layer))
 
     def call(*inputs, **kwargs):
         return layer._run_forward(forward, inputs, kwargs)
