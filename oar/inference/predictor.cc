@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "oar/core/parallel.h"
+#include "oar/kernels/cpu/frozen_weights.h"
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/jit/model_file.h"
@@ -105,6 +106,7 @@ bool Predictor::Run() {
     OAR_ENFORCE(inputs_.count(n), InvalidArgument, "Predictor::Run: input '", n, "' (", input_type(n).str(),
                 ") is not set; call GetInputHandle(\"", n, "\")->Reshape(...) and CopyFromCpu(...) first");
   if (shared_->threads > 0) set_num_threads(shared_->threads);
+  kernels::FrozenWeightsScope frozen;  // the model's weights never change: kernels may cache packed forms
   std::vector<const ir::Value*> fetch;
   for (auto& [name, v] : shared_->outputs) fetch.push_back(v);
   std::vector<oar::Tensor> outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);

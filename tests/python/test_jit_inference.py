@@ -189,3 +189,24 @@ def test_model_save_for_inference(tmp_path):
     np.testing.assert_allclose(oar.jit.load(prefix)(x).numpy(), net(x).numpy(), rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="needs its input shapes"):
         oar.Model(Net()).save(str(tmp_path / "x"), training=False)
+
+
+def test_predictors_never_reuse_another_models_packed_weights(tmp_path):
+    # Predictors cache convolution weights in oneDNN's layout; a new model with the same shapes
+    # (possibly at the same addresses once the first is freed) must use its own weights.
+    x = _images(2)
+    for seed in (6, 7, 8):
+        oar.seed(seed)
+        net = Net()
+        net.eval()
+        prefix = str(tmp_path / f"m{seed}")
+        oar.jit.save(net, prefix, input_spec=[InputSpec([None, 1, 12, 12], "float32", "image")])
+        p = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+        p.get_input_handle("image").copy_from_cpu(x)
+        for _ in range(2):
+            p.run()
+        with oar.no_grad():
+            want = net(oar.to_tensor(x)).numpy()
+        np.testing.assert_allclose(p.get_output_handle(p.get_output_names()[0]).copy_to_cpu(), want,
+                                   rtol=1e-5, atol=1e-6)
+        del p

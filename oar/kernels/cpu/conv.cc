@@ -267,7 +267,7 @@ void conv_forward(const Tensor& x0, const Tensor& w0, const Tensor& b0, const In
     const float* xp = static_cast<const float*>(x.raw_data());
     const float* wp = static_cast<const float*>(w.raw_data());
     float* yp = static_cast<float*>(out.raw_data());
-    if (onednn::conv_forward(s, xp, wp, ptr_or_null<float>(b), yp)) return;
+    if (onednn::conv_forward(s, xp, wp, ptr_or_null<float>(b), yp, w.storage())) return;
     return forward_gemm<float>(s, xp, wp, ptr_or_null<float>(b), yp);
   }
   if (dt == DType::Float64) {

@@ -1,4 +1,5 @@
 #include "oar/kernels/cpu/conv_onednn.h"
+#include "oar/kernels/cpu/frozen_weights.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 #ifdef _OPENMP
@@ -15,6 +16,18 @@
 #include <unordered_map>
 
 #include "oar/core/parallel.h"
+
+namespace oar::kernels {
+
+namespace {
+thread_local bool t_weights_frozen = false;
+}  // namespace
+
+bool weights_frozen() { return t_weights_frozen; }
+FrozenWeightsScope::FrozenWeightsScope() : previous_(t_weights_frozen) { t_weights_frozen = true; }
+FrozenWeightsScope::~FrozenWeightsScope() { t_weights_frozen = previous_; }
+
+}  // namespace oar::kernels
 
 namespace oar::kernels::onednn {
 namespace {
@@ -236,10 +249,47 @@ struct Buffer {
   }
 };
 
+// Frozen weights already reordered into a plan's layout, by (plan, weight pointer); an entry is
+// valid while its storage is the very object it was made from.
+// The entry keeps its plan alive, so the plan's address is not reused while the key exists.
+struct PackedWeights {
+  std::shared_ptr<Plan> plan;
+  std::weak_ptr<Storage> owner;
+  Tensor packed;
+};
+
+// w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
+const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner) {
+  static std::mutex mu;
+  static std::map<std::pair<const Plan*, const void*>, PackedWeights> cache;
+  const auto key = std::make_pair(p.get(), w);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(key);
+    if (it != cache.end() && it->second.owner.lock() == owner) return it->second.packed.raw_data();
+  }
+  ThreadGuard guard;
+  auto& eng = engine();
+  dnnl::stream strm(eng);
+  Tensor scratch_buf = Tensor::make({static_cast<int64_t>(std::max<size_t>(p->in1.scratch, 1))}, DType::UInt8);
+  const memory scratch(memory::desc({static_cast<memory::dim>(std::max<size_t>(p->in1.scratch, 1))},
+                                    memory::data_type::u8, tag::x), eng, scratch_buf.raw_data());
+  Tensor packed = Tensor::make({static_cast<int64_t>(p->in1.inner.get_size())}, DType::UInt8);
+  memory user(p->in1.user, eng, const_cast<void*>(w));
+  memory inner(p->in1.inner, eng, packed.raw_data());
+  p->in1.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner}, {DNNL_ARG_SCRATCHPAD, scratch}});
+  strm.wait();
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() >= 4096) cache.clear();
+  cache[key] = PackedWeights{p, owner, packed};
+  return packed.raw_data();
+}
+
 // Runs a plan: inputs reordered into the primitive's layouts as needed, the output written in
 // place or reordered back into the user's buffer.
+// in1_packed: in1 is already in the primitive's layout (frozen weights).
 void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
-         void* out, const float* bias) {
+         void* out, const float* bias, bool in1_packed = false) {
   ThreadGuard guard;
   auto& eng = engine();
   dnnl::stream strm(eng);
@@ -257,7 +307,7 @@ void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* i
     return inner;
   };
   memory m0 = input(p.in0, in0, b0);
-  memory m1 = input(p.in1, in1, b1);
+  memory m1 = in1_packed ? memory(p.in1.inner, eng, const_cast<void*>(in1)) : input(p.in1, in1, b1);
   memory user_out(p.out.user, eng, out);
   memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
   std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
@@ -281,10 +331,14 @@ bool conv_enabled() {
 }
 
 bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
-                  float* y) {
+                  float* y, const std::shared_ptr<Storage>& w_owner) {
   if (!conv_enabled()) return false;
   const auto plan = plan_for(Kind::Forward, s, bias != nullptr);
   if (!plan->ok) return false;
+  if (w_owner && plan->in1.reorder && weights_frozen()) {
+    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner), DNNL_ARG_DST, y, bias, true);
+    return true;
+  }
   run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias);
   return true;
 }

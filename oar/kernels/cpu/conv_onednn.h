@@ -14,8 +14,10 @@ bool conv_enabled();
 // Each returns false, having done nothing, when oneDNN has no implementation for the problem;
 // the caller then falls back. Pointers are to contiguous tensors in the layout `s` describes;
 // bias may be null.
+// Under FrozenWeightsScope (frozen_weights.h), `w_owner` (w's storage) lets the reordered weights
+// be cached and reused.
 bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
-                  float* y);
+                  float* y, const std::shared_ptr<Storage>& w_owner = nullptr);
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx);
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw);
 
