@@ -141,7 +141,15 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
 namespace {
 int g_num_threads = 0;  // 0: not set, use OpenMP's default
 }
+namespace {
+thread_local int t_thread_override = 0;  // ThreadCountScope
+}  // namespace
+
+ThreadCountScope::ThreadCountScope(int n) : previous_(t_thread_override) { t_thread_override = std::max(n, 1); }
+ThreadCountScope::~ThreadCountScope() { t_thread_override = previous_; }
+
 int get_num_threads() {
+  if (t_thread_override > 0) return t_thread_override;
 #ifdef _OPENMP
   if (g_num_threads <= 0) g_num_threads = omp_get_max_threads();
 #else

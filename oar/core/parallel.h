@@ -11,6 +11,19 @@ namespace oar {
 int get_num_threads();
 void set_num_threads(int n);
 
+// Overrides get_num_threads() on this thread for the scope (an executor's inter-op worker runs
+// its kernels with fewer threads so that the workers together do not oversubscribe the cores).
+class ThreadCountScope {
+ public:
+  explicit ThreadCountScope(int n);
+  ~ThreadCountScope();
+  ThreadCountScope(const ThreadCountScope&) = delete;
+  ThreadCountScope& operator=(const ThreadCountScope&) = delete;
+
+ private:
+  int previous_;
+};
+
 // Calls f(begin, end) on disjoint chunks covering [begin, end). Chunks are at least `grain` long;
 // small ranges and calls from inside a parallel region run inline on the calling thread.
 template <typename F>
