@@ -498,6 +498,8 @@ def ir_default(a):
 
 # A composite body that touches memory, random state or autograd cannot run shape-only.
 COMPOSITE_UNSAFE = re.compile(r"kernels::|Generator|default_generator|autograd::|data<|item<|raw_data|\boar::")
+# A body that draws random numbers.
+RANDOM_BODY = re.compile(r"\bGenerator\b|default_generator")
 # Composite bodies that use what MetaTensor does not offer (reason in the comment).
 COMPOSITE_DECLARED = set()
 
@@ -670,6 +672,8 @@ def gen_ir_def(op, family):
         reg.append("    d.is_view = true;")
     if op.inplace:
         reg.append(f'    d.inplace_variant = "{op.inplace}";')
+    if getattr(op, "is_random", False):
+        reg.append("    d.is_random = true;")
     if meta_fn:
         reg.append(f"    d.meta = &{meta_fn};")
     reg += ["    r.add(std::move(d));", "  }"]
@@ -781,6 +785,19 @@ def main():
             if any(c in by_name and c != op.name and ir_rule(by_name[c]) == "Declared" for c in called):
                 op.ir_rule_cached = "Declared"
                 changed = True
+    # Ops that draw from a random generator, directly or through an op they call (passes must not
+    # merge two draws, nor fold one at compile time).
+    for op in ops:
+        op.is_random = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if op.is_random or not op.composite:
+                continue
+            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
+            if any(c in by_name and by_name[c].is_random for c in called):
+                op.is_random = changed = True
     so_decls = []
     for stem, fops in fam_ops.items():
         metas, regs, so_defs = [], [], []
