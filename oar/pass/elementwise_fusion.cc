@@ -34,10 +34,10 @@ struct Chain {
   std::vector<ir::Operation*> ops;  // in block order; the last one's result leaves the chain
 };
 
-// True when every use of v is by `user`.
-bool only_used_by(const ir::Value* v, const ir::Operation* user) {
+// True when every reader of v could join a chain (so v may stay inside one).
+bool only_chain_users(const ir::Value* v) {
   for (const ir::Use& u : v->uses())
-    if (u.user != user) return false;
+    if (chain_code(*u.user) < 0 || u.user->parent_block() != v->defining_op()->parent_block()) return false;
   return v->has_uses();
 }
 
@@ -52,12 +52,13 @@ size_t fuse_block(ir::Block& block) {
   for (auto& up : block.ops()) {
     ir::Operation* op = up.get();
     if (chain_code(*op) < 0) continue;
-    // Join the chain whose last op feeds this one and has no other user.
+    // Join the chain of an op that feeds this one, when all readers of that value are chain
+    // candidates (they may all end up inside the chain; checked below).
     long join = -1;
     for (ir::Value* v : op->operands()) {
       ir::Operation* def = v->defining_op();
       auto it = def ? chain_of.find(def) : chain_of.end();
-      if (it != chain_of.end() && chains[it->second].ops.back() == def && only_used_by(v, op)) {
+      if (it != chain_of.end() && only_chain_users(v)) {
         join = static_cast<long>(it->second);
         break;
       }
@@ -72,6 +73,12 @@ size_t fuse_block(ir::Block& block) {
 
   for (Chain& c : chains) {
     if (c.ops.size() < 2) continue;
+    // Only the last op's result may be read outside the chain; otherwise leave the chain be.
+    bool closed = true;
+    for (size_t k = 0; k + 1 < c.ops.size(); ++k)
+      for (const ir::Use& u : c.ops[k]->result(0)->uses())
+        closed &= chain_of.count(u.user) && &chains[chain_of[u.user]] == &c;
+    if (!closed) continue;
     // Registers: the chain's inputs (values from outside it) first, then one per op.
     std::vector<ir::Value*> inputs;
     std::map<const ir::Value*, int64_t> reg;

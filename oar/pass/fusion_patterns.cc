@@ -163,44 +163,61 @@ std::vector<Pattern> softmax_patterns() {
 
 std::vector<Pattern> layer_norm_patterns() {
   std::vector<Pattern> ps;
-  // Variants: square(xc) or xc * xc; xc / sqrt(v + eps) or xc * rsqrt(v + eps); with or
-  // without the affine weight and bias.
+  // The normalisation: square(xc) or xc * xc; xc / sqrt(v + eps) or xc * rsqrt(v + eps).
   for (bool square : {true, false})
-    for (bool rsqrt : {false, true})
-      for (bool affine : {true, false}) {
-        Pattern p(std::string("layer_norm") + (square ? "_square" : "_mul") + (rsqrt ? "_rsqrt" : "_sqrt") +
-                  (affine ? "_affine" : ""));
-        const auto keep = equals(Attribute::boolean(true));
-        p.source("mean", {"x"}, {{"axis", bind("axis")}, {"keepdim", keep}}, {"mu"})
-            .source("subtract", {"x", "mu"}, {}, {"xc"});
-        if (square) p.source("square", {"xc"}, {}, {"sq"});
-        else p.source("multiply", {"xc", "xc"}, {}, {"sq"});
-        p.source("mean", {"sq"}, {{"axis", bind("axis")}, {"keepdim", keep}}, {"var"})
-            .source("add", {"var", "eps"}, {}, {"ve"});
-        if (rsqrt) p.source("rsqrt", {"ve"}, {}, {"sd"}).source("multiply", {"xc", "sd"}, {}, {"y"});
-        else p.source("sqrt", {"ve"}, {}, {"sd"}).source("divide", {"xc", "sd"}, {}, {"y"});
-        if (affine) p.source("multiply", {"y", "w"}, {}, {"yw"}).source("add", {"yw", "b"}, {}, {"out"});
-        p.constraint([affine](const Match& m) {
-          // Normalised over the last axis; eps a one-value constant; weight and bias [D].
-          const auto& xs = m.type("x").shape;
-          const auto& axis = m.attr("axis").as_int_array();
-          const int64_t r = static_cast<int64_t>(xs.size());
-          if (r == 0 || axis.size() != 1 || (axis[0] != -1 && axis[0] != r - 1) || xs[r - 1] < 0) return false;
-          auto eps = splat_value(m.value("eps"));
-          if (!eps || *eps < 0 || m.type("ve") != m.type("var")) return false;
-          if (!affine) return m.type("y") == m.type("x");
-          const std::vector<int64_t> d = {xs[r - 1]};
-          return m.type("w").shape == d && m.type("b").shape == d && m.type("out") == m.type("x");
-        });
-        std::map<std::string, drr::ResultAttr> attrs = {
-            {"normalized_shape", computed([](const Match& m) {
-               return Attribute::int_array({m.type("x").shape.back()});
-             })},
-            {"epsilon", computed([](const Match& m) { return Attribute::floating(*splat_value(m.value("eps"))); })}};
-        if (affine) p.result("layer_norm", {"x", "w", "b"}, attrs, {"out"});
-        else p.result("layer_norm", {"x", "none", "none"}, attrs, {"y"});
-        ps.push_back(std::move(p));
-      }
+    for (bool rsqrt : {false, true}) {
+      Pattern p(std::string("layer_norm") + (square ? "_square" : "_mul") + (rsqrt ? "_rsqrt" : "_sqrt"));
+      const auto keep = equals(Attribute::boolean(true));
+      p.source("mean", {"x"}, {{"axis", bind("axis")}, {"keepdim", keep}}, {"mu"})
+          .source("subtract", {"x", "mu"}, {}, {"xc"});
+      if (square) p.source("square", {"xc"}, {}, {"sq"});
+      else p.source("multiply", {"xc", "xc"}, {}, {"sq"});
+      p.source("mean", {"sq"}, {{"axis", bind("axis")}, {"keepdim", keep}}, {"var"})
+          .source("add", {"var", "eps"}, {}, {"ve"});
+      if (rsqrt) p.source("rsqrt", {"ve"}, {}, {"sd"}).source("multiply", {"xc", "sd"}, {}, {"y"});
+      else p.source("sqrt", {"ve"}, {}, {"sd"}).source("divide", {"xc", "sd"}, {}, {"y"});
+      p.constraint([](const Match& m) {
+         // Normalised over the last axis (known size); eps a non-negative one-value constant.
+         const auto& xs = m.type("x").shape;
+         const auto& axis = m.attr("axis").as_int_array();
+         const int64_t r = static_cast<int64_t>(xs.size());
+         if (r == 0 || axis.size() != 1 || (axis[0] != -1 && axis[0] != r - 1) || xs[r - 1] < 0) return false;
+         auto eps = splat_value(m.value("eps"));
+         return eps && *eps >= 0 && m.type("ve") == m.type("var") && m.type("y") == m.type("x");
+       })
+          .result("layer_norm", {"x", "none", "none"},
+                  {{"normalized_shape", computed([](const Match& m) {
+                      return Attribute::int_array({m.type("x").shape.back()});
+                    })},
+                   {"epsilon", computed([](const Match& m) { return Attribute::floating(*splat_value(m.value("eps"))); })}},
+                  {"y"});
+      ps.push_back(std::move(p));
+    }
+  // The affine part, one operand at a time: layer_norm(x) * w, then + b, with w and b of shape
+  // [D] over the (single) normalised axis.
+  {
+    Pattern p("layer_norm_weight");
+    p.source("layer_norm", {"x", "none", "none"}, {{"normalized_shape", bind("ns")}, {"epsilon", bind("eps")}}, {"y"})
+        .source("multiply", {"y", "w"}, {}, {"out"})
+        .constraint([](const Match& m) {
+          const auto& ns = m.attr("ns").as_int_array();
+          return ns.size() == 1 && m.type("w").shape == std::vector<int64_t>{ns[0]} && m.type("out") == m.type("y");
+        })
+        .result("layer_norm", {"x", "w", "none"}, {{"normalized_shape", from("ns")}, {"epsilon", from("eps")}},
+                {"out"});
+    ps.push_back(std::move(p));
+  }
+  {
+    Pattern p("layer_norm_bias");
+    p.source("layer_norm", {"x", "w", "none"}, {{"normalized_shape", bind("ns")}, {"epsilon", bind("eps")}}, {"y"})
+        .source("add", {"y", "b"}, {}, {"out"})
+        .constraint([](const Match& m) {
+          const auto& ns = m.attr("ns").as_int_array();
+          return ns.size() == 1 && m.type("b").shape == std::vector<int64_t>{ns[0]} && m.type("out") == m.type("y");
+        })
+        .result("layer_norm", {"x", "w", "b"}, {{"normalized_shape", from("ns")}, {"epsilon", from("eps")}}, {"out"});
+    ps.push_back(std::move(p));
+  }
   return ps;
 }
 

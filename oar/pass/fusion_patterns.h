@@ -4,7 +4,8 @@
 //   conv2d + add(reshaped bias)              -> conv2d with its bias operand
 //   conv2d (+ bias) + activation             -> fused_conv2d_bias_act
 //   max / subtract / exp / sum / divide      -> softmax (and the form without the max)
-//   mean / subtract / square / mean / add(eps) / sqrt / divide (* weight + bias) -> layer_norm
+//   mean / subtract / square / mean / add(eps) / sqrt / divide -> layer_norm, then
+//   layer_norm * weight (+ bias)            -> layer_norm with its weight (and bias)
 //   conv2d + batch_norm (inference)          -> conv2d with the BN folded into new parameters
 // Activations: relu, gelu (exact and tanh forms), silu, sigmoid, tanh (fused.yaml's names).
 #pragma once

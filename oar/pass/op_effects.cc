@@ -3,12 +3,14 @@
 #include "oar/ir/block.h"
 #include "oar/ir/op_registry.h"
 #include "oar/ir/region.h"
+#include "oar/pass/program_outputs.h"
 
 namespace oar::pass {
 
 bool has_side_effects(const ir::Operation& op) {
   const ir::OpDef* def = op.def();
   if (def == nullptr || def->is_terminator) return true;
+  if (op.name() == kOutputsOp) return true;  // it stands for the caller reading the outputs
   if (op.name() == "batch_norm_base") {
     const ir::Attribute* a = op.attr("update_running");
     if (a == nullptr || a->kind() != ir::AttrKind::Bool || a->as_bool()) return true;

@@ -10,6 +10,7 @@
 #include "oar/core/error.h"
 #include "oar/ir/printer.h"
 #include "oar/ir/verifier.h"
+#include "oar/pass/program_outputs.h"
 
 namespace oar::pass {
 
@@ -67,7 +68,15 @@ void PassManager::dump(const ir::Program& program, const std::string& when, cons
   os << "// IR " << when << " pass '" << pass << "'\n" << ir::print(program) << std::flush;
 }
 
-bool PassManager::run(ir::Program& program) {
+bool PassManager::run(ir::Program& program, std::vector<ir::Value*>* outputs) {
+  if (outputs == nullptr) return run_passes(program);
+  OutputPin pin(program, *outputs);
+  const bool changed = run_passes(program);
+  *outputs = pin.outputs();
+  return changed;
+}
+
+bool PassManager::run_passes(ir::Program& program) {
   bool any = false;
   for (auto& p : passes_) {
     const std::string name = p->name();
@@ -89,12 +98,15 @@ bool PassManager::run(ir::Program& program) {
   return any;
 }
 
-bool PassManager::run_to_fixpoint(ir::Program& program, int max_rounds) {
+bool PassManager::run_to_fixpoint(ir::Program& program, std::vector<ir::Value*>* outputs, int max_rounds) {
+  std::unique_ptr<OutputPin> pin;
+  if (outputs) pin = std::make_unique<OutputPin>(program, *outputs);
   bool any = false;
   for (int round = 0; round < max_rounds; ++round) {
-    if (!run(program)) break;
+    if (!run_passes(program)) break;
     any = true;
   }
+  if (outputs) *outputs = pin->outputs();
   return any;
 }
 

@@ -35,9 +35,11 @@ class PassManager {
   size_t size() const { return passes_.size(); }
 
   // Runs every pass once, in order. Returns true when any pass changed the program.
-  bool run(ir::Program& program);
+  // `outputs` (optional): the values the caller will fetch; they are kept alive and updated
+  // when a pass replaces them (program_outputs.h).
+  bool run(ir::Program& program, std::vector<ir::Value*>* outputs = nullptr);
   // Runs the whole list again until no pass changes anything (at most `max_rounds` rounds).
-  bool run_to_fixpoint(ir::Program& program, int max_rounds = 8);
+  bool run_to_fixpoint(ir::Program& program, std::vector<ir::Value*>* outputs = nullptr, int max_rounds = 8);
 
   void set_verify(bool on) { verify_ = on; }
   bool verify_enabled() const { return verify_; }
@@ -51,6 +53,7 @@ class PassManager {
   std::string timing_report() const;
 
  private:
+  bool run_passes(ir::Program& program);
   bool dumps(const std::string& pass) const;
   void dump(const ir::Program& program, const std::string& when, const std::string& pass) const;
 
