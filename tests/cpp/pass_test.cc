@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <sstream>
 #include <string>
 
@@ -566,4 +567,50 @@ TEST(PassBufferPlan, ReusesDeadBuffersAndRunsInPlaceWhenTheOperandDies) {
   EXPECT_EQ(plan.bytes_without_reuse, 5 * 128 + 4);
   EXPECT_EQ(plan.bytes_with_reuse, 2 * 128 + 4);
   EXPECT_EQ(plan.unknown_size_buffers, 1u);
+}
+
+TEST(PassPipeline, InferencePassesFuseADeepMlpAndReportTimings) {
+  // x -> 64 x (matmul + bias + relu), each layer's weight read through a redundant
+  // transpose pair and a duplicated bias add, then a softmax chain.
+  const int layers = 64;
+  Program p;
+  Builder b(p);
+  Value* h = b.data("x", TensorType(DType::Float32, {-1, 16}));
+  for (int i = 0; i < layers; ++i) {
+    Value* w = b.parameter("w" + std::to_string(i), TensorType(DType::Float32, {16, 16}));
+    Value* bias = b.parameter("b" + std::to_string(i), TensorType(DType::Float32, {16}));
+    Value* wt = b.create1("transpose", {{w}}, {{"perm", Attribute::int_array({1, 0})}});
+    Value* wtt = b.create1("transpose", {{wt}}, {{"perm", Attribute::int_array({1, 0})}});
+    Value* mm = b.create1("matmul", {{h}, {wtt}});
+    Value* mm2 = b.create1("matmul", {{h}, {wtt}});  // CSE merges it with mm
+    Value* a = b.create1("add", {{mm}, {bias}});
+    b.create1("add", {{mm2}, {bias}});               // dead after CSE
+    h = b.create1("relu", {{a}});
+  }
+  Value* mx = b.create1("max", {{h}}, {{"axis", Attribute::int_array({-1})}, {"keepdim", Attribute::boolean(true)}});
+  Value* e = b.create1("exp", {{b.create1("subtract", {{h}, {mx}})}});
+  Value* s = b.create1("sum", {{e}}, {{"axis", Attribute::int_array({-1})}, {"keepdim", Attribute::boolean(true)}});
+  std::vector<Value*> outputs = {b.create1("divide", {{e}, {s}})};
+  verify(p);
+  EXPECT_EQ(p.block().size(), 1u + layers * 9 + 5);
+
+  PassManager pm;
+  add_inference_passes(pm);
+  pm.set_verify(true);
+  EXPECT_TRUE(pm.run(p, &outputs));
+  // What is left: x, the parameters, one fused op per layer and the softmax.
+  EXPECT_EQ(p.block().size(), 1u + layers * 3 + 1);
+  size_t fused = 0;
+  for (auto& op : p.block().ops()) {
+    if (op->name() == "fused_matmul_bias") {
+      ++fused;
+      EXPECT_EQ(op->attr("activation")->as_string(), "relu");
+    }
+  }
+  EXPECT_EQ(fused, static_cast<size_t>(layers));
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0]->defining_op()->name(), "softmax");
+  EXPECT_EQ(outputs[0]->type(), TensorType(DType::Float32, {-1, 16}));
+  std::cout << "[pass] " << layers << "-layer MLP, " << (1 + layers * 9 + 5) << " ops -> " << p.block().size()
+            << " ops\n" << pm.timing_report();
 }
