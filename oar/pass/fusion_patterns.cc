@@ -73,6 +73,18 @@ std::vector<Pattern> matmul_bias_patterns() {
                 {"out"});
     ps.push_back(std::move(p));
   }
+  // linear (the op nn.Linear traces to) with a bias, then an activation.
+  for (const Activation& act : activations()) {
+    Pattern p("linear_" + act.fused_name);
+    p.source("linear", {"x", "w", "bias"}, {}, {"lin"})
+        .source(act.op, {"lin"}, act.attrs, {"out"})
+        .result("fused_matmul_bias", {"x", "w", "bias"},
+                {{"transpose_x", constant(Attribute::boolean(false))},
+                 {"transpose_y", constant(Attribute::boolean(false))},
+                 {"activation", constant(Attribute::string(act.fused_name))}},
+                {"out"});
+    ps.push_back(std::move(p));
+  }
   for (const Activation& act : activations()) {
     Pattern p("matmul_bias_" + act.fused_name);
     p.source("fused_matmul_bias", {"x", "y", "bias"},

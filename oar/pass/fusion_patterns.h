@@ -1,6 +1,7 @@
 // The fusions, written as DRR patterns (drr.h). Each function returns the patterns of one
 // fusion; fusion_passes.h bundles them into passes.
 //   matmul + add(bias) (+ activation)        -> fused_matmul_bias
+//   linear(x, w, b) + activation             -> fused_matmul_bias
 //   conv2d + add(reshaped bias)              -> conv2d with its bias operand
 //   conv2d (+ bias) + activation             -> fused_conv2d_bias_act
 //   max / subtract / exp / sum / divide      -> softmax (and the form without the max)

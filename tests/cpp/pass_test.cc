@@ -356,6 +356,16 @@ TEST(PassFusion, MatmulBiasActivation) {
       "  %5 = fused_matmul_bias(%3, %1, %4) {activation = \"none\", transpose_x = false, transpose_y = true} "
       ": float32[-1, 3]\n"
       "  pass_outputs([%5])\n");
+  // linear (what nn.Linear traces to) with its bias, then an activation.
+  const std::string lin = run_on(*fusion, program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 3]} : float32[-1, 3]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[3, 4]} : float32[3, 4]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[4]} : float32[4]\n"
+      "  %3 = linear(%0, %1, %2) : float32[-1, 4]\n"
+      "  %4 = silu(%3) : float32[-1, 4]\n"
+      "  pass_outputs([%4])\n"));
+  EXPECT_TRUE(has(lin, "  %3 = fused_matmul_bias(%0, %1, %2) {activation = \"silu\", transpose_x = false, "
+                       "transpose_y = false} : float32[-1, 4]\n  pass_outputs([%3])\n")) << lin;
   // A bias that broadcasts the matmul's result to a bigger shape is not a bias.
   const std::string wide = program(
       "  %0 = data() {dtype = float32, name = \"x\", shape = ints[2, 3]} : float32[2, 3]\n"
