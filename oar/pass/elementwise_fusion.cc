@@ -111,6 +111,11 @@ size_t fuse_block(ir::Block& block) {
 
 }  // namespace
 
-bool ElementwiseFusion::run(ir::Program& program) { return fuse_block(program.block()) > 0; }
+bool ElementwiseFusion::run(ir::Program& program) {
+  // fused_elementwise has no gradient: leave programs that differentiate (a `grad` op) alone.
+  for (ir::Operation* op : program.all_ops())
+    if (op->name() == "grad") return false;
+  return fuse_block(program.block()) > 0;
+}
 
 }  // namespace oar::pass

@@ -10,7 +10,8 @@ namespace oar::pass {
 bool has_side_effects(const ir::Operation& op) {
   const ir::OpDef* def = op.def();
   if (def == nullptr || def->is_terminator) return true;
-  if (op.name() == kOutputsOp) return true;  // it stands for the caller reading the outputs
+  // pass_outputs and fetch stand for the caller reading the outputs.
+  if (op.name() == kOutputsOp || op.name() == "fetch") return true;
   if (op.name() == "batch_norm_base") {
     const ir::Attribute* a = op.attr("update_running");
     if (a == nullptr || a->kind() != ir::AttrKind::Bool || a->as_bool()) return true;

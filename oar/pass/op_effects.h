@@ -1,7 +1,8 @@
 // What passes may assume about an op: whether it can be deleted when its results are unused
 // (DCE) and whether two equal-looking instances compute the same thing (CSE, constant folding).
-//   - data, parameter, terminators (yield) and pass_outputs (program_outputs.h) are never
-//     removed: they are the program's interface and its control flow.
+//   - data, parameter, terminators (yield), fetch (a named output) and pass_outputs
+//     (program_outputs.h) are never removed: they are the program's interface and its control
+//     flow.
 //   - an op that writes memory outside its results has a side effect and is kept:
 //     batch_norm_base with update_running = true updates the running statistics; an op the
 //     registry does not know is assumed to have one.
