@@ -624,3 +624,29 @@ TEST(PassPipeline, InferencePassesFuseADeepMlpAndReportTimings) {
   std::cout << "[pass] " << layers << "-layer MLP, " << (1 + layers * 9 + 5) << " ops -> " << p.block().size()
             << " ops\n" << pm.timing_report();
 }
+
+TEST(PassFusion, AppliesInsideRegions) {
+  std::unique_ptr<Pass> fusion = make_fusion_pass();
+  const std::string out = run_on(*fusion, program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[2, 5]} : float32[2, 5]\n"
+      "  %1 = data() {dtype = bool, name = \"flag\", shape = ints[]} : bool[]\n"
+      "  %2 = cond(%1) region {\n"
+      "    %3 = exp(%0) : float32[2, 5]\n"
+      "    %4 = sum(%3) {axis = ints[1], dtype = none, keepdim = true} : float32[2, 1]\n"
+      "    %5 = divide(%3, %4) : float32[2, 5]\n"
+      "    yield([%5])\n"
+      "  } region {\n"
+      "    yield([%0])\n"
+      "  } : float32[2, 5]\n"
+      "  pass_outputs([%2])\n"));
+  EXPECT_EQ(body(out),
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[2, 5]} : float32[2, 5]\n"
+      "  %1 = data() {dtype = bool, name = \"flag\", shape = ints[]} : bool[]\n"
+      "  %2 = cond(%1) region {\n"
+      "    %3 = softmax(%0) {axis = 1, dtype = none} : float32[2, 5]\n"
+      "    yield([%3])\n"
+      "  } region {\n"
+      "    yield([%0])\n"
+      "  } : float32[2, 5]\n"
+      "  pass_outputs([%2])\n");
+}
