@@ -2,7 +2,8 @@
 MLP (784-512-512-10, batch 128), LeNet (batch 64), ResNet-18 on 32x32 inputs (batch 32) and a 4-layer
 Transformer encoder (d_model 256, 8 heads, FFN 1024, sequence 128, batch 16), oar beside PyTorch and
 Paddle in the same run; then how long oar's DataLoader with 2 workers keeps LeNet waiting.
-Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_train.py
+Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_train.py [--feed-only]
+(--feed-only runs just the DataLoader part.)
 """
 import time
 
@@ -144,7 +145,9 @@ def dataloader_feed():
 
 
 if __name__ == "__main__":
-    compare(BODY)
+    import sys
+    if "--feed-only" not in sys.argv[1:]:
+        compare(BODY)
     wait, compute = dataloader_feed()
     print(f"\nDataLoader(num_workers=2) feeding LeNet b64 on 28x28 images: waiting for data was "
           f"{100 * wait / (wait + compute):.1f}% of the step time ({wait * 1e3:.0f} ms of "

@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_DIR=${CCACHE_DIR:-$PWD/.ccache}
 cmake --build build/release
-site=$(.venv/bin/python -c "import oar, os; print(os.path.dirname(oar.__file__))")
+# Found by path, not by importing oar: a stale library may not import.
+site=$(echo .venv/lib/python3*/site-packages/oar)
 cp build/release/liboar.so build/release/_C.*.so "$site/"

@@ -326,11 +326,24 @@ def gen_record(op, out_names):
     return lines
 
 
+def gen_trace(op):
+    """The line that records `op` into the active tracer (static mode) instead of running it.
+    Composites without type inference get none: their bodies trace op by op."""
+    if op.composite and ir_rule(op) == "Declared":
+        return ""
+    slots = ", ".join(f"std::vector<Tensor>{{{a.name}}}" if a.is_tensor else a.name
+                      for a in op.args if a.type in OPERAND_KINDS)
+    attrs = ", ".join(f'{{"{a.name}", ir::to_attribute({a.name})}}' for a in op.args if a.type not in OPERAND_KINDS)
+    return (f"  if (ir::tracing_active()) [[unlikely]]\n    return ir::traced_result<{op.ret_type()}>(ir::trace_op("
+            f'"{op.name}", {{{slots}}}, ir::AttributeMap{{{attrs}}}));\n')
+
+
 def gen_function(op):
     sig = f"{op.ret_type()} {op.name}({op.params(False)})"
     body = []
     if op.composite:
-        return sig + " {\n" + op.composite.rstrip() + "\n}\n"
+        return sig + " {\n" + gen_trace(op) + op.composite.rstrip() + "\n}\n"
+    body.append(gen_trace(op).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.
     if op.promote:
         ps = op.promote
@@ -399,6 +412,10 @@ def gen_inplace(op):
     for f in op.backward.values():
         used |= words(f)
     body = [f"Tensor& {op.inplace}({params}) {{",
+            f"  if (ir::tracing_active()) [[unlikely]] {{",
+            f"    ir::rebind_symbolic({first}, oar::{op.name}({op.arg_names()}));",
+            f"    return {first};",
+            "  }",
             f'  autograd::check_inplace({first}, "{op.inplace}");']
     call_args = op.arg_names()
     if first in used and first not in meta_only_inputs(op):
@@ -649,6 +666,25 @@ def gen_composite_meta(op):
     return fn, "\n".join(lines) + "\n"
 
 
+def gen_ir_exec(op):
+    """The registry's ExecFn: the op's C++ API called with the operation's tensors and attributes."""
+    fn = f"exec_{op.name}"
+    lines = [f"std::vector<Tensor> {fn}(const MetaArgs& ir_args_) {{"]
+    slot = 0
+    for a in op.args:
+        if a.is_tensor:
+            lines.append(f"  const Tensor& {a.name} = ir_args_.tensor({slot});")
+            slot += 1
+        elif a.type == "Tensor[]":
+            lines.append(f"  const std::vector<Tensor>& {a.name} = ir_args_.tensors({slot});")
+            slot += 1
+        else:
+            lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+    lines.append(f"  return exec_results(oar::{op.name}({op.arg_names()}));")
+    lines.append("}")
+    return fn, "\n".join(lines) + "\n"
+
+
 def gen_ir_def(op, family):
     """(meta function text, registration block) of op's IR definition."""
     rule = ir_rule(op)
@@ -676,6 +712,7 @@ def gen_ir_def(op, family):
         reg.append("    d.is_random = true;")
     if meta_fn:
         reg.append(f"    d.meta = &{meta_fn};")
+    reg.append(f"    d.exec = &exec_{op.name};")
     reg += ["    r.add(std::move(d));", "  }"]
     return meta_text, "\n".join(reg) + "\n"
 
@@ -702,6 +739,18 @@ def main():
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
+    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
+    by_name = {op.name: op for op in ops}
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if ir_rule(op) != "Composite":
+                continue
+            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
+            if any(c in by_name and c != op.name and ir_rule(by_name[c]) == "Declared" for c in called):
+                op.ir_rule_cached = "Declared"
+                changed = True
     # Declarations (api.h, tensor_methods.inc) cover every op; definitions and bindings are
     # written one file per spec family so that editing one family recompiles only its files.
     decls, methods, inplace_decls = [], [], []
@@ -717,6 +766,7 @@ def main():
             defs.append(mdef)
         nodes.append(gen_node(op))
         defs.append(gen_function(op))
+        defs.append("namespace ir {\n" + gen_ir_exec(op)[1] + "}  // namespace ir\n")
         idecl, idef = gen_inplace(op)
         if idecl:
             inplace_decls.append(idecl)
@@ -750,7 +800,7 @@ def main():
     includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
     for stem, fam in families.items():
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
-              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ops/op_helpers.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n"
               + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
               + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
@@ -773,18 +823,6 @@ def main():
     fam_ops = {}
     for op in ops:
         fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
-    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
-    by_name = {op.name: op for op in ops}
-    changed = True
-    while changed:
-        changed = False
-        for op in ops:
-            if ir_rule(op) != "Composite":
-                continue
-            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
-            if any(c in by_name and c != op.name and ir_rule(by_name[c]) == "Declared" for c in called):
-                op.ir_rule_cached = "Declared"
-                changed = True
     # Ops that draw from a random generator, directly or through an op they call (passes must not
     # merge two draws, nor fold one at compile time).
     for op in ops:
@@ -809,7 +847,8 @@ def main():
             d, body = gen_shape_only(op, ir_rule(op))
             so_decls.append(d)
             so_defs.append(body)
-        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + "\nnamespace oar::ir {\n\nnamespace shape_only {\n\n"
+        exec_decls = "".join(f"std::vector<Tensor> exec_{op.name}(const MetaArgs&);  // api_{stem}.cc\n" for op in fops)
+        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + "\nnamespace oar::ir {\n\n" + exec_decls + "\nnamespace shape_only {\n\n"
               + "\n".join(so_defs) + "\n}  // namespace shape_only\n\nnamespace {\n\n"
               + "\n".join(metas) + "\n}  // namespace\n\n"
               + f"void register_ir_ops_{stem}(OpRegistry& r) {{\n" + "".join(regs) + "}\n\n}  // namespace oar::ir\n")

@@ -105,6 +105,19 @@ Tensor Tensor::contiguous() const {
 Tensor Tensor::clone() const { return oar::assign(*this); }
 
 Tensor Tensor::detach() const {
+  if (impl_->symbolic) {
+    // The same program value, without autograd state (a static program's grad op still sees
+    // through it: it differentiates the recorded ops).
+    auto impl = std::make_shared<TensorImpl>();
+    impl->dtype = impl_->dtype;
+    impl->shape = impl_->shape;
+    impl->strides = impl_->strides;
+    impl->numel = impl_->numel;
+    impl->storage = impl_->storage;
+    impl->symbolic = impl_->symbolic;
+    impl->symbolic_owner = impl_->symbolic_owner;
+    return Tensor(std::move(impl));
+  }
   Tensor t = make_view(*this, shape(), strides(), offset());
   t.impl()->name = impl_->name;
   return t;
@@ -117,6 +130,12 @@ void Tensor::copy_(const Tensor& src) {
                   " to the destination shape ", shape_str(shape()));
   kernels::copy(src, *this);
   bump_version();
+}
+
+void Tensor::throw_symbolic_data_access() const {
+  OAR_THROW(PreconditionNotMet, "this tensor stands for a value of a static program being built (shape ",
+            shape_str(shape()), ", ", dtype_name(dtype()),
+            "): it has no data until the program runs; fetch it from Executor.run instead");
 }
 
 bool Tensor::stop_gradient() const { return !impl_->autograd || impl_->autograd->stop_gradient; }

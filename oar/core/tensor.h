@@ -19,6 +19,7 @@
 namespace oar {
 
 namespace autograd { struct AutogradMeta; }
+namespace ir { class Value; }
 
 struct TensorImpl {
   DType dtype = DType::Float32;
@@ -29,6 +30,10 @@ struct TensorImpl {
   std::shared_ptr<Storage> storage;
   std::unique_ptr<autograd::AutogradMeta> autograd;  // created on first autograd use
   std::string name;
+  // Set while a static program is being built (oar/ir/tracer.h): the tensor stands for this IR
+  // value and has no memory; `symbolic_owner` keeps the value's program alive.
+  ir::Value* symbolic = nullptr;
+  std::shared_ptr<void> symbolic_owner;
 
   TensorImpl();
   ~TensorImpl();
@@ -76,9 +81,14 @@ class Tensor {
   const std::string& name() const { return impl_->name; }
   void set_name(std::string n) { impl_->name = std::move(n); }
 
+  // A tensor standing for an IR value while a program is built: shape and dtype, no memory.
+  bool is_symbolic() const { return impl_->symbolic != nullptr; }
+
   void* raw_data() const {
+    if (impl_->symbolic) [[unlikely]] throw_symbolic_data_access();
     return static_cast<char*>(impl_->storage->data()) + impl_->offset * element_size();
   }
+  [[noreturn]] void throw_symbolic_data_access() const;
   template <typename T> T* data() const {
     OAR_ENFORCE(dtype_of<T> == dtype(), TypeMismatch, "Tensor::data: tensor holds ",
                 dtype_name(dtype()), ", asked for ", dtype_name(dtype_of<T>));

@@ -64,6 +64,17 @@ class Attribute {
 // types): bool, int64_t, double, std::string, DType, IntArray, Scalar and their optionals.
 template <typename T> T attr_as(const Attribute& a, const std::string& what);
 
+// The inverse of attr_as: an op argument as an attribute (the tracer records op calls with these).
+inline Attribute to_attribute(bool v) { return Attribute::boolean(v); }
+inline Attribute to_attribute(int64_t v) { return Attribute::integer(v); }
+inline Attribute to_attribute(double v) { return Attribute::floating(v); }
+inline Attribute to_attribute(const std::string& v) { return Attribute::string(v); }
+inline Attribute to_attribute(DType v) { return Attribute::dtype(v); }
+inline Attribute to_attribute(const IntArray& v) { return Attribute::int_array(v); }
+inline Attribute to_attribute(const Scalar& v) { return Attribute::scalar(v); }
+template <typename T>
+Attribute to_attribute(const std::optional<T>& v) { return v ? to_attribute(*v) : Attribute::none(); }
+
 // Scalar equality that tells kinds apart (Scalar(1) != Scalar(1.0)).
 bool same_scalar(const Scalar& a, const Scalar& b);
 // Shortest text that reads back to exactly the same double ("2.0", "0.1", "inf", "-inf", "nan").

@@ -5,6 +5,10 @@
 //   while_loop  cond and body regions over the loop-carried values (block arguments); cond
 //               yields one bool, body yields the next values; results are the last values
 //   yield       the terminator that hands a region's values to its parent op
+//   fetch       marks a value as a named output of the program (saved models, the predictor)
+//   grad        d(outputs)/d(inputs) (times grad_outputs when given): the executor runs the
+//               forward ops with autograd recording and answers with the eager backward engine,
+//               so static gradients use exactly the vjp rules of eager mode
 #include "oar/ir/block.h"
 #include "oar/ir/op_registry.h"
 #include "oar/ir/region.h"
@@ -94,6 +98,23 @@ void while_verify(const Operation& op) {
 
 std::vector<TensorType> no_types(const TypeArgs&) { return {}; }
 
+void fetch_verify(const Operation& op) {
+  OAR_ENFORCE(op.parent_op() == nullptr, InvalidArgument, "fetch: must be in the program's top block");
+}
+
+std::vector<TensorType> grad_types(const TypeArgs& a) { return a.slots->at(1); }
+
+void grad_verify(const Operation& op) {
+  OAR_ENFORCE(!op.slot(0).empty(), InvalidArgument, "grad: needs at least one output to differentiate");
+  for (size_t s = 0; s < 2; ++s)
+    for (Value* v : op.slot(s))
+      OAR_ENFORCE(is_differentiable(v->type().dtype), TypeMismatch, "grad: ", s ? "inputs" : "outputs",
+                  " must be floating-point or complex, got ", v->type().str());
+  auto outs = op.slot(0), seeds = op.slot(2);
+  OAR_ENFORCE(seeds.empty() || seeds.size() == outs.size(), InvalidArgument, "grad: give one grad_output per output (",
+              outs.size(), "), or none; got ", seeds.size());
+}
+
 void yield_verify(const Operation& op) {
   Operation* parent = op.parent_op();
   OAR_ENFORCE(parent && (parent->name() == "cond" || parent->name() == "while_loop"), InvalidArgument,
@@ -143,6 +164,29 @@ void register_builtin_ops(OpRegistry& r) {
     d.types = &while_types;
     d.verify = &while_verify;
     d.num_regions = 2;
+    r.add(std::move(d));
+  }
+  {
+    OpDef d;
+    d.name = "fetch";
+    d.family = "builtin";
+    d.operands = {{"value", OperandKind::Single}};
+    d.attrs = {{"name", AttrKind::Str, false, std::nullopt, "str"}};
+    d.rule = TypeRule::Direct;
+    d.types = &no_types;
+    d.verify = &fetch_verify;
+    r.add(std::move(d));
+  }
+  {
+    OpDef d;
+    d.name = "grad";
+    d.family = "builtin";
+    d.operands = {{"outputs", OperandKind::List}, {"inputs", OperandKind::List}, {"grad_outputs", OperandKind::List}};
+    d.results = {"grads"};
+    d.variadic_results = true;
+    d.rule = TypeRule::Direct;
+    d.types = &grad_types;
+    d.verify = &grad_verify;
     r.add(std::move(d));
   }
   {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -49,6 +50,16 @@ struct MetaArgs {
 };
 using MetaFn = std::vector<Meta> (*)(const MetaArgs&);
 
+// Runs the op eagerly: the same MetaArgs, holding real tensors; returns the results (the C++ API
+// call, so autograd records as usual). The executor and constant folding use it.
+using ExecFn = std::vector<Tensor> (*)(const MetaArgs&);
+inline std::vector<Tensor> exec_results(Tensor t) { return {std::move(t)}; }
+inline std::vector<Tensor> exec_results(std::vector<Tensor> v) { return v; }
+template <typename... T>
+std::vector<Tensor> exec_results(std::tuple<T...> t) {
+  return std::apply([](auto&... x) { return std::vector<Tensor>{x...}; }, t);
+}
+
 // For ops whose result types follow from the operation itself (control flow reads its regions).
 struct TypeArgs {
   const std::vector<std::vector<TensorType>>* slots;
@@ -81,6 +92,7 @@ struct OpDef {
   MetaFn meta = nullptr;  // InferMeta and MetaKernel
   TypeFn types = nullptr; // Direct
   VerifyFn verify = nullptr;
+  ExecFn exec = nullptr;  // every spec op; null for the built-in ops (the executor runs those)
   size_t num_regions = 0;
   bool is_terminator = false;
   // Traits for passes and the executor: the result is a view of operand 0 (shares its memory);

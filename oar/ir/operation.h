@@ -59,6 +59,10 @@ class Operation {
   const std::vector<std::unique_ptr<Region>>& regions() const { return regions_; }
 
   Block* parent_block() const { return parent_; }
+  // Where the user wrote this op ("model.py:12"), when it was traced from user code; empty
+  // otherwise. Not part of the text form; errors at run time quote it.
+  const std::string& location() const { return location_; }
+  void set_location(std::string loc) { location_ = std::move(loc); }
   // The operation whose region holds this one (null at the top level).
   Operation* parent_op() const;
 
@@ -76,6 +80,7 @@ class Operation {
   AttributeMap attrs_;
   std::vector<std::unique_ptr<Region>> regions_;
   Block* parent_ = nullptr;
+  std::string location_;
 };
 
 }  // namespace oar::ir

@@ -21,8 +21,15 @@ class Program {
   std::vector<std::string> parameter_names() const;
   // Names of the `data` ops (the program's inputs), in program order.
   std::vector<std::string> input_names() const;
+  // The `fetch` ops (the program's named outputs), in program order: (name, value).
+  std::vector<std::pair<std::string, Value*>> outputs() const;
   // Every operation, outer before inner, in program order.
   std::vector<Operation*> all_ops() const;
+
+  // Every value in a fixed order (per block: its arguments, then each op's results followed by
+  // the values of its regions). A program parsed from this one's text form lists its values in
+  // the same order, so an index names "the same" value in a clone.
+  std::vector<Value*> values() const;
 
   std::string str() const;  // the text form (printer.cc)
 

@@ -85,7 +85,8 @@ def get_cuda_rng_state():
 
 
 def in_dynamic_mode():
-    return True
+    """True unless static mode is on (paddle.in_dynamic_mode)."""
+    return _static_mode.in_dynamic_mode()
 
 
 def is_compiled_with_cuda():
@@ -146,6 +147,10 @@ from . import optimizer, regularizer  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .framework.parameter import create_parameter  # noqa: E402,F401
 from . import metric  # noqa: E402,F401
+from . import static  # noqa: E402,F401
+from .static import mode as _static_mode  # noqa: E402
+from .static import enable_static, disable_static  # noqa: E402,F401
+from . import jit, inference  # noqa: E402,F401
 from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
 from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 from . import vision  # noqa: E402,F401

@@ -24,6 +24,8 @@ void bind_generated_ops(nb::module_& m);
 void bind_tensor(nb::module_& m);
 void bind_autograd(nb::module_& m);
 void bind_optimizer(nb::module_& m);  // optimizer_bind.cc
+void bind_ir(nb::module_& m);         // ir_bind.cc
+void bind_inference(nb::module_& m);  // inference_bind.cc
 }  // namespace oar::python
 
 namespace nanobind::detail {

@@ -163,4 +163,6 @@ NB_MODULE(_C, m) {
   oar::python::bind_autograd(m);
   oar::python::bind_optimizer(m);
   oar::python::bind_generated_ops(m);
+  oar::python::bind_ir(m);
+  oar::python::bind_inference(m);
 }

@@ -149,7 +149,7 @@ Tensor power(const Tensor& x, nb::handle other) {
 }  // namespace
 
 void bind_tensor(nb::module_& m) {
-  nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr());
+  nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable());
   cls.def(nb::init<>())
       // Another handle on the same TensorImpl: how Python subclasses (Parameter) wrap a tensor.
       .def(nb::init<const Tensor&>(), nb::arg("tensor"))
@@ -178,6 +178,8 @@ void bind_tensor(nb::module_& m) {
       .def("is_contiguous", &Tensor::is_contiguous)
       .def("contiguous", &Tensor::contiguous)
       .def("_is_same", &Tensor::is_same)
+      // Identifies the shared TensorImpl (a Parameter and the plain Tensor wrappers of it agree).
+      .def_prop_ro("_impl_id", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl()); })
       .def("numpy", &to_numpy)
       .def("item", [](const Tensor& t, nb::args idx) {
         if (idx.size() == 0) return item_of(t);

@@ -12,7 +12,7 @@ import pytest
 import oar
 from oar.io import DataLoader, Dataset, IterableDataset, get_worker_info
 from oar.io.dataloader_iter import MultiProcessIter
-from oar.io.shared_memory import SharedBatch, shm_dir
+from oar.io.shared_memory import SlotBatch, shm_dir
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="worker processes use fork")
 
@@ -213,14 +213,14 @@ def test_timeout_raises():
 def test_batches_travel_through_shared_memory():
     loader = DataLoader(Records(n=4), batch_size=2, num_workers=1)
     it = MultiProcessIter(loader)
-    epoch, idx, wid, payload = it._get_result()
-    assert isinstance(payload, SharedBatch) and os.path.exists(payload.path)
+    epoch, idx, wid, slot, payload = it._get_result(0)
+    assert isinstance(payload, SlotBatch) and payload.slot == slot and os.path.exists(payload.path)
     assert payload.path.startswith(shm_dir())
-    it._reorder[idx] = payload
+    it._reorder[idx] = (wid, slot, payload)
     first = next(it)
-    assert not os.path.exists(payload.path)  # unlinked once mapped; memory lives with the tensors
+    assert not os.path.exists(payload.path)  # unlinked once mapped; memory lives in the mappings
     np.testing.assert_array_equal(first["x"].numpy(), [[0, 1, 2], [1, 2, 3]])
-    first["x"][0, 0] = 100.0  # batches are writable (a private mapping)
+    first["x"][0, 0] = 100.0  # batches are writable
     assert float(first["x"][0, 0]) == 100.0
     del it  # the second batch is still in flight: shutdown removes its file
 
@@ -332,3 +332,171 @@ def test_workers_leave_when_the_main_process_dies(tmp_path):
         time.sleep(0.05)
     assert not alive
     assert not [f for f in os.listdir(shm_dir()) if f.startswith(f"oar_io_{main_pid}_")]
+
+
+class Counting(Dataset):
+    """Sample i is a 1000-float array filled with i (big enough that a batch needs a real slot)."""
+
+    def __init__(self, n=40, grow=False):
+        self.n, self.grow = n, grow
+
+    def __getitem__(self, i):
+        size = 1000 + (300 * (i // 2) if self.grow else 0)  # growing batches (of 2) regrow the slots
+        return np.full(size, i, np.float32), np.int64(i)
+
+    def __len__(self):
+        return self.n
+
+
+def _check_batch(batch, first, size=None):
+    x, y = batch
+    want = np.arange(first, first + x.shape[0])
+    np.testing.assert_array_equal(y.numpy(), want)
+    np.testing.assert_array_equal(x.numpy()[:, 0], want)
+    np.testing.assert_array_equal(x.numpy()[:, -1], want)
+
+
+@pytest.mark.parametrize("grow", [False, True])
+def test_slots_are_reused_only_after_the_batch_is_freed(grow):
+    loader = DataLoader(Counting(n=60, grow=grow), batch_size=2, num_workers=2, prefetch_factor=2)
+    it = iter(loader)
+    held = []
+    for i, batch in enumerate(it):
+        if i % 3 == 0:
+            held.append((i, batch))  # kept alive: its slot must not be written again
+        _check_batch(batch, 2 * i)
+        del batch
+    # Every batch the user kept still holds its own values.
+    for i, batch in held:
+        _check_batch(batch, 2 * i)
+    # Batches that were dropped gave their slots back: far fewer slots than batches.
+    assert it._shut and sum(it._slots._next_id) <= len(held) + 2 * 2 + 4
+
+
+def test_a_kept_batch_outlives_the_loader():
+    loader = DataLoader(Counting(n=20), batch_size=4, num_workers=2)
+    it = iter(loader)
+    kept = [next(it) for _ in range(2)]
+    del it, loader  # shutdown with batches in flight and two in the user's hands
+    assert _our_shm_files() == []
+    _check_batch(kept[0], 0)
+    _check_batch(kept[1], 4)
+    kept[1][0][0, 0] = -1.0  # still writable memory
+    assert float(kept[1][0][0, 0]) == -1.0
+
+
+def test_ring_leaves_nothing_after_break_exception_and_del():
+    loader = DataLoader(Counting(n=40), batch_size=2, num_workers=2, prefetch_factor=4)
+    for i, batch in enumerate(loader):
+        if i == 3:
+            break
+    del batch
+    assert _our_shm_files() == []
+
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        for i, batch in enumerate(DataLoader(Counting(n=40), batch_size=2, num_workers=2)):
+            if i == 2:
+                raise Boom()
+    del batch
+    assert _our_shm_files() == []
+
+    it = iter(DataLoader(Counting(n=40), batch_size=2, num_workers=2, prefetch_factor=4))
+    next(it)
+    pids = [w.pid for w in it._workers]
+    del it
+    assert _our_shm_files() == [] and all(_gone(pid) for pid in pids)
+
+
+def test_persistent_workers_keep_their_slots_across_epochs():
+    loader = DataLoader(Counting(n=24), batch_size=4, num_workers=2, persistent_workers=True)
+    for _ in range(3):
+        for i, batch in enumerate(loader):
+            _check_batch(batch, 4 * i)
+        for i, batch in enumerate(loader):
+            if i == 1:
+                break  # cut short: stale batches come back later and give their slots back
+    slots = loader._iterator._slots
+    assert sum(slots._next_id) <= 12
+    del loader, batch
+
+
+def _worker_slot_mappings(pid, prefix):
+    with open(f"/proc/{pid}/maps") as f:
+        return sum(1 for line in f if prefix in line)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/<pid>/maps")
+def test_slots_taken_while_batches_were_held_are_given_up():
+    loader = DataLoader(Counting(n=80), batch_size=2, num_workers=2, persistent_workers=True)
+    held = list(loader)  # 20 batches per worker alive at once: 20 slots each
+    it = loader._iterator
+    slots, pids, prefix = it._slots, [w.pid for w in it._workers], it._shm_prefix
+    assert all(slots.n_mapped(w) >= 20 for w in range(2))
+    assert all(_worker_slot_mappings(pid, prefix) >= 20 for pid in pids)
+    for i, batch in enumerate(held):
+        _check_batch(batch, 2 * i)
+    del held, batch
+    for i, batch in enumerate(loader):  # the next epoch gives up what it does not need
+        _check_batch(batch, 2 * i)
+    bound = (2 + 2) + 2 + 2  # kept free (prefetch_factor + 2), in flight, held by the loop
+    assert all(slots.n_mapped(w) <= bound for w in range(2))
+    assert all(_worker_slot_mappings(pid, prefix) <= bound for pid in pids)
+    del loader, batch, it
+
+
+class KillsItself(Dataset):
+    """Item 6 notes the time in `stamp` and kills its worker."""
+
+    def __init__(self, stamp):
+        self.stamp = stamp
+
+    def __getitem__(self, i):
+        import time
+        if i == 6:
+            self.stamp.write_text(repr(time.time()))
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.01)
+        return np.float32(i)
+
+    def __len__(self):
+        return 100
+
+
+def test_killed_worker_raises_at_once(tmp_path):
+    import time
+    stamp = tmp_path / "killed_at"
+    with pytest.raises(RuntimeError, match="killed by signal SIGKILL"):
+        for _ in DataLoader(KillsItself(stamp), batch_size=2, num_workers=2):
+            pass
+    # The worker's exit wakes the main process (no polling interval to wait out).
+    assert time.time() - float(stamp.read_text()) < 0.3
+
+
+def test_full_shared_memory_raises_and_leaves_no_file(monkeypatch):
+    import errno
+    from oar.io import shared_memory
+
+    def no_space(fd, offset, size):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(shared_memory.os, "posix_fallocate", no_space)  # forked workers inherit it
+    with pytest.raises(OSError, match=r"(?s)worker\(0\) caught OSError.*No space left on device"):
+        list(DataLoader(Counting(n=8), batch_size=2, num_workers=2))
+
+
+class Unpicklable(Dataset):
+    def __getitem__(self, i):
+        return {"x": np.float32(i), "fn": lambda: i}  # a lambda cannot travel back to the main process
+
+    def __len__(self):
+        return 4
+
+
+@pytest.mark.parametrize("use_shared_memory", [True, False])
+def test_a_batch_that_cannot_be_pickled_raises(use_shared_memory):
+    with pytest.raises(RuntimeError, match=r"worker\(0\) caught"):
+        list(DataLoader(Unpicklable(), batch_size=2, num_workers=2, collate_fn=lambda b: b,
+                        use_shared_memory=use_shared_memory))

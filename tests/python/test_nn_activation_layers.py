@@ -344,3 +344,35 @@ def test_signatures_and_names_match_paddle():
         for method in ("__init__", "forward"):
             assert sig(getattr(getattr(nn, name), method)) == \
                 sig(getattr(getattr(paddle.nn, name), method)), (name, method)
+
+
+# Arguments that every class accepts (Maxout needs groups); the printed forms must not depend on
+# which arguments a class declares through the shared _Activation table.
+_REQUIRED_ARGS = {"Maxout": (2,)}
+
+
+@pytest.mark.parametrize("cls", ACTIVATIONS)
+def test_every_class_prints_stores_and_rejects_like_paddle(cls):
+    """repr with and without a name, the attributes a layer keeps its arguments in, and the
+    TypeError text of a wrong constructor or forward call, per class against Paddle."""
+    import inspect
+    paddle = pytest.importorskip("paddle")
+    args = _REQUIRED_ARGS.get(cls, ())
+    mine_cls, theirs_cls = getattr(nn, cls), getattr(paddle.nn, cls)
+    assert repr(mine_cls(*args)) == repr(theirs_cls(*args))
+    assert repr(mine_cls(*args, name="nm")) == repr(theirs_cls(*args, name="nm"))
+
+    def kept(layer):  # the attributes that hold constructor arguments (name included)
+        return sorted(k for k in vars(layer) if k.lstrip("_") in
+                      set(inspect.signature(type(layer)).parameters))
+    assert kept(mine_cls(*args)) == kept(theirs_cls(*args))
+
+    def message(call):
+        with pytest.raises(TypeError) as info:
+            call()
+        return str(info.value)
+    assert message(lambda: mine_cls(*args, no_such_arg=1)) == \
+        message(lambda: theirs_cls(*args, no_such_arg=1))
+    x = _x([2, 4, 3, 4])
+    assert message(lambda: mine_cls(*args)(oar.to_tensor(x), no_such_arg=1)) == \
+        message(lambda: theirs_cls(*args)(paddle.to_tensor(x), no_such_arg=1))

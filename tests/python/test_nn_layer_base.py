@@ -89,6 +89,55 @@ def test_setattr_rules():
         nn.Layer()(oar.zeros([1]))
 
 
+def test_setattr_routes_parameters_and_sublayers_like_paddle():
+    """Parameters and sublayers share one routing rule in Layer.__setattr__: each kind moves a
+    name out of the other dicts, and a wrong type for a name of either kind is the same
+    TypeError text as Paddle's."""
+    paddle = pytest.importorskip("paddle")
+    for lib in (oar, paddle):
+        layer = lib.nn.Layer()
+        layer.a = lib.nn.Linear(2, 2)
+        layer.a = lib.create_parameter([2], "float32")  # a parameter replaces the sublayer
+        assert list(layer._sub_layers) == [] and list(layer._parameters) == ["a"]
+        layer.a = None
+        assert layer._parameters["a"] is None
+        layer.b = lib.nn.ReLU()
+        layer.b = None
+        assert layer._sub_layers["b"] is None
+    messages = []
+    for lib in (oar, paddle):
+        layer = lib.nn.Layer()
+        layer.sub = lib.nn.ReLU()
+        layer.p = lib.create_parameter([2], "float32")
+        # a name already held by one kind takes only that kind (or None), even another member kind
+        for name, value in (("sub", 3), ("p", 3), ("p", lib.nn.ReLU()),
+                            ("sub", lib.create_parameter([2], "float32"))):
+            try:
+                setattr(layer, name, value)
+                messages.append((name, "accepted", sorted(layer._parameters), sorted(layer._sub_layers)))
+            except TypeError as e:
+                messages.append((name, str(e)))
+    assert messages[:4] == messages[4:]
+    assert "assignment to sublayer 'sub' should be of type Layer or None, but got 'int'" in messages[0]
+
+
+def test_every_hook_kind_registers_and_removes():
+    fc = nn.Linear(2, 2)
+    seen = []
+    helpers = [fc.register_forward_pre_hook(lambda layer, inputs: seen.append("pre")),
+               fc.register_forward_post_hook(lambda layer, inputs, out: seen.append("post")),
+               fc.register_state_dict_hook(lambda state: seen.append("state"))]
+    assert len({h._hook_id for h in helpers}) == 3  # ids are unique across the tables
+    fc(oar.ones([1, 2]))
+    fc.state_dict()
+    assert seen == ["pre", "post", "state"]
+    for helper in helpers:
+        helper.remove()
+    fc(oar.ones([1, 2]))
+    fc.state_dict()
+    assert seen == ["pre", "post", "state"]
+
+
 def test_hooks_and_apply():
     fc = nn.Linear(2, 2)
     calls = []

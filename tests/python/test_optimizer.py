@@ -468,3 +468,23 @@ def test_same_result_for_any_thread_count():
         oar.set_num_threads(before)
     np.testing.assert_array_equal(results[0], results[1])
     np.testing.assert_array_equal(results[0], results[2])
+
+
+def test_adam_family_checks_arguments_in_paddles_order():
+    """Adam/Adamax check the betas before epsilon, RAdam/NAdam the learning rate and epsilon
+    before the betas (the shared checks in _checks keep both orders): with several bad arguments
+    the error names the same one as Paddle's."""
+    paddle = pytest.importorskip("paddle")
+    cases = [dict(beta1=2.0, epsilon=-1.0), dict(beta2=2.0, epsilon=-1.0),
+             dict(learning_rate=-1.0, epsilon=-1.0, beta1=2.0)]
+    for name in ("Adam", "Adamax", "RAdam", "NAdam"):
+        for kwargs in cases:
+            named = []
+            for lib in (oar, paddle):
+                with pytest.raises(ValueError) as info:
+                    getattr(lib.optimizer, name)(parameters=lib.nn.Linear(2, 2).parameters(),
+                                                 **kwargs)
+                text = str(info.value)  # the first argument the message mentions
+                named.append(min((text.find(arg), arg) for arg in
+                                 ("learning rate", "beta1", "beta2", "epsilon") if arg in text)[1])
+            assert named[0] == named[1], (name, kwargs, named)

@@ -223,6 +223,27 @@ def test_cifar_live_against_paddle(tmp_path):
             assert ol.dtype == tl.dtype and ol.shape == tl.shape and ol == tl
 
 
+def test_transform_sees_what_paddle_gives_it(tmp_path):
+    """The shared item code (ImageDataset) keeps each dataset's own input to `transform`: with
+    the 'cv2' backend MNIST hands over float32, Cifar the stored uint8 HWC array; with 'pil' both
+    a PIL image."""
+    paddle = pytest.importorskip("paddle")
+    ip, lp, _, _ = make_mnist(tmp_path, n=100)
+    cifar = str(tmp_path / "cifar-10-python.tar.gz")
+    make_cifar(cifar, cifar_batches(np.random.default_rng(5), ["c/data_batch_1", "c/test_batch"]))
+    for backend in ("pil", "cv2"):
+        for args, name in (((ip, lp), "MNIST"), ((cifar,), "Cifar10")):
+            seen = []
+
+            def spy(image):
+                arr = np.asarray(image)
+                seen.append((type(image).__name__, str(arr.dtype), arr.shape))
+                return image
+            getattr(D, name)(*args, backend=backend, transform=spy)[1]
+            getattr(paddle.vision.datasets, name)(*args, backend=backend, transform=spy)[1]
+            assert seen[0] == seen[1], (name, backend, seen)
+
+
 # ---- Digits (bundled) --------------------------------------------------------------------------
 
 def test_digits_bundled_split():

@@ -3,8 +3,20 @@
 It is a Python subclass of oar.Tensor sharing the TensorImpl it was built from, so every op takes
 it as a tensor; the extra attributes are what optimizers, regularizers and clipping read.
 """
+import weakref
+
 from .. import _C
 from ..utils import unique_name
+
+# Every live Parameter by the identity of its TensorImpl: static programs capture weights on the
+# C++ side and hand back plain Tensor wrappers; this finds the Parameter object (its optimizer
+# state, learning rate, regularizer) again.
+_live = weakref.WeakValueDictionary()
+
+
+def find_parameter(tensor):
+    """The live Parameter sharing `tensor`'s storage and identity, or None."""
+    return _live.get(tensor._impl_id)
 
 
 class Parameter(_C.Tensor):
@@ -19,6 +31,7 @@ class Parameter(_C.Tensor):
         self.do_model_average = do_model_average
         self.is_distributed = False
         self.persistable = True
+        _live[self._impl_id] = self
 
     @property
     def trainable(self):

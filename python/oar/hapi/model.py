@@ -276,8 +276,19 @@ class Model:
         """training=True: <path>.pdparams (+ <path>.pdopt); training=False: an inference model."""
         from ..framework.io import save
         if not training:
-            raise NotImplementedError("Model.save(training=False) writes an inference program, which needs "
-                                      "oar.jit (static graphs); save with training=True for now")
+            # The network's forward as a program plus its weights (<path>.pdmodel, <path>.pdiparams).
+            from ..jit import save as jit_save
+            if not self._inputs:
+                raise ValueError("Model.save(training=False): the saved program needs its input shapes; create "
+                                 "the Model with inputs=[oar.static.InputSpec(shape, dtype, name)]")
+            was_training = self.network.training
+            self.network.eval()
+            try:
+                jit_save(self.network, path, input_spec=self._inputs)
+            finally:
+                if was_training:
+                    self.network.train()
+            return
         dirname = os.path.dirname(path)
         if dirname:
             os.makedirs(dirname, exist_ok=True)

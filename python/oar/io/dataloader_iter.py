@@ -1,20 +1,21 @@
 """The DataLoader's iterators: one that loads in the calling process, one that drives worker
-processes (tasks out through per-worker index queues, batches back through one result queue and
-shared memory, delivered in task order)."""
+processes (tasks out through per-worker index queues, batches back through per-worker result pipes
+and shared-memory slots, delivered in task order)."""
 import atexit
 import itertools
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
 import time
 import weakref
 
 from .collate import numpy_to_tensors
-from .shared_memory import discard_batch, make_prefix, read_batch, remove_leftovers
+from .shared_memory import SlotBatch, SlotReader, make_prefix, remove_leftovers
 from .worker import IterableExhausted, WorkerError, _fetch_iterable, _fetch_map, worker_loop
 
-# How often a waiting main process checks that its workers are alive (seconds).
+# How often a waiting main process checks that its workers are alive (seconds); a worker's exit
+# also wakes it at once (its process sentinel).
 _POLL_INTERVAL = 0.25
 # How long shutdown waits for a worker to leave by itself before terminating it.
 _JOIN_TIMEOUT = 0.5
@@ -103,9 +104,14 @@ class MultiProcessIter:
         self._shm_prefix = make_prefix(f"{next(_prefix_counter)}")
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._result_queue = ctx.Queue()
         self._done_event = ctx.Event()
         self._index_queues = [ctx.Queue() for _ in range(self._num_workers)]
+        # One result pipe per worker (no feeder thread, one writer each): worker -> main.
+        pipes = [ctx.Pipe(duplex=False) for _ in range(self._num_workers)]
+        self._result_conns = [r for r, _ in pipes]
+        # Free slots kept per worker: enough for a full prefetch plus the batches a loop holds.
+        self._slots = SlotReader(self._num_workers, loader.prefetch_factor + 2) \
+            if loader.use_shared_memory else None
         self._workers = []
         self._shut = False
         _live_iters.add(self)
@@ -119,12 +125,18 @@ class MultiProcessIter:
         self._start_epoch(loader)
         base_seed = int(randint(0, 2**62, [1]).item())
         spec = _LoaderSpec(loader, base_seed, self._shm_prefix)
+        forked = ctx.get_start_method() == "fork"
         for wid in range(self._num_workers):
+            # A forked worker inherits every pipe end open here; it closes all but its own writing
+            # end, so that a worker's death closes its pipe (the main process sees EOF, not a hang).
+            foreign = [c for p in pipes for c in p if c is not pipes[wid][1]] if forked else []
             w = ctx.Process(target=worker_loop, daemon=True,
-                            args=(spec, wid, self._index_queues[wid], self._result_queue, self._done_event,
-                                  os.getpid()))
+                            args=(spec, wid, self._index_queues[wid], pipes[wid][1], self._done_event,
+                                  os.getpid(), foreign))
             w.start()
+            pipes[wid][1].close()  # the worker's end now lives in the worker only
             self._workers.append(w)
+        self._sentinels = {w.sentinel: wid for wid, w in enumerate(self._workers)}
         held, self._held_tasks = self._held_tasks, None
         for wid, task in held:
             self._index_queues[wid].put(task)
@@ -132,8 +144,8 @@ class MultiProcessIter:
     # -- epochs ------------------------------------------------------------------------------
     def _start_epoch(self, loader):
         self._epoch += 1
-        for payload in self._reorder.values():
-            discard_batch(payload)
+        for wid, slot, payload in self._reorder.values():
+            self._discard(wid, slot, payload)
         self._reorder = {}
         self._tasks = _index_source(loader)
         self._send_idx = 0
@@ -164,7 +176,8 @@ class MultiProcessIter:
             indices = next(self._tasks)
         except StopIteration:
             return False
-        task = (self._epoch, self._send_idx, indices)
+        slot, dropped = self._slots.acquire(wid) if self._slots is not None else (None, ())
+        task = (self._epoch, self._send_idx, indices, slot, dropped)
         if self._held_tasks is not None:
             self._held_tasks.append((wid, task))
         else:
@@ -187,15 +200,17 @@ class MultiProcessIter:
                         self._shutdown()
                     raise StopIteration
                 if self._rcvd_idx not in self._reorder:
-                    epoch, idx, _, payload = self._get_result()
+                    epoch, idx, wid, slot, payload = self._get_result(self._task_worker[self._rcvd_idx])
                     if epoch != self._epoch:  # left over from an epoch that was cut short
-                        discard_batch(payload)
+                        self._discard(wid, slot, payload)
                     else:
-                        self._reorder[idx] = payload  # results arrive in any order; deliver in order
+                        self._reorder[idx] = (wid, slot, payload)
                     continue
-                payload = self._reorder.pop(self._rcvd_idx)
+                wid, slot, payload = self._reorder.pop(self._rcvd_idx)
                 del self._task_worker[self._rcvd_idx]
                 self._rcvd_idx += 1
+                if not isinstance(payload, SlotBatch):
+                    self._discard(wid, slot, payload)
                 if isinstance(payload, IterableExhausted):
                     self._active[payload.worker_id] = False
                     continue
@@ -203,14 +218,28 @@ class MultiProcessIter:
                     self._shutdown()
                     payload.reraise()
                 self._put_task()
-                return read_batch(payload)
+                if isinstance(payload, SlotBatch):
+                    return self._slots.read(wid, payload)
+                return numpy_to_tensors(payload)
         except (StopIteration, KeyboardInterrupt):
             raise
         except BaseException:
             self._shutdown()
             raise
 
-    def _get_result(self):
+    def _discard(self, wid, slot, payload):
+        # Gives back the slot of a result that is not handed out as tensors.
+        if self._slots is None or slot is None:
+            return
+        if isinstance(payload, SlotBatch):
+            self._slots.discard(wid, payload)
+        else:
+            self._slots.release(wid, slot)
+
+    def _get_result(self, wid):
+        """The next message on worker `wid`'s pipe: a worker answers its tasks in the order it got them,
+        so this is the answer to its oldest task still open (rcvd_idx's, or a stale epoch's)."""
+        conn = self._result_conns[wid]
         start = time.monotonic()
         while True:
             wait = _POLL_INTERVAL
@@ -218,13 +247,16 @@ class MultiProcessIter:
                 left = self._timeout - (time.monotonic() - start)
                 if left <= 0:
                     raise RuntimeError(f"DataLoader timed out: batch {self._rcvd_idx} took longer than "
-                                       f"timeout={self._timeout} seconds to arrive from worker "
-                                       f"{self._task_worker.get(self._rcvd_idx)}")
+                                       f"timeout={self._timeout} seconds to arrive from worker {wid}")
                 wait = min(wait, left)
-            try:
-                return self._result_queue.get(timeout=wait)
-            except queue.Empty:
-                self._check_workers()
+            if conn.poll() or conn in multiprocessing.connection.wait([conn, *self._sentinels], wait):
+                try:
+                    return conn.recv()
+                except EOFError:  # the worker is gone (its end of the pipe closed)
+                    self._workers[wid].join(_JOIN_TIMEOUT)
+                    self._check_workers()
+                    raise RuntimeError(f"DataLoader worker {wid} closed its result pipe") from None
+            self._check_workers()
 
     def _check_workers(self):
         dead = [(wid, w) for wid, w in enumerate(self._workers) if not w.is_alive()]
@@ -255,12 +287,17 @@ class MultiProcessIter:
             if w.is_alive():
                 w.kill()
                 w.join()
-        for q in self._index_queues + [self._result_queue]:
+        for q in self._index_queues:
             q.cancel_join_thread()
             q.close()
-        # Batches still in flight or waiting here are files under our prefix: remove them all (the
-        # workers are gone, so no new one can appear).
+        for conn in self._result_conns:
+            conn.close()
+        # Slot files the workers wrote but this process never mapped are the only files under our
+        # prefix: remove them all (the workers are gone, so no new one can appear). Batches already
+        # handed out live on in their mappings.
         self._reorder = {}
+        if self._slots is not None:
+            self._slots.close()
         remove_leftovers(self._shm_prefix)
         _live_iters.discard(self)
 

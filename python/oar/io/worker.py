@@ -5,11 +5,12 @@ import queue
 import random
 import sys
 import traceback
+from multiprocessing.reduction import ForkingPickler
 
 import numpy as np
 
 from .collate import tensors_to_numpy
-from .shared_memory import remove_leftovers, write_batch
+from .shared_memory import SlotWriter, remove_leftovers
 
 _worker_info = None
 
@@ -124,11 +125,24 @@ def _fetch_iterable(it, batch_size_or_none, drop_last, collate_fn):
     return collate_fn(samples)
 
 
-def worker_loop(spec, worker_id, index_queue, result_queue, done_event, parent_pid):
-    """Runs in the worker process: answers (epoch, batch_index, indices) tasks until told to stop (a
-    None task or done_event) or the main process is gone."""
+def _send(conn, message):
+    # Pickled here, so a result that cannot be pickled (use_shared_memory=False) travels as an error.
+    try:
+        payload = ForkingPickler.dumps(message)
+    except Exception:
+        payload = ForkingPickler.dumps(message[:4] + (WorkerError(message[2]),))
+    conn.send_bytes(payload)
+
+
+def worker_loop(spec, worker_id, index_queue, result_conn, done_event, parent_pid, foreign):
+    """Runs in the worker process: answers (epoch, batch_index, indices, slot, dropped_slots) tasks with
+    (epoch, batch_index, worker_id, slot, result) on its own result pipe until told to stop (a None
+    task or done_event) or the main process is gone. `foreign`: pipe ends that fork copied here but
+    that belong to the main process or other workers; closed first."""
     global _worker_info
     from .. import set_num_threads
+    for conn in foreign:
+        conn.close()
     # OpenMP's thread pool does not survive fork: a forked child that enters a parallel region
     # hangs, so a worker runs oar's kernels on one thread.
     set_num_threads(1)
@@ -141,22 +155,25 @@ def worker_loop(spec, worker_id, index_queue, result_queue, done_event, parent_p
             spec.worker_init_fn(worker_id)
         except Exception:
             init_error = WorkerError(worker_id)
-    epoch, it, exhausted, n_written = None, None, False, 0
+    ring = SlotWriter(spec.shm_prefix, worker_id) if spec.use_shared_memory else None
+    epoch, it, exhausted = None, None, False
     try:
         while not done_event.is_set():
             try:
                 task = index_queue.get(timeout=0.2)
             except queue.Empty:
                 if os.getppid() != parent_pid:
-                    # Orphaned: the main process died and cannot remove the batches it never read.
+                    # Orphaned: the main process died and cannot remove the files it never mapped.
                     remove_leftovers(spec.shm_prefix)
                     break
                 continue
             if task is None:
                 break
-            task_epoch, batch_index, indices = task
+            task_epoch, batch_index, indices, slot, dropped = task
+            if dropped:
+                ring.drop(dropped)
             if init_error is not None:
-                result_queue.put((task_epoch, batch_index, worker_id, init_error))
+                _send(result_conn, (task_epoch, batch_index, worker_id, slot, init_error))
                 continue
             try:
                 if spec.iterable:
@@ -166,21 +183,21 @@ def worker_loop(spec, worker_id, index_queue, result_queue, done_event, parent_p
                                                                   spec.collate_fn)
                     if data is None:
                         exhausted = True
-                        result_queue.put((task_epoch, batch_index, worker_id, IterableExhausted(worker_id)))
+                        _send(result_conn, (task_epoch, batch_index, worker_id, slot,
+                                            IterableExhausted(worker_id)))
                         continue
                 else:
                     data = _fetch_map(spec.dataset, indices, spec.auto_collate, spec.collate_fn)
                 data = tensors_to_numpy(data)
-                if spec.use_shared_memory:
-                    data = write_batch(data, f"{spec.shm_prefix}_w{worker_id}_{n_written}")
-                    n_written += 1
-                result = data
+                result = ring.write(data, slot) if ring is not None else data
             except Exception:
                 result = WorkerError(worker_id)
-            result_queue.put((task_epoch, batch_index, worker_id, result))
+            _send(result_conn, (task_epoch, batch_index, worker_id, slot, result))
     except KeyboardInterrupt:
         pass  # the main process handles Ctrl-C; the worker just leaves
+    except OSError:
+        # The result pipe broke: the main process is gone or closed it; leave nothing behind.
+        if os.getppid() != parent_pid:
+            remove_leftovers(spec.shm_prefix)
     finally:
-        # Do not let the queue's feeder thread block exit on a main process that stopped reading.
-        result_queue.cancel_join_thread()
-        result_queue.close()
+        result_conn.close()

@@ -15,8 +15,7 @@ class Adadelta(Optimizer):
         require('Adadelta', learning_rate=learning_rate, epsilon=epsilon, rho=rho)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = 'adadelta'
-        self._epsilon, self._rho = epsilon, rho
-        self._default_dict.update(epsilon=epsilon, rho=rho)
+        self._keep_hypers(epsilon=epsilon, rho=rho)
         self._finish_groups()
 
     def _update(self, batch, opts, group):

@@ -2,7 +2,7 @@
 (the running maximum of the second moment). lazy_mode only matters for sparse gradients, which
 oar does not produce, so it is accepted and has no effect."""
 from .. import _C
-from ._checks import batch_args, beta_in_range, non_negative, require
+from ._checks import adam_args, batch_args
 from .optimizer import Optimizer
 
 __all__ = ['Adam']
@@ -14,19 +14,13 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, lazy_mode=False, multi_precision=False,
                  use_multi_tensor=False, amsgrad=False, name=None):
-        cls = type(self).__name__
-        require(cls, learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon)
-        beta_in_range(cls, 'beta1', beta1)
-        beta_in_range(cls, 'beta2', beta2)
-        non_negative(cls, 'epsilon', epsilon)
+        adam_args(type(self).__name__, learning_rate, beta1, beta2, epsilon)
         self._multi_precision = multi_precision
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = 'adam'
-        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
-        self._lazy_mode = lazy_mode
+        self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon, lazy_mode=lazy_mode)
         self._use_multi_tensor = use_multi_tensor
         self._amsgrad = amsgrad
-        self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon, lazy_mode=lazy_mode)
         self._finish_groups()
 
     def _state_keys(self, opts):
@@ -39,7 +33,5 @@ class Adam(Optimizer):
     def _update(self, batch, opts, group):
         beta1_pow, beta2_pow = self._pows(batch, opts)
         _C._optim_adam(*batch_args(batch), beta1_pow=beta1_pow, beta2_pow=beta2_pow,
-                       beta1=self._scalar(opts.get('beta1', self._beta1)),
-                       beta2=self._scalar(opts.get('beta2', self._beta2)),
-                       epsilon=self._scalar(opts.get('epsilon', self._epsilon)),
-                       amsgrad=self._amsgrad, decay=self._decoupled_decay(batch, opts))
+                       **self._hypers(opts, 'beta1', 'beta2', 'epsilon'), amsgrad=self._amsgrad,
+                       decay=self._decoupled_decay(batch, opts))

@@ -1,7 +1,7 @@
 """Adamax (paddle.optimizer.Adamax): Adam with the infinity norm, u = max(beta2 u + eps, |g|);
 w -= lr / (1 - beta1^t) * m / u."""
 from .. import _C
-from ._checks import batch_args, beta_in_range, non_negative, require
+from ._checks import adam_args, batch_args
 from .optimizer import Optimizer
 
 __all__ = ['Adamax']
@@ -13,19 +13,13 @@ class Adamax(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):
-        require('Adamax', learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon)
-        beta_in_range('Adamax', 'beta1', beta1)
-        beta_in_range('Adamax', 'beta2', beta2)
-        non_negative('Adamax', 'epsilon', epsilon)
+        adam_args('Adamax', learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = 'adamax'
-        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
-        self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon)
+        self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon)
         self._finish_groups()
 
     def _update(self, batch, opts, group):
         (beta1_pow,) = self._pows(batch, opts)
         _C._optim_adamax(*batch_args(batch), beta1_pow=beta1_pow,
-                         beta1=self._scalar(opts.get('beta1', self._beta1)),
-                         beta2=self._scalar(opts.get('beta2', self._beta2)),
-                         epsilon=self._scalar(opts.get('epsilon', self._epsilon)))
+                         **self._hypers(opts, 'beta1', 'beta2', 'epsilon'))

@@ -1,7 +1,7 @@
 """Lamb (paddle.optimizer.Lamb): Adam's direction plus decoupled decay, r = m_hat /
 (sqrt(v_hat) + eps) + wd w, scaled per parameter by the trust ratio ||w|| / ||r||."""
 from .. import _C
-from ._checks import batch_args, beta_in_range, non_negative, require
+from ._checks import adam_args, batch_args
 from .optimizer import Optimizer
 
 __all__ = ['Lamb']
@@ -14,23 +14,17 @@ class Lamb(Optimizer):
     def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999,
                  epsilon=1e-06, parameters=None, grad_clip=None, exclude_from_weight_decay_fn=None,
                  multi_precision=False, always_adapt=False, name=None):
-        require('Lamb', learning_rate=learning_rate, beta1=beta1, beta2=beta2, epsilon=epsilon)
-        beta_in_range('Lamb', 'beta1', beta1)
-        beta_in_range('Lamb', 'beta2', beta2)
-        non_negative('Lamb', 'epsilon', epsilon)
+        adam_args('Lamb', learning_rate, beta1, beta2, epsilon)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError("Lamb: exclude_from_weight_decay_fn should be a function of the parameter, "
                             f"but received {type(exclude_from_weight_decay_fn).__name__}")
         self._multi_precision = multi_precision
         super().__init__(learning_rate, parameters, None, grad_clip, name)
         self.type = 'lamb'
-        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
-        self._lamb_weight_decay = lamb_weight_decay
-        self._exclude_from_weight_decay_fn = exclude_from_weight_decay_fn
+        self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon,
+                          lamb_weight_decay=lamb_weight_decay,
+                          exclude_from_weight_decay_fn=exclude_from_weight_decay_fn)
         self.always_adapt = always_adapt
-        self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon,
-                                  lamb_weight_decay=lamb_weight_decay,
-                                  exclude_from_weight_decay_fn=exclude_from_weight_decay_fn)
         self._finish_groups()
 
     def _update(self, batch, opts, group):
@@ -39,7 +33,5 @@ class Lamb(Optimizer):
         decay = [0.0 if exclude is not None and exclude(p) else wd for p in batch['params']]
         beta1_pow, beta2_pow = self._pows(batch, opts)
         _C._optim_lamb(*batch_args(batch), beta1_pow=beta1_pow, beta2_pow=beta2_pow,
-                       beta1=self._scalar(opts.get('beta1', self._beta1)),
-                       beta2=self._scalar(opts.get('beta2', self._beta2)),
-                       epsilon=self._scalar(opts.get('epsilon', self._epsilon)),
-                       decay=decay, always_adapt=bool(self.always_adapt))
+                       **self._hypers(opts, 'beta1', 'beta2', 'epsilon'), decay=decay,
+                       always_adapt=bool(self.always_adapt))

@@ -40,6 +40,11 @@ def _as_numpy(value):
     return np.asarray(value)
 
 
+
+def _in_static_mode():
+    from ..static.mode import in_static_mode
+    return in_static_mode()
+
 class Optimizer:
     """Base class. Subclasses set `_state_specs` (state name, initial value) in kernel order,
     `_pow_specs` (bias-correction accumulators: name, hyperparameter) and implement _update."""
@@ -58,6 +63,8 @@ class Optimizer:
                 raise TypeError(f"{cls}: `parameters` argument should not get dict type, if parameter "
                                 "groups is needed, please set `parameters` as list of dict")
             parameters = list(parameters)
+        elif _in_static_mode():
+            parameters = []  # static mode: minimize(loss) updates every parameter the loss reads
         else:
             raise AttributeError(f"{cls}: parameters argument given to the Optimizer should not be "
                                  "None in dygraph mode.")
@@ -107,6 +114,18 @@ class Optimizer:
             self._param_groups = self._parameter_list
 
     # ---- argument helpers ----
+    def _keep_hypers(self, **values):
+        """Keeps each hyperparameter as self._<name> and as a default every parameter group
+        takes when it does not set its own (_default_dict), in the order given."""
+        for name, value in values.items():
+            setattr(self, '_' + name, value)
+        self._default_dict.update(values)
+
+    def _hypers(self, opts, *names):
+        """{name: float} for the kernel: the group's own value of each hyperparameter, else the
+        optimizer's (self._<name>); a tensor is read now."""
+        return {name: self._scalar(opts.get(name, getattr(self, '_' + name))) for name in names}
+
     def _as_regularizer(self, weight_decay, what):
         if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
             return weight_decay
@@ -345,6 +364,8 @@ class Optimizer:
         if not isinstance(loss, _C.Tensor):
             raise TypeError(f"{type(self).__name__}.minimize: the loss should be a Tensor, but "
                             f"received {type(loss).__name__}")
+        if _C._ir.is_symbolic(loss):
+            return self._minimize_static(loss, parameters, no_grad_set)
         skip = {id(p) for p in (no_grad_set or [])}
         chosen = None if not parameters else {id(p) for p in parameters}
 
@@ -361,6 +382,23 @@ class Optimizer:
                 all_pairs += pairs
                 self._apply_pairs(pairs, group)
         return [], all_pairs
+
+    def _minimize_static(self, loss, parameters, no_grad_set):
+        """Static mode: the program gets the gradients (append_backward) and, after each run,
+        this optimizer applies them (the same fused update as in dynamic mode)."""
+        from ..static.backward import append_backward
+        from ..static.program import default_main_program
+        params_grads = append_backward(loss, parameter_list=parameters, no_grad_set=no_grad_set)
+        mine = {id(p) for p in self._all_params()}
+        if mine:  # an optimizer built without parameters (static style) updates all of them
+            params_grads = [(p, g) for p, g in params_grads if id(p) in mine]
+        default_main_program()._optimize_hooks.append((self, params_grads))
+        return [], params_grads
+
+    def _all_params(self):
+        if self._grouped:
+            return [p for g in self._param_groups for p in g['params']]
+        return list(self._param_groups or [])
 
     def apply_gradients(self, params_grads):
         """Clips, regularizes and applies the given (parameter, gradient) pairs (ungrouped

@@ -3,7 +3,7 @@ second moment, r_t = sqrt((rho_t-4)(rho_t-2) rho_inf / ((rho_inf-4)(rho_inf-2) r
 bias-corrected momentum SGD while rho_t <= 5. Like Paddle, the counters beta1_pow, beta2_pow and
 rho are kept per element, shaped like the parameter."""
 from .. import _C
-from ._checks import batch_args, beta_in_range, non_negative, require
+from ._checks import adam_args_epsilon_first, batch_args
 from .optimizer import Optimizer
 
 __all__ = ['RAdam']
@@ -15,19 +15,11 @@ class RAdam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):
-        require('RAdam', learning_rate=learning_rate)
-        if isinstance(learning_rate, (int, float)) and not learning_rate >= 0:
-            raise ValueError(f"RAdam: invalid learning rate: {learning_rate}, expect learning_rate >= 0.")
-        non_negative('RAdam', 'epsilon', epsilon)
-        beta_in_range('RAdam', 'beta1', beta1)
-        beta_in_range('RAdam', 'beta2', beta2)
+        adam_args_epsilon_first('RAdam', learning_rate, beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = 'radam'
-        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
-        self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon)
+        self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon)
         self._finish_groups()
 
     def _update(self, batch, opts, group):
-        _C._optim_radam(*batch_args(batch), beta1=self._scalar(opts.get('beta1', self._beta1)),
-                        beta2=self._scalar(opts.get('beta2', self._beta2)),
-                        epsilon=self._scalar(opts.get('epsilon', self._epsilon)))
+        _C._optim_radam(*batch_args(batch), **self._hypers(opts, 'beta1', 'beta2', 'epsilon'))

@@ -18,8 +18,7 @@ class RMSProp(Optimizer):
         non_negative('RMSProp', 'momentum', momentum)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = 'rmsprop'
-        self._rho, self._epsilon, self._momentum, self._centered = rho, epsilon, momentum, centered
-        self._default_dict.update(rho=rho, epsilon=epsilon, momentum=momentum, centered=centered)
+        self._keep_hypers(rho=rho, epsilon=epsilon, momentum=momentum, centered=centered)
         self._finish_groups()
 
     def _update(self, batch, opts, group):

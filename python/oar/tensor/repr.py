@@ -164,6 +164,16 @@ def format_data(arr, indent=_INDENT, bfloat16=False):
 
 
 def tensor_repr(t):
+    from .. import _C
+    if _C._ir.is_symbolic(t):
+        # A value of a program being built (as Paddle's static Value prints).
+        op, index = _C._ir.value_info(t)
+        dims = "x".join(str(d) for d in t.shape)
+        code = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64",
+                "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "ui8", "bool": "b",
+                "complex64": "c64", "complex128": "c128"}[t.dtype.name]
+        return (f"Value(define_op_name={op}, index={index}, dtype=tensor<{dims + 'x' if dims else ''}{code}>, "
+                f"stop_gradient={t.stop_gradient})")
     arr = t.numpy()
     # bfloat16 comes out of numpy() as its raw uint16 bits (as in Paddle), which format_data widens.
     data = format_data(arr, bfloat16=t.dtype.name == "bfloat16" and arr.dtype == np.uint16)

@@ -70,7 +70,14 @@ def set_global_initializer(weight_init, bias_init=None):
 
 
 def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_name):
-    """A Parameter of `shape` and `dtype` named and initialised as `attr` says."""
+    """A Parameter of `shape` and `dtype` named and initialised as `attr` says (with values, also
+    in static mode)."""
+    from ...static.mode import eager
+    with eager():
+        return _make_parameter(shape, dtype, attr, is_bias, default_initializer, default_name)
+
+
+def _make_parameter(shape, dtype, attr, is_bias, default_initializer, default_name):
     from ...framework.parameter import Parameter
     from ...utils import unique_name
     from .constant import Constant

@@ -1,6 +1,11 @@
 """Activation layers, as paddle.nn's: each keeps its arguments, forwards to the op of the same
-name in oar.nn.functional, and prints them as Paddle does (extra_repr)."""
+name in oar.nn.functional, and prints them as Paddle does (extra_repr).
+
+Most are declared by one table-like line, `class CELU(_Activation, alpha=1.0)`: the class keywords
+are the constructor's arguments with their defaults, in Paddle's order, and `_functional` names the
+op they are passed to (positionally, in that order, then name=). _Activation writes the rest."""
 import functools
+import types
 
 from ... import _C
 from .. import functional as F
@@ -42,43 +47,102 @@ def _dtype_name(dtype):
     return getattr(dtype, "name", dtype)
 
 
-class CELU(Layer):
+_REQUIRED = object()  # a constructor argument with no default (Maxout's groups)
+
+
+def _renamed(function, owner, wrap=None):
+    """A copy of `function` that names `owner` (so a wrong call reads 'ReLU.forward() got ...', as
+    Paddle's own methods do), optionally passed through the decorator `wrap`."""
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                              function.__defaults__, function.__closure__)
+    copy.__qualname__ = f"{owner.__qualname__}.{function.__name__}"
+    copy.__module__ = owner.__module__
+    return wrap(copy) if wrap else copy
+
+
+def _constructor(cls):
+    """cls.__init__ with the real signature (args..., name=None) of cls's argument table, so that
+    inspect.signature and the TypeError of a wrong call are Paddle's. Written as source and
+    compiled, as dataclasses does: Python has no other way to give a function named parameters."""
+    names = list(cls._arg_defaults)
+    namespace = {"_keep": _Activation._keep}
+    exec(f"def __init__(self, {''.join(n + ', ' for n in names)}name=None):\n"
+         f"    _keep(self, locals())\n", namespace)
+    init = namespace["__init__"]
+    init.__defaults__ = tuple(d for d in cls._arg_defaults.values() if d is not _REQUIRED) + (None,)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    return init
+
+
+def _alias_property(canonical):
+    """A property that reads and writes the stored argument `canonical` under another name."""
+    attribute = "_" + canonical
+    return property(lambda self: getattr(self, attribute),
+                    lambda self, value: setattr(self, attribute, value))
+
+
+class _Activation(Layer):
+    """Base of the table-declared activations: keeps each argument as `_<arg>` (and name as
+    `_name`, or as the class's _name_attribute), forwards them to oar.nn.functional.<_functional>
+    and prints them as 'arg=value, ...' then ', name=...'.
+
+    Class-body settings: _alias = (canonical, alias) accepts the argument under a second name
+    (constructor keyword and property) and the input as `input`; _name_attribute = "name" for
+    the layers Paddle keeps the name on as `.name`."""
+
+    _functional = None
+    _arg_defaults = {}
+    _alias = None
+    _name_attribute = "_name"
+
+    def __init_subclass__(cls, **arg_defaults):
+        super().__init_subclass__()
+        if _Activation not in cls.__bases__:  # a user's subclass of ReLU etc.: plain inheritance
+            return
+        cls._arg_defaults = arg_defaults
+        alias_init = alias_input = None
+        if cls._alias:
+            canonical, alias = cls._alias
+            setattr(cls, alias, _alias_property(canonical))
+            alias_init, alias_input = _param_alias(canonical, alias), _param_alias("x", "input")
+        if "__init__" not in vars(cls):
+            cls.__init__ = alias_init(_constructor(cls)) if alias_init else _constructor(cls)
+        if "forward" not in vars(cls):
+            cls.forward = _renamed(_Activation.forward, cls, alias_input)
+
+    def _keep(self, args):
+        Layer.__init__(self)
+        for arg in self._arg_defaults:
+            setattr(self, "_" + arg, args[arg])
+        setattr(self, self._name_attribute, args["name"])
+
+    def _args(self):
+        return [getattr(self, "_" + arg) for arg in self._arg_defaults]
+
+    def _layer_name(self):
+        return getattr(self, self._name_attribute)
+
+    def forward(self, x):
+        return getattr(F, self._functional)(x, *self._args(), name=self._layer_name())
+
+    def extra_repr(self):
+        text = ", ".join(f"{arg}={value}" for arg, value in zip(self._arg_defaults, self._args()))
+        return _with_name(text, self._layer_name())
+
+
+class CELU(_Activation, alpha=1.0):
     """max(0, x) + min(0, alpha (exp(x / alpha) - 1))."""
-
-    def __init__(self, alpha=1.0, name=None):
-        super().__init__()
-        self._alpha = alpha
-        self._name = name
-
-    def forward(self, x):
-        return F.celu(x, self._alpha, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"alpha={self._alpha}", self._name)
+    _functional = "celu"
 
 
-class ELU(Layer):
+class ELU(_Activation, alpha=1.0):
     """x for x > 0, alpha (exp(x) - 1) otherwise."""
-
-    def __init__(self, alpha=1.0, name=None):
-        super().__init__()
-        self._alpha = alpha
-        self._name = name
-
-    def forward(self, x):
-        return F.elu(x, self._alpha, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"alpha={self._alpha}", self._name)
+    _functional = "elu"
 
 
-class GELU(Layer):
+class GELU(_Activation, approximate=False):
     """x Phi(x); approximate (True or 'tanh') uses the tanh approximation."""
-
-    def __init__(self, approximate=False, name=None):
-        super().__init__()
-        self._approximate = approximate
-        self._name = name
 
     def forward(self, x):
         approximate = self._approximate
@@ -89,176 +153,55 @@ class GELU(Layer):
             approximate = approximate == "tanh"
         return F.gelu(x, approximate, self._name)
 
-    def extra_repr(self):
-        return _with_name(f"approximate={self._approximate}", self._name)
 
-
-class GLU(Layer):
+class GLU(_Activation, axis=-1):
     """a * sigmoid(b), a and b the halves of x along axis (also spelled dim)."""
-
-    @_param_alias("axis", "dim")
-    def __init__(self, axis=-1, name=None):
-        super().__init__()
-        self._axis = axis
-        self._name = name
-
-    @_param_alias("x", "input")
-    def forward(self, x):
-        return F.glu(x, self._axis, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"axis={self._axis}", self._name)
-
-    @property
-    def dim(self):
-        return self._axis
-
-    @dim.setter
-    def dim(self, value):
-        self._axis = value
+    _functional, _alias = "glu", ("axis", "dim")
 
 
-class Hardshrink(Layer):
+class Hardshrink(_Activation, threshold=0.5):
     """x where |x| > threshold (also spelled lambd), else 0."""
-
-    @_param_alias("threshold", "lambd")
-    def __init__(self, threshold=0.5, name=None):
-        super().__init__()
-        self._threshold = threshold
-        self._name = name
-
-    @_param_alias("x", "input")
-    def forward(self, x):
-        return F.hardshrink(x, self._threshold, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"threshold={self._threshold}", self._name)
-
-    @property
-    def lambd(self):
-        return self._threshold
-
-    @lambd.setter
-    def lambd(self, value):
-        self._threshold = value
+    _functional, _alias = "hardshrink", ("threshold", "lambd")
 
 
-class Hardsigmoid(Layer):
+class Hardsigmoid(_Activation):
     """clip(x / 6 + 1 / 2, 0, 1)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self.name = name
-
-    def forward(self, x):
-        return F.hardsigmoid(x, name=self.name)
-
-    def extra_repr(self):
-        return _with_name("", self.name)
+    _functional, _name_attribute = "hardsigmoid", "name"
 
 
-class Hardswish(Layer):
+class Hardswish(_Activation):
     """x * relu6(x + 3) / 6."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.hardswish(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "hardswish"
 
 
-class Hardtanh(Layer):
+class Hardtanh(_Activation, min=-1.0, max=1.0):
     """x clamped to [min, max]."""
-
-    def __init__(self, min=-1.0, max=1.0, name=None):
-        super().__init__()
-        self._min = min
-        self._max = max
-        self._name = name
-
-    def forward(self, x):
-        return F.hardtanh(x, self._min, self._max, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"min={self._min}, max={self._max}", self._name)
+    _functional = "hardtanh"
 
 
-class LeakyReLU(Layer):
+class LeakyReLU(_Activation, negative_slope=0.01):
     """x for x >= 0, negative_slope * x otherwise."""
-
-    def __init__(self, negative_slope=0.01, name=None):
-        super().__init__()
-        self._negative_slope = negative_slope
-        self._name = name
-
-    def forward(self, x):
-        return F.leaky_relu(x, self._negative_slope, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"negative_slope={self._negative_slope}", self._name)
+    _functional = "leaky_relu"
 
 
-class LogSigmoid(Layer):
+class LogSigmoid(_Activation):
     """log(sigmoid(x))."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.log_sigmoid(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "log_sigmoid"
 
 
-class LogSoftmax(Layer):
+class LogSoftmax(_Activation, axis=-1):
     """log(softmax(x)) along axis."""
-
-    def __init__(self, axis=-1, name=None):
-        super().__init__()
-        self._axis = axis
-        self._name = name
-
-    def forward(self, x):
-        return F.log_softmax(x, self._axis)
-
-    def extra_repr(self):
-        return _with_name(f"axis={self._axis}", self._name)
+    _functional = "log_softmax"
 
 
-class Maxout(Layer):
+class Maxout(_Activation, groups=_REQUIRED, axis=1):
     """The max over each run of `groups` channels along axis (1, or -1 / 3 for channels last)."""
-
-    def __init__(self, groups, axis=1, name=None):
-        super().__init__()
-        self._groups = groups
-        self._axis = axis
-        self._name = name
-
-    def forward(self, x):
-        return F.maxout(x, self._groups, self._axis, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"groups={self._groups}, axis={self._axis}", self._name)
+    _functional = "maxout"
 
 
-class Mish(Layer):
+class Mish(_Activation):
     """x tanh(softplus(x))."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.mish(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "mish"
 
 
 class PReLU(Layer):
@@ -288,43 +231,19 @@ class PReLU(Layer):
                           f"init={self._init}, dtype={_dtype_name(self._dtype)}", self._name)
 
 
-class ReLU(Layer):
+class ReLU(_Activation):
     """max(x, 0)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.relu(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "relu"
 
 
-class ReLU6(Layer):
+class ReLU6(_Activation):
     """min(max(x, 0), 6)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.relu6(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "relu6"
 
 
-class RReLU(Layer):
+class RReLU(_Activation, lower=1.0 / 8.0, upper=1.0 / 3.0):
     """Leaky ReLU with a random slope in [lower, upper] per element while training, and the
     fixed slope (lower + upper) / 2 in evaluation (layer.eval())."""
-
-    def __init__(self, lower=1.0 / 8.0, upper=1.0 / 3.0, name=None):
-        super().__init__()
-        self._lower = lower
-        self._upper = upper
-        self._name = name
 
     def forward(self, x):
         return F.rrelu(x, lower=self._lower, upper=self._upper, training=self.training)
@@ -334,44 +253,22 @@ class RReLU(Layer):
                           f"dtype={_dtype_name(self._dtype)}", self._name)
 
 
-class SELU(Layer):
+class SELU(_Activation, scale=1.0507009873554805, alpha=1.6732632423543772):
     """scale x for x > 0, scale alpha (exp(x) - 1) otherwise."""
-
-    def __init__(self, scale=1.0507009873554805, alpha=1.6732632423543772, name=None):
-        super().__init__()
-        self._scale = scale
-        self._alpha = alpha
-        self._name = name
-
-    def forward(self, x):
-        return F.selu(x, self._scale, self._alpha, self._name)
+    _functional = "selu"
 
     def extra_repr(self):
         return _with_name(f"scale={self._scale:.16f}, alpha={self._alpha:.16f}", self._name)
 
 
-class Sigmoid(Layer):
+class Sigmoid(_Activation):
     """1 / (1 + exp(-x))."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self.name = name
-
-    def forward(self, x):
-        return F.sigmoid(x, self.name)
-
-    def extra_repr(self):
-        return _with_name("", self.name)
+    _functional, _name_attribute = "sigmoid", "name"
 
 
-class Silu(Layer):
+class Silu(_Activation, inplace=False):
     """x sigmoid(x); inplace writes the result into x (a tensor that is not a leaf needing
     gradient, as every in-place op)."""
-
-    def __init__(self, inplace=False, name=None):
-        super().__init__()
-        self._name = name
-        self._inplace = inplace
 
     def forward(self, x):
         if self._inplace:
@@ -381,34 +278,17 @@ class Silu(Layer):
             return x
         return F.silu(x, self._name)
 
-    def extra_repr(self):
-        return _with_name(f"inplace={self._inplace}", self._name)
-
 
 SiLU = Silu
 
 
-class Softmax(Layer):
+class Softmax(_Activation, axis=-1):
     """exp(x) / sum(exp(x)) along axis."""
-
-    def __init__(self, axis=-1, name=None):
-        super().__init__()
-        self._axis = axis
-        self._name = name
-
-    def forward(self, x):
-        return F.softmax(x, self._axis, name=self._name)
-
-    def extra_repr(self):
-        return _with_name(f"axis={self._axis}", self._name)
+    _functional = "softmax"
 
 
-class Softmax2D(Layer):
+class Softmax2D(_Activation):
     """Softmax over the channels (axis -3) of a [C, H, W] or [N, C, H, W] input."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
 
     def forward(self, x):
         if x.ndim not in (3, 4):
@@ -417,118 +297,37 @@ class Softmax2D(Layer):
                                  f"(shape {list(x.shape)})")
         return F.softmax(x, axis=-3, name=self._name)
 
-    def extra_repr(self):
-        return _with_name("", self._name)
 
-
-class Softplus(Layer):
+class Softplus(_Activation, beta=1, threshold=20):
     """log(1 + exp(beta x)) / beta, x itself where beta x > threshold."""
-
-    def __init__(self, beta=1, threshold=20, name=None):
-        super().__init__()
-        self._beta = beta
-        self._threshold = threshold
-        self._name = name
-
-    def forward(self, x):
-        return F.softplus(x, self._beta, self._threshold, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"beta={self._beta}, threshold={self._threshold}", self._name)
+    _functional = "softplus"
 
 
-class Softshrink(Layer):
+class Softshrink(_Activation, threshold=0.5):
     """x - threshold above threshold (also spelled lambd), x + threshold below -threshold, else 0."""
-
-    @_param_alias("threshold", "lambd")
-    def __init__(self, threshold=0.5, name=None):
-        super().__init__()
-        self._threshold = threshold
-        self._name = name
-
-    @_param_alias("x", "input")
-    def forward(self, x):
-        return F.softshrink(x, self._threshold, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"threshold={self._threshold}", self._name)
-
-    @property
-    def lambd(self):
-        return self._threshold
-
-    @lambd.setter
-    def lambd(self, value):
-        self._threshold = value
+    _functional, _alias = "softshrink", ("threshold", "lambd")
 
 
-class Softsign(Layer):
+class Softsign(_Activation):
     """x / (1 + |x|)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.softsign(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "softsign"
 
 
-class Swish(Layer):
+class Swish(_Activation):
     """x sigmoid(x)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.swish(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "swish"
 
 
-class Tanh(Layer):
+class Tanh(_Activation):
     """tanh(x)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.tanh(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "tanh"
 
 
-class Tanhshrink(Layer):
+class Tanhshrink(_Activation):
     """x - tanh(x)."""
-
-    def __init__(self, name=None):
-        super().__init__()
-        self._name = name
-
-    def forward(self, x):
-        return F.tanhshrink(x, self._name)
-
-    def extra_repr(self):
-        return _with_name("", self._name)
+    _functional = "tanhshrink"
 
 
-class ThresholdedReLU(Layer):
+class ThresholdedReLU(_Activation, threshold=1.0, value=0.0):
     """x where x > threshold, else value."""
-
-    def __init__(self, threshold=1.0, value=0.0, name=None):
-        super().__init__()
-        self._threshold = threshold
-        self._value = value
-        self._name = name
-
-    def forward(self, x):
-        return F.thresholded_relu(x, self._threshold, self._value, self._name)
-
-    def extra_repr(self):
-        return _with_name(f"threshold={self._threshold}, value={self._value}", self._name)
+    _functional = "thresholded_relu"

@@ -6,6 +6,7 @@ get Paddle's global names ("linear_0.w_0"), and produces state dicts keyed by st
 ("fc.weight").
 """
 import collections
+import functools
 import re
 import warnings
 
@@ -38,7 +39,33 @@ class HookRemoveHelper:
         self._hooks_ref.pop(self._hook_id, None)
 
 
+def _add_hook(table, hook):
+    """Registers hook in one of a layer's hook tables; the helper returned removes it again."""
+    helper = HookRemoveHelper(table)
+    table[helper._hook_id] = hook
+    return helper
+
+
+def _join(prefix, name):
+    """A structured name: 'fc' + 'weight' -> 'fc.weight'; no dot after an empty prefix."""
+    return prefix + ("." if prefix else "") + name
+
+
 class Layer:
+    def __init_subclass__(cls, **kwargs):
+        # Layers build their weights with values, also in static mode (the weights are then
+        # captured by the programs that use them): run every __init__ eagerly.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "_oar_eager", False):
+            @functools.wraps(init)
+            def eager_init(self, *args, **kw):
+                from ...static.mode import eager
+                with eager():
+                    init(self, *args, **kw)
+            eager_init._oar_eager = True
+            cls.__init__ = eager_init
+
     def __init__(self, name_scope=None, dtype="float32"):
         self.training = True
         self._full_name = unique_name.generate(name_scope or _snake_case(type(self).__name__))
@@ -71,11 +98,15 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__}.forward is not implemented")
 
     def __call__(self, *inputs, **kwargs):
+        return self._run_forward(self.forward, inputs, kwargs)
+
+    def _run_forward(self, forward, inputs, kwargs):
+        """Hooks around `forward` (this layer's, or its converted twin under dy2static)."""
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, inputs)
             if result is not None:
                 inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
+        outputs = forward(*inputs, **kwargs)
         for hook in list(self._forward_post_hooks.values()):
             result = hook(self, inputs, outputs)
             if result is not None:
@@ -84,21 +115,15 @@ class Layer:
 
     def register_forward_pre_hook(self, hook):
         """hook(layer, inputs) -> None or new inputs; runs before forward."""
-        helper = HookRemoveHelper(self._forward_pre_hooks)
-        self._forward_pre_hooks[helper._hook_id] = hook
-        return helper
+        return _add_hook(self._forward_pre_hooks, hook)
 
     def register_forward_post_hook(self, hook):
         """hook(layer, inputs, outputs) -> None or new outputs; runs after forward."""
-        helper = HookRemoveHelper(self._forward_post_hooks)
-        self._forward_post_hooks[helper._hook_id] = hook
-        return helper
+        return _add_hook(self._forward_post_hooks, hook)
 
     def register_state_dict_hook(self, hook):
         """hook(state_dict) runs on the state dict this layer returns (when use_hook=True)."""
-        helper = HookRemoveHelper(self._state_dict_hooks)
-        self._state_dict_hooks[helper._hook_id] = hook
-        return helper
+        return _add_hook(self._state_dict_hooks, hook)
 
     def apply(self, fn):
         """Calls fn on every sublayer (children first) and then on self."""
@@ -183,29 +208,22 @@ class Layer:
     def __setattr__(self, name, value):
         d = self.__dict__
         params, layers, buffers = d.get("_parameters"), d.get("_sub_layers"), d.get("_buffers")
-        if isinstance(value, Parameter):
-            if params is None:
-                raise ValueError("super().__init__() should be called first")
-            for other in (layers, buffers, d):
-                other.pop(name, None)
-            params[name] = value
-        elif params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"assignment to parameter '{name}' should be of type Parameter or None, "
-                                f"but got '{type(value).__name__}'")
-            params[name] = None
-        elif isinstance(value, Layer):
-            if layers is None:
-                raise ValueError("super().__init__() should be called first")
-            for other in (params, buffers, d):
-                other.pop(name, None)
-            layers[name] = value
-        elif layers is not None and name in layers:
-            if value is not None:
-                raise TypeError(f"assignment to sublayer '{name}' should be of type Layer or None, "
-                                f"but got '{type(value).__name__}'")
-            layers[name] = None
-        elif isinstance(value, _C.Tensor) and buffers is not None:
+        for kind, members, what in ((Parameter, params, "parameter"), (Layer, layers, "sublayer")):
+            if isinstance(value, kind):
+                if members is None:
+                    raise ValueError("super().__init__() should be called first")
+                for other in (params, layers, buffers, d):
+                    if other is not members:
+                        other.pop(name, None)
+                members[name] = value
+                return
+            if members is not None and name in members:
+                if value is not None:
+                    raise TypeError(f"assignment to {what} '{name}' should be of type {kind.__name__} "
+                                    f"or None, but got '{type(value).__name__}'")
+                members[name] = None
+                return
+        if isinstance(value, _C.Tensor) and buffers is not None:
             # A plain tensor attribute becomes a buffer; a new one is not persistable (Paddle's rule).
             if name not in buffers:
                 d.pop(name, None)
@@ -247,8 +265,8 @@ class Layer:
         for key, layer in self._sub_layers.items():
             if layer is None or id(layer) in layers_set:
                 continue
-            sub_prefix = prefix + ("." if prefix else "") + key
-            yield from layer.named_sublayers(sub_prefix, include_self=True, layers_set=layers_set)
+            yield from layer.named_sublayers(_join(prefix, key), include_self=True,
+                                             layers_set=layers_set)
 
     def sublayers(self, include_self=False):
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
@@ -273,7 +291,7 @@ class Layer:
                 if member is None or id(member) in seen:
                     continue
                 seen.add(id(member))
-                yield layer_prefix + ("." if layer_prefix else "") + name, member
+                yield _join(layer_prefix, name), member
 
     def named_parameters(self, prefix="", include_sublayers=True, remove_duplicate=True):
         return self._named_members(lambda layer: layer._parameters.items(), prefix, include_sublayers)

@@ -10,8 +10,23 @@ def data_home():
     return os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset")
 
 
+def folder_path(folder):
+    """Where a dataset's files live by default: <data_home>/<folder>."""
+    return os.path.join(data_home(), folder)
+
+
 def default_path(folder, filename):
-    return os.path.join(data_home(), folder, filename)
+    return os.path.join(folder_path(folder), filename)
+
+
+def given_or_default(dataset, arg, path, download, folder, filename):
+    """The path the caller gave for `arg`, else the default one: the caller's download=True is
+    what allows leaving it out (oar reads the default place, where Paddle would have downloaded
+    to), so with download=False a missing path is a ValueError naming arg and the file."""
+    if path is None and not download:
+        raise ValueError(f"{dataset}: {arg} is not set and downloading automatically is disabled "
+                         f"(download=False); pass the path of {filename}")
+    return path or default_path(folder, filename)
 
 
 def require_file(dataset, path, expected, where, url_hint):

@@ -5,17 +5,16 @@ Each archive member whose name contains the mode's flag ('data_batch'/'test_batc
 'train'/'test' for CIFAR-100) is a pickled dict with b'data' (uint8 [n, 3072], CHW rows) and
 b'labels' (CIFAR-10) or b'fine_labels' (CIFAR-100); members are read in sorted name order.
 """
-import os
 import pickle
 import tarfile
 
 import numpy as np
 
-from ...io import Dataset
 from . import _files
+from ._image_dataset import ImageDataset, default_dtype_name
 
 
-class Cifar10(Dataset):
+class Cifar10(ImageDataset):
     """Items are (image, label): image a PIL RGB image (backend 'pil') or a float32 HWC array
     (backend 'cv2'), after `transform`; label an int64 array of shape [] (as Paddle)."""
     ARCHIVE = "cifar-10-python.tar.gz"
@@ -27,16 +26,13 @@ class Cifar10(Dataset):
         self.mode = _files.check_mode(cls, mode)
         self.backend = _files.check_backend(cls, backend)
         self.flag = self.FLAGS[self.mode]
-        if data_file is None and not download:
-            raise ValueError(f"{cls}: data_file is not set and downloading automatically is disabled "
-                             f"(download=False); pass the path of {self.ARCHIVE}")
-        self.data_file = data_file or _files.default_path("cifar", self.ARCHIVE)
-        _files.require_file(cls, self.data_file, (self.ARCHIVE,),
-                            os.path.join(_files.data_home(), "cifar"), self.URL)
+        self.data_file = _files.given_or_default(cls, "data_file", data_file, download, "cifar",
+                                                 self.ARCHIVE)
+        _files.require_file(cls, self.data_file, (self.ARCHIVE,), _files.folder_path("cifar"),
+                            self.URL)
         self.transform = transform
         self.images, self.labels = self._load(cls)
-        from ...framework.dtype import get_default_dtype
-        self.dtype = str(get_default_dtype()).replace("paddle.", "")
+        self.dtype = default_dtype_name()
 
     def _load(self, cls):
         try:
@@ -69,20 +65,10 @@ class Cifar10(Dataset):
                 labels.append(np.asarray(label, dtype=np.int64))
         return np.concatenate(images), np.concatenate(labels)
 
-    def __getitem__(self, idx):
-        image = self.images[idx].reshape(3, 32, 32).transpose(1, 2, 0)
-        label = np.array(self.labels[idx], dtype=np.int64)
-        if self.backend == "pil":
-            from PIL import Image
-            image = Image.fromarray(np.ascontiguousarray(image))
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "pil":
-            return image, label
-        return image.astype(self.dtype), label
-
-    def __len__(self):
-        return len(self.labels)
+    def _stored_item(self, idx):
+        # CHW rows -> HWC uint8; the label as an int64 array of shape [], as Paddle's
+        return (self.images[idx].reshape(3, 32, 32).transpose(1, 2, 0),
+                np.array(self.labels[idx], dtype=np.int64))
 
 
 class Cifar100(Cifar10):

@@ -13,8 +13,8 @@ import os
 
 import numpy as np
 
-from ...io import Dataset
 from . import _files
+from ._image_dataset import ImageDataset, default_dtype_name
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "digits.csv.gz")
 NUM_CLASSES = 10
@@ -40,10 +40,11 @@ def split_indices(labels, test_ratio):
     return np.flatnonzero(~test), np.flatnonzero(test)
 
 
-class Digits(Dataset):
+class Digits(ImageDataset):
     """Items are (image, label) as MNIST's: the 8x8 image scaled from 0..16 to 0..255 uint8
     (round(v * 255 / 16), halves up), as a PIL 'L' image (backend 'pil') or a float32 HW array
     (backend 'cv2'), after `transform`; label an int64 array of shape [1]."""
+    CV2_INPUT_DTYPE = np.float32
 
     def __init__(self, mode="train", transform=None, backend=None, test_ratio=0.2):
         self.mode = _files.check_mode("Digits", mode)
@@ -59,22 +60,7 @@ class Digits(Dataset):
         scaled = (pixels[keep].astype(np.int32) * 255 + 8) // 16
         self.images = scaled.astype(np.uint8)
         self.labels = labels[keep].astype(np.int64).reshape(-1, 1)
-        from ...framework.dtype import get_default_dtype
-        self.dtype = str(get_default_dtype()).replace("paddle.", "")
+        self.dtype = default_dtype_name()
 
-    def __getitem__(self, idx):
-        image = self.images[idx]
-        label = self.labels[idx].copy()
-        if self.backend == "pil":
-            from PIL import Image
-            image = Image.fromarray(np.ascontiguousarray(image))
-        else:
-            image = image.astype(np.float32)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "pil":
-            return image, label
-        return image.astype(self.dtype), label
-
-    def __len__(self):
-        return len(self.labels)
+    def _stored_item(self, idx):
+        return self.images[idx], self.labels[idx].copy()

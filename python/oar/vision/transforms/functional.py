@@ -56,6 +56,17 @@ def _kind(fn, img, arg="img"):
                     f"Got {type(img)}{shape}")
 
 
+def _dispatch(fn, img, kind, *args):
+    """The backend's `fn` for the image's kind ('pil', 'numpy' or 'tensor', from _kind) applied to
+    img and args; a tensor is first checked to be a CHW image (the NumPy and PIL backends take
+    whatever _kind let through)."""
+    if kind == "tensor":
+        F_t.check_image(fn, img, "CHW")
+        return getattr(F_t, fn)(img, *args)
+    backend = F_pil if kind == "pil" else F_np
+    return getattr(backend, fn)(img, *args)
+
+
 def _size_hw(img, kind):
     if kind == "pil":
         return img.size[1], img.size[0]
@@ -160,22 +171,12 @@ def pad(img, padding, fill=0, padding_mode="constant"):
     if padding_mode not in _PAD_MODES:
         raise ValueError(f"pad: padding_mode should be one of {list(_PAD_MODES)}, "
                          f"but got {padding_mode!r}")
-    if kind == "pil":
-        return F_pil.pad(img, ltrb, fill, padding_mode)
-    if kind == "numpy":
-        return F_np.pad(img, ltrb, fill, padding_mode)
-    F_t.check_image("pad", img, "CHW")
-    return F_t.pad(img, ltrb, fill, padding_mode)
+    return _dispatch("pad", img, kind, ltrb, fill, padding_mode)
 
 
 def crop(img, top, left, height, width):
     kind = _kind("crop", img)
-    if kind == "pil":
-        return F_pil.crop(img, top, left, height, width)
-    if kind == "numpy":
-        return F_np.crop(img, top, left, height, width)
-    F_t.check_image("crop", img, "CHW")
-    return F_t.crop(img, top, left, height, width)
+    return _dispatch("crop", img, kind, top, left, height, width)
 
 
 def center_crop(img, output_size):
@@ -194,62 +195,34 @@ def center_crop(img, output_size):
 
 def hflip(img):
     kind = _kind("hflip", img)
-    if kind == "pil":
-        return F_pil.hflip(img)
-    if kind == "numpy":
-        return F_np.hflip(img)
-    F_t.check_image("hflip", img, "CHW")
-    return F_t.hflip(img)
+    return _dispatch("hflip", img, kind)
 
 
 def vflip(img):
     kind = _kind("vflip", img)
-    if kind == "pil":
-        return F_pil.vflip(img)
-    if kind == "numpy":
-        return F_np.vflip(img)
-    F_t.check_image("vflip", img, "CHW")
-    return F_t.vflip(img)
+    return _dispatch("vflip", img, kind)
 
 
-def _check_factor(fn, arg, value):
+def _adjust_by_factor(fn, img, arg, value):
+    """adjust_brightness / contrast / saturation: a non-negative real factor, then the backend."""
+    kind = _kind(fn, img)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{fn}: {arg} should be a number, but got {value!r}")
     if value < 0:
         raise ValueError(f"{fn}: {arg} should be non-negative, but got {value}")
+    return _dispatch(fn, img, kind, value)
 
 
 def adjust_brightness(img, brightness_factor):
-    kind = _kind("adjust_brightness", img)
-    _check_factor("adjust_brightness", "brightness_factor", brightness_factor)
-    if kind == "pil":
-        return F_pil.adjust_brightness(img, brightness_factor)
-    if kind == "numpy":
-        return F_np.adjust_brightness(img, brightness_factor)
-    F_t.check_image("adjust_brightness", img, "CHW")
-    return F_t.adjust_brightness(img, brightness_factor)
+    return _adjust_by_factor("adjust_brightness", img, "brightness_factor", brightness_factor)
 
 
 def adjust_contrast(img, contrast_factor):
-    kind = _kind("adjust_contrast", img)
-    _check_factor("adjust_contrast", "contrast_factor", contrast_factor)
-    if kind == "pil":
-        return F_pil.adjust_contrast(img, contrast_factor)
-    if kind == "numpy":
-        return F_np.adjust_contrast(img, contrast_factor)
-    F_t.check_image("adjust_contrast", img, "CHW")
-    return F_t.adjust_contrast(img, contrast_factor)
+    return _adjust_by_factor("adjust_contrast", img, "contrast_factor", contrast_factor)
 
 
 def adjust_saturation(img, saturation_factor):
-    kind = _kind("adjust_saturation", img)
-    _check_factor("adjust_saturation", "saturation_factor", saturation_factor)
-    if kind == "pil":
-        return F_pil.adjust_saturation(img, saturation_factor)
-    if kind == "numpy":
-        return F_np.adjust_saturation(img, saturation_factor)
-    F_t.check_image("adjust_saturation", img, "CHW")
-    return F_t.adjust_saturation(img, saturation_factor)
+    return _adjust_by_factor("adjust_saturation", img, "saturation_factor", saturation_factor)
 
 
 def adjust_hue(img, hue_factor):
@@ -258,12 +231,7 @@ def adjust_hue(img, hue_factor):
         raise TypeError(f"adjust_hue: hue_factor should be a number, but got {hue_factor!r}")
     if not -0.5 <= hue_factor <= 0.5:
         raise ValueError(f"adjust_hue: hue_factor:{hue_factor} is not in [-0.5, 0.5].")
-    if kind == "pil":
-        return F_pil.adjust_hue(img, hue_factor)
-    if kind == "numpy":
-        return F_np.adjust_hue(img, hue_factor)
-    F_t.check_image("adjust_hue", img, "CHW")
-    return F_t.adjust_hue(img, hue_factor)
+    return _dispatch("adjust_hue", img, kind, hue_factor)
 
 
 def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=0):
@@ -289,12 +257,7 @@ def to_grayscale(img, num_output_channels=1):
     if num_output_channels not in (1, 3):
         raise ValueError(f"to_grayscale: num_output_channels should be either 1 or 3, "
                          f"but got {num_output_channels!r}")
-    if kind == "pil":
-        return F_pil.to_grayscale(img, num_output_channels)
-    if kind == "numpy":
-        return F_np.to_grayscale(img, num_output_channels)
-    F_t.check_image("to_grayscale", img, "CHW")
-    return F_t.to_grayscale(img, num_output_channels)
+    return _dispatch("to_grayscale", img, kind, num_output_channels)
 
 
 def erase(img, i, j, h, w, v, inplace=False):

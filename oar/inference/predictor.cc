@@ -1,0 +1,197 @@
+#include "oar/inference/predictor.h"
+
+#include <cstring>
+
+#include "oar/core/parallel.h"
+#include "oar/ir/block.h"
+#include "oar/ir/operation.h"
+#include "oar/jit/model_file.h"
+
+namespace oar::inference {
+
+Config::Config(const std::string& model_dir)
+    : Config(model_dir + "/inference.pdmodel", model_dir + "/inference.pdiparams") {}
+
+DType to_dtype(DataType t) {
+  switch (t) {
+    case DataType::FLOAT32: return DType::Float32;
+    case DataType::FLOAT64: return DType::Float64;
+    case DataType::INT64: return DType::Int64;
+    case DataType::INT32: return DType::Int32;
+    case DataType::INT8: return DType::Int8;
+    case DataType::UINT8: return DType::UInt8;
+    case DataType::BOOL: return DType::Bool;
+    case DataType::FLOAT16: return DType::Float16;
+    case DataType::BFLOAT16: return DType::BFloat16;
+  }
+  OAR_THROW(InvalidArgument, "inference: unknown DataType");
+}
+
+DataType from_dtype(DType t) {
+  for (DataType d : {DataType::FLOAT32, DataType::FLOAT64, DataType::INT64, DataType::INT32, DataType::INT8,
+                     DataType::UINT8, DataType::BOOL, DataType::FLOAT16, DataType::BFLOAT16})
+    if (to_dtype(d) == t) return d;
+  OAR_THROW(Unimplemented, "inference: dtype ", dtype_name(t), " has no inference DataType");
+}
+
+// What all predictors made from one Config share: the checked program, its weights and the
+// executor (re-entrant).
+struct Predictor::Shared {
+  std::shared_ptr<ir::Program> program;
+  runtime::NamedTensors params;
+  std::unique_ptr<runtime::Executor> executor;
+  std::vector<std::pair<std::string, const ir::Value*>> outputs;
+  std::unordered_map<std::string, ir::TensorType> input_types;
+  std::vector<std::string> input_names;
+  int threads = 0;
+};
+
+Predictor::Predictor(const Config& config) {
+  OAR_ENFORCE(!config.prog_file().empty(), InvalidArgument,
+              "Predictor: the Config names no model; call SetModel(prog_file, params_file)");
+  auto shared = std::make_shared<Shared>();
+  jit::Model m = jit::load_model(config.prog_file(), config.params_file());
+  shared->program = m.program;
+  for (auto& [k, v] : m.params) shared->params.emplace(k, v);
+  for (auto& op : shared->program->block().ops())
+    if (op->name() == "data") {
+      const std::string n = op->attr("name")->as_string("name");
+      shared->input_names.push_back(n);
+      shared->input_types.emplace(n, op->result(0)->type());
+    }
+  for (auto& [name, v] : shared->program->outputs()) shared->outputs.emplace_back(name, v);
+  shared->executor = std::make_unique<runtime::Executor>(shared->program);
+  shared->threads = config.cpu_math_library_num_threads();
+  shared_ = std::move(shared);
+  input_names_ = shared_->input_names;
+  for (auto& [name, v] : shared_->outputs) output_names_.push_back(name);
+}
+
+Predictor::Predictor(std::shared_ptr<const Shared> shared) : shared_(std::move(shared)) {
+  input_names_ = shared_->input_names;
+  for (auto& [name, v] : shared_->outputs) output_names_.push_back(name);
+}
+
+std::unique_ptr<Predictor> Predictor::Clone() const { return std::unique_ptr<Predictor>(new Predictor(shared_)); }
+
+ir::TensorType Predictor::input_type(const std::string& name) const {
+  auto it = shared_->input_types.find(name);
+  if (it == shared_->input_types.end()) {
+    std::string names;
+    for (auto& n : input_names_) names += (names.empty() ? "" : ", ") + n;
+    OAR_THROW(NotFound, "Predictor: the model has no input '", name, "'; its inputs are [", names, "]");
+  }
+  return it->second;
+}
+
+std::unique_ptr<Tensor> Predictor::GetInputHandle(const std::string& name) {
+  input_type(name);  // checks the name
+  return std::unique_ptr<Tensor>(new Tensor(this, name, true));
+}
+
+std::unique_ptr<Tensor> Predictor::GetOutputHandle(const std::string& name) {
+  bool found = false;
+  for (auto& n : output_names_) found = found || n == name;
+  if (!found) {
+    std::string names;
+    for (auto& n : output_names_) names += (names.empty() ? "" : ", ") + n;
+    OAR_THROW(NotFound, "Predictor: the model has no output '", name, "'; its outputs are [", names, "]");
+  }
+  return std::unique_ptr<Tensor>(new Tensor(this, name, false));
+}
+
+bool Predictor::Run() {
+  for (auto& n : input_names_)
+    OAR_ENFORCE(inputs_.count(n), InvalidArgument, "Predictor::Run: input '", n, "' (", input_type(n).str(),
+                ") is not set; call GetInputHandle(\"", n, "\")->Reshape(...) and CopyFromCpu(...) first");
+  if (shared_->threads > 0) set_num_threads(shared_->threads);
+  std::vector<const ir::Value*> fetch;
+  for (auto& [name, v] : shared_->outputs) fetch.push_back(v);
+  std::vector<oar::Tensor> outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
+  for (size_t i = 0; i < outs.size(); ++i) outputs_[shared_->outputs[i].first] = outs[i].contiguous();
+  return true;
+}
+
+std::shared_ptr<Predictor> CreatePredictor(const Config& config) { return std::make_shared<Predictor>(config); }
+
+PredictorPool::PredictorPool(const Config& config, size_t size) {
+  OAR_ENFORCE(size >= 1, InvalidArgument, "PredictorPool: size must be at least 1, got ", size);
+  preds_.push_back(std::make_unique<Predictor>(config));
+  for (size_t i = 1; i < size; ++i) preds_.push_back(preds_[0]->Clone());
+}
+
+Predictor* PredictorPool::Retrieve(size_t idx) {
+  OAR_ENFORCE(idx < preds_.size(), OutOfRange, "PredictorPool: index ", idx, " is out of range for ", preds_.size(),
+              " predictors");
+  return preds_[idx].get();
+}
+
+// ---- Tensor handles ----
+
+oar::Tensor& Tensor::slot() const {
+  auto& table = input_ ? owner_->inputs_ : owner_->outputs_;
+  auto it = table.find(name_);
+  if (it == table.end()) {
+    if (input_) OAR_THROW(PreconditionNotMet, "input '", name_, "': call Reshape(shape) before copying data in");
+    OAR_THROW(PreconditionNotMet, "output '", name_, "' has no value yet: call Run() first");
+  }
+  return it->second;
+}
+
+void Tensor::Reshape(const std::vector<int>& shape) {
+  OAR_ENFORCE(input_, InvalidArgument, "Reshape: '", name_, "' is an output; outputs take their shape from Run()");
+  const ir::TensorType want = owner_->input_type(name_);
+  bool ok = shape.size() == want.shape.size();
+  for (size_t i = 0; ok && i < shape.size(); ++i) ok = shape[i] >= 0 && (want.shape[i] < 0 || want.shape[i] == shape[i]);
+  std::string got;
+  for (int d : shape) got += (got.empty() ? "" : ", ") + std::to_string(d);
+  OAR_ENFORCE(ok, InvalidArgument, "input '", name_, "': expected shape ", want.str(), ", got [", got, "]");
+  owner_->inputs_[name_] = oar::Tensor::make(Shape(shape.begin(), shape.end()), want.dtype);
+}
+
+void Tensor::check_dtype(DType want, const char* what) const {
+  const DType have = slot().dtype();
+  OAR_ENFORCE(have == want, InvalidArgument, (input_ ? "input '" : "output '"), name_, "' is ", dtype_name(have),
+              ", but ", what, " was given ", dtype_name(want), " data");
+}
+
+template <typename T>
+void Tensor::CopyFromCpu(const T* data) {
+  OAR_ENFORCE(input_, InvalidArgument, "CopyFromCpu: '", name_, "' is an output");
+  OAR_ENFORCE(data != nullptr, InvalidArgument, "CopyFromCpu: input '", name_, "': data is null");
+  check_dtype(dtype_of<T>, "CopyFromCpu");
+  oar::Tensor& t = slot();
+  if (t.numel()) std::memcpy(t.raw_data(), data, static_cast<size_t>(t.numel()) * sizeof(T));
+}
+
+template <typename T>
+void Tensor::CopyToCpu(T* data) const {
+  OAR_ENFORCE(data != nullptr, InvalidArgument, "CopyToCpu: '", name_, "': data is null");
+  check_dtype(dtype_of<T>, "CopyToCpu");
+  const oar::Tensor& t = slot();
+  if (t.numel()) std::memcpy(data, t.raw_data(), static_cast<size_t>(t.numel()) * sizeof(T));
+}
+
+std::vector<int> Tensor::shape() const {
+  const oar::Tensor& t = slot();
+  return std::vector<int>(t.shape().begin(), t.shape().end());
+}
+
+DataType Tensor::type() const {
+  if (input_ && !owner_->inputs_.count(name_)) return from_dtype(owner_->input_type(name_).dtype);
+  return from_dtype(slot().dtype());
+}
+
+#define OAR_INSTANTIATE_COPY(T)                     \
+  template void Tensor::CopyFromCpu<T>(const T*); \
+  template void Tensor::CopyToCpu<T>(T*) const;
+OAR_INSTANTIATE_COPY(float)
+OAR_INSTANTIATE_COPY(double)
+OAR_INSTANTIATE_COPY(int64_t)
+OAR_INSTANTIATE_COPY(int32_t)
+OAR_INSTANTIATE_COPY(int8_t)
+OAR_INSTANTIATE_COPY(uint8_t)
+OAR_INSTANTIATE_COPY(bool)
+#undef OAR_INSTANTIATE_COPY
+
+}  // namespace oar::inference

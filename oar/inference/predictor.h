@@ -1,0 +1,117 @@
+// The inference API (as Paddle Inference's paddle_infer): a Config names the saved model and
+// how to run it, CreatePredictor loads and checks it, and the predictor's input/output handles
+// move data in and out. A PredictorPool serves concurrent requests: its predictors share the
+// loaded program and weights (the executor is re-entrant), each owns its input/output tensors.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "oar/core/tensor.h"
+#include "oar/runtime/executor.h"
+
+namespace oar::inference {
+
+class Config {
+ public:
+  Config() = default;
+  // A directory holding inference.pdmodel and inference.pdiparams.
+  explicit Config(const std::string& model_dir);
+  Config(const std::string& prog_file, const std::string& params_file) { SetModel(prog_file, params_file); }
+
+  void SetModel(const std::string& prog_file, const std::string& params_file) {
+    prog_file_ = prog_file;
+    params_file_ = params_file;
+  }
+  const std::string& prog_file() const { return prog_file_; }
+  const std::string& params_file() const { return params_file_; }
+
+  // Threads for the math kernels of each Run (0: oar's default).
+  void SetCpuMathLibraryNumThreads(int n) { threads_ = n; }
+  int cpu_math_library_num_threads() const { return threads_; }
+  // Run the inference passes (fusions, folding) on the program when it is loaded.
+  void SwitchIrOptim(bool on = true) { ir_optim_ = on; }
+  bool ir_optim() const { return ir_optim_; }
+  // Free each intermediate after its last reader (always on in oar's executor; kept for Paddle's API).
+  void EnableMemoryOptim(bool on = true) { memory_optim_ = on; }
+  bool enable_memory_optim() const { return memory_optim_; }
+  void DisableGlogInfo() {}
+
+ private:
+  std::string prog_file_, params_file_;
+  int threads_ = 0;
+  bool ir_optim_ = true;
+  bool memory_optim_ = true;
+};
+
+enum class DataType { FLOAT32, FLOAT64, INT64, INT32, INT8, UINT8, BOOL, FLOAT16, BFLOAT16 };
+
+class Predictor;
+
+// A handle onto one input or output of a predictor (paddle_infer::Tensor).
+class Tensor {
+ public:
+  // Sets an input's shape (allocates it); checked against the shape the model was saved with.
+  void Reshape(const std::vector<int>& shape);
+  template <typename T> void CopyFromCpu(const T* data);
+  template <typename T> void CopyToCpu(T* data) const;
+  std::vector<int> shape() const;
+  DataType type() const;
+  const std::string& name() const { return name_; }
+
+ private:
+  friend class Predictor;
+  Tensor(Predictor* owner, std::string name, bool input) : owner_(owner), name_(std::move(name)), input_(input) {}
+  oar::Tensor& slot() const;
+  void check_dtype(DType want, const char* what) const;
+  Predictor* owner_;
+  std::string name_;
+  bool input_;
+};
+
+class Predictor {
+ public:
+  explicit Predictor(const Config& config);
+
+  std::vector<std::string> GetInputNames() const { return input_names_; }
+  std::vector<std::string> GetOutputNames() const { return output_names_; }
+  std::unique_ptr<Tensor> GetInputHandle(const std::string& name);
+  std::unique_ptr<Tensor> GetOutputHandle(const std::string& name);
+  // Runs the model on the inputs set through the handles; true on success (errors throw).
+  bool Run();
+  // A predictor sharing this one's program and weights, with its own inputs and outputs.
+  std::unique_ptr<Predictor> Clone() const;
+
+  // The declared type of an input ("float32[-1, 1, 28, 28]").
+  ir::TensorType input_type(const std::string& name) const;
+  const runtime::RunStats& last_run_stats() const { return stats_; }
+
+ private:
+  friend class Tensor;
+  struct Shared;
+  explicit Predictor(std::shared_ptr<const Shared> shared);
+  std::shared_ptr<const Shared> shared_;
+  std::vector<std::string> input_names_, output_names_;
+  std::unordered_map<std::string, oar::Tensor> inputs_, outputs_;
+  runtime::RunStats stats_;
+};
+
+std::shared_ptr<Predictor> CreatePredictor(const Config& config);
+
+// `size` predictors over one loaded model, for one request at a time each.
+class PredictorPool {
+ public:
+  PredictorPool(const Config& config, size_t size = 1);
+  Predictor* Retrieve(size_t idx);
+  size_t size() const { return preds_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<Predictor>> preds_;
+};
+
+DType to_dtype(DataType t);
+DataType from_dtype(DType t);
+
+}  // namespace oar::inference

@@ -1,0 +1,68 @@
+#include "oar/jit/model_file.h"
+
+#include "oar/ir/block.h"
+#include "oar/ir/operation.h"
+#include "oar/ir/parser.h"
+#include "oar/ir/verifier.h"
+
+namespace oar::jit {
+
+namespace {
+
+// The parameter ops' names and types.
+std::vector<std::pair<std::string, ir::TensorType>> parameters_of(const ir::Program& p) {
+  std::vector<std::pair<std::string, ir::TensorType>> out;
+  for (auto* op : p.all_ops())
+    if (op->name() == "parameter") out.emplace_back(op->attr("name")->as_string("name"), op->result(0)->type());
+  return out;
+}
+
+void check_params(const ir::Program& p, const io::TensorMap& params, const std::string& where) {
+  for (auto& [name, type] : parameters_of(p)) {
+    auto it = params.find(name);
+    OAR_ENFORCE(it != params.end(), NotFound, where, " lacks parameter '", name, "' (", type.str(),
+                ") that the program reads");
+    const Tensor& t = it->second;
+    OAR_ENFORCE(t.dtype() == type.dtype && std::vector<int64_t>(t.shape()) == type.shape, InvalidArgument, where,
+                ": parameter '", name, "' is ", dtype_name(t.dtype()), shape_str(t.shape()), " but the program reads ",
+                type.str());
+  }
+}
+
+}  // namespace
+
+void save_model(const std::string& prefix, const ir::Program& program, const io::TensorMap& params,
+                const io::Metadata& metadata) {
+  ir::verify(program);
+  OAR_ENFORCE(!program.outputs().empty(), InvalidArgument, "save_model: the program has no outputs (fetch ops)");
+  check_params(program, params, "save_model: the parameters given");
+  io::TensorMap used;
+  for (auto& [name, type] : parameters_of(program)) used[name] = params.at(name);
+  io::Metadata meta = metadata;
+  meta["format"] = "oar";
+  io::save_safetensors(prefix + ".pdiparams", used, meta);
+  io::write_file_atomic(prefix + ".pdmodel", std::string(kModelHeader) + "\n" + program.str());
+}
+
+Model load_model(const std::string& model_file, const std::string& params_file) {
+  const std::string text = io::read_file(model_file, "model file");
+  const size_t eol = text.find('\n');
+  OAR_ENFORCE(text.compare(0, eol, kModelHeader) == 0, InvalidArgument, "'", model_file,
+              "' is not an oar model file (its first line should be '", kModelHeader, "'",
+              text.empty() ? "; the file is empty" : "", ")");
+  Model m;
+  try {
+    m.program = std::shared_ptr<ir::Program>(ir::parse(text.substr(eol + 1)));
+    ir::verify(*m.program);
+  } catch (const Error& e) {
+    // Line numbers of the text form start after the header line.
+    throw Error(e.kind(), std::string("model file '") + model_file + "' is corrupted or truncated: " + e.what());
+  }
+  OAR_ENFORCE(!m.program->outputs().empty(), InvalidArgument, "model file '", model_file,
+              "' names no outputs (fetch ops)");
+  m.params = io::load_safetensors(params_file, &m.metadata);
+  check_params(*m.program, m.params, "parameter file '" + params_file + "'");
+  return m;
+}
+
+}  // namespace oar::jit

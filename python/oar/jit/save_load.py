@@ -1,0 +1,73 @@
+"""jit.save / jit.load (paddle.jit): a Layer's forward traced into a program and written as
+`<path>.pdmodel` (the program's text form) + `<path>.pdiparams` (the weights, safetensors);
+loading gives a TranslatedLayer that runs the program, trains, and saves again
+(docs/model_format.md)."""
+import os
+
+from .. import _C
+from ..static import mode
+from ..static.input_spec import InputSpec
+from .to_static import StaticFunction
+from .translated_layer import TranslatedLayer
+
+_ir = _C._ir
+
+
+def _prefix(path, api):
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"{api}: path must be a non-empty str (a file prefix such as 'out/model'), got {path!r}")
+    if path.endswith(os.sep) or os.path.basename(path) == "":
+        raise ValueError(f"{api}: path '{path}' is a directory; give a file prefix such as '{path}model'")
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    return path
+
+
+def _save_program(path, program):
+    params = program._parameters()
+    needed = program._program.parameter_names()
+    trainable = [n for n in needed if not params[n].stop_gradient]
+    _ir.save_model(path, program._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})
+
+
+def save(layer, path, input_spec=None, **configs):
+    """Saves layer's forward as a program plus its weights (paddle.jit.save)."""
+    from ..nn import Layer
+    path = _prefix(path, "jit.save")
+    if isinstance(layer, TranslatedLayer):
+        _save_program(path, layer._concrete.main_program)
+        return
+    if isinstance(layer, StaticFunction):
+        static, target = layer, None
+    elif isinstance(layer, Layer):
+        fwd = layer.__dict__.get("forward")
+        static = fwd if isinstance(fwd, StaticFunction) else StaticFunction(type(layer).forward, None, layer=layer)
+        target = layer
+    elif callable(layer):
+        static, target = StaticFunction(layer, None), None
+    else:
+        raise TypeError(f"jit.save: expected a Layer or a function, got {type(layer).__name__}")
+    specs = input_spec if input_spec is not None else static._input_spec
+    if specs is None:
+        if static._cache:
+            entry = next(reversed(static._cache.values()))
+            _save_program(path, entry.main_program)
+            return
+        raise ValueError("jit.save: give input_spec (a list of oar.static.InputSpec), or call the to_static "
+                         "layer once before saving, so that the input shapes are known")
+    specs = [s if isinstance(s, InputSpec) else InputSpec.from_tensor(s) for s in specs]
+    entry = StaticFunction(static._function, specs, layer=target if target is not None else static._layer)._build(
+        specs, [], {})
+    _save_program(path, entry.main_program)
+
+
+def load(path, **configs):
+    """Loads a model saved by jit.save as a TranslatedLayer (paddle.jit.load)."""
+    if not isinstance(path, str):
+        raise TypeError(f"jit.load: path must be a str, got {type(path).__name__}")
+    model_file, params_file = path + ".pdmodel", path + ".pdiparams"
+    with mode.eager():
+        program, params, meta = _ir.load_model(model_file, params_file)
+        trainable = set(meta.get("trainable", "").split(",")) if "trainable" in meta else None
+        return TranslatedLayer(program, params, trainable)

@@ -1,0 +1,44 @@
+"""TranslatedLayer (paddle.jit.TranslatedLayer): a saved program as a Layer. forward runs the
+program on the C++ executor with autograd recording, and its weights are Parameters, so it can
+be fine-tuned and saved again."""
+from .. import _C
+from ..framework.parameter import Parameter
+from ..nn import Layer
+from ..static.program import Program
+from .to_static import ConcreteProgram
+
+_ir = _C._ir
+
+
+class TranslatedLayer(Layer):
+    def __init__(self, program, params, trainable=None):
+        super().__init__()
+        for name, t in params.items():
+            if name.startswith("_const_"):  # constants the traced code made: not trainable
+                self._buffers[name] = t
+                continue
+            p = Parameter(t, name=name, trainable=trainable is None or name in trainable)
+            self._parameters[name] = p  # keyed by the saved names, which the program reads
+        program_obj = Program(program)
+        program_obj._parameters = self._weights  # the program reads this layer's current weights
+        self._input_names = program.input_names()
+        indices = _ir.output_indices(program)
+        spec = ("T",) if len(indices) == 1 else (list, [("T",)] * len(indices))
+        self._concrete = ConcreteProgram(program_obj, self._input_names, spec, indices)
+
+    def _weights(self):
+        out = dict(self._buffers)
+        out.update(self._parameters)
+        return out
+
+    def forward(self, *inputs):
+        if len(inputs) != len(self._input_names):
+            raise ValueError(f"TranslatedLayer: the model takes {len(self._input_names)} input(s) "
+                             f"{self._input_names}, got {len(inputs)}")
+        from ..tensor.creation import to_tensor
+        feeds = {n: (x if isinstance(x, _C.Tensor) else to_tensor(x)) for n, x in zip(self._input_names, inputs)}
+        outs, _ = self._concrete.executor.run(feeds, self._weights(), self._concrete.fetch_indices, True)
+        return outs[0] if len(outs) == 1 else list(outs)
+
+    def program(self, method_name="forward"):
+        return self._concrete.main_program

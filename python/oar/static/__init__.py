@@ -1,0 +1,14 @@
+"""oar.static (paddle.static): build programs in static mode and run them with an Executor."""
+from .mode import enable_static, disable_static, in_dynamic_mode, is_symbolic  # noqa: F401
+from .program import Program, default_main_program, default_startup_program, program_guard, data  # noqa: F401
+from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
+from .backward import append_backward, gradients  # noqa: F401
+from .input_spec import InputSpec  # noqa: F401
+from . import nn  # noqa: F401
+from .io import save_inference_model, load_inference_model  # noqa: F401
+from ..framework.parameter import create_parameter  # noqa: F401
+
+
+def cpu_places(device_count=None):
+    from .. import CPUPlace
+    return [CPUPlace()] * (device_count or 1)

@@ -1,0 +1,137 @@
+"""Executor, Scope (paddle.static.Executor, global_scope, scope_guard): runs programs built in
+static mode on the C++ executor (oar/runtime)."""
+import contextlib
+
+import numpy as np
+
+from .. import _C
+from . import mode
+from .program import Program, default_main_program, default_startup_program
+
+_ir = _C._ir
+
+
+class _ScopeVar:
+    def __init__(self, scope, name):
+        self._scope, self._name = scope, name
+
+    def get_tensor(self):
+        return self._scope._vars[self._name]
+
+    def set(self, value, place=None):
+        self._scope._vars[self._name] = _as_tensor(value)
+
+
+class Scope:
+    """Named tensors the executor reads parameters from (paddle.static.Scope)."""
+
+    def __init__(self):
+        self._vars = {}
+
+    def var(self, name):
+        self._vars.setdefault(name, None)
+        return _ScopeVar(self, name)
+
+    def find_var(self, name):
+        return _ScopeVar(self, name) if self._vars.get(name) is not None else None
+
+    def local_var_names(self):
+        return [k for k, v in self._vars.items() if v is not None]
+
+
+_scopes = [Scope()]
+
+
+def global_scope():
+    return _scopes[-1]
+
+
+@contextlib.contextmanager
+def scope_guard(scope):
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope_guard: scope must be a Scope, but received {type(scope).__name__}")
+    _scopes.append(scope)
+    try:
+        yield
+    finally:
+        _scopes.pop()
+
+
+def _as_tensor(value):
+    if isinstance(value, _C.Tensor):
+        return value
+    from ..tensor.creation import to_tensor
+    return to_tensor(np.asarray(value))
+
+
+class Executor:
+    """Runs programs (paddle.static.Executor). place is accepted for compatibility (CPU)."""
+
+    def __init__(self, place=None):
+        self.place = place
+        self._compiled = {}  # id(program) -> (program, op count, C++ executor)
+
+    def _executor_for(self, program):
+        n = program._program.num_ops()
+        hit = self._compiled.get(id(program))
+        if hit is None or hit[0] is not program or hit[1] != n:
+            hit = (program, n, _ir.Executor(program._program))
+            self._compiled[id(program)] = hit
+        return hit[2]
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
+            scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+        program = default_main_program() if program is None else program
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a Program, but received {type(program).__name__}")
+        if program is default_startup_program() or program._program.num_ops() == 0:
+            # Weights are created with their values (eagerly) when the layers are built.
+            return []
+        feed = {} if feed is None else feed
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict of input name -> array, but received "
+                            f"{type(feed).__name__}")
+        fetch_list = [] if fetch_list is None else fetch_list
+        if not isinstance(fetch_list, (list, tuple)):
+            fetch_list = [fetch_list]
+        scope = global_scope() if scope is None else scope
+        names = set(program._program.input_names())
+        for name in names:
+            if name not in feed:
+                raise KeyError(f"Executor.run: the program needs input '{name}', but feed has "
+                               f"{sorted(feed)}")
+        feeds = {k: _as_tensor(v) for k, v in feed.items() if k in names}
+        params = program._parameters()
+        params.update({k: v for k, v in scope._vars.items() if v is not None})
+        hooks = program._optimize_hooks
+        targets = [self._fetch_index(program, f) for f in fetch_list]
+        grad_targets = [_ir.value_index(g) for _, pairs in hooks for _, g in pairs]
+        with mode.eager():
+            outs, stats = self._executor_for(program).run(feeds, params, targets + grad_targets)
+            self.last_run_stats = stats
+            grads = outs[len(targets):]
+            outs = outs[:len(targets)]
+            k = 0
+            for optimizer, pairs in hooks:
+                optimizer.apply_gradients([(p, grads[k + i]) for i, (p, _) in enumerate(pairs)])
+                k += len(pairs)
+        if return_numpy:
+            return [o.numpy() for o in outs]
+        return outs
+
+    @staticmethod
+    def _fetch_index(program, f):
+        if isinstance(f, str):
+            params = program._parameters()
+            if f in params:
+                raise ValueError(f"Executor.run: '{f}' is a parameter; read it with "
+                                 f"global_scope().find_var('{f}').get_tensor() or fetch the tensor")
+            raise ValueError(f"Executor.run: fetch by name is not supported for '{f}'; pass the tensor "
+                             f"returned when the program was built")
+        if not mode.is_symbolic(f):
+            raise TypeError(f"Executor.run: fetch_list items must be tensors of the program (values "
+                            f"computed from static.data inputs), but received {type(f).__name__}")
+        return _ir.value_index(f)
+
+    def close(self):
+        self._compiled.clear()

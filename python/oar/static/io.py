@@ -1,0 +1,48 @@
+"""save_inference_model / load_inference_model (paddle.static): the inference part of a static
+program (cloned for test, cut down to what the fetch values need) in the same files as jit.save."""
+from .. import _C
+from . import mode
+from .executor import global_scope
+from .program import Program, default_main_program
+
+_ir = _C._ir
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
+    from ..jit.save_load import _prefix
+    path_prefix = _prefix(path_prefix, "save_inference_model")
+    program = kwargs.get("program") or default_main_program()
+    feed_vars, fetch_vars = _as_list(feed_vars), _as_list(fetch_vars)
+    for v in feed_vars + fetch_vars:
+        if not mode.is_symbolic(v):
+            raise TypeError("save_inference_model: feed_vars and fetch_vars must be tensors of the program "
+                            f"(from static.data and the ops on it), got {type(v).__name__}")
+    clone = program.clone(for_test=True)
+    roots = []
+    for k, v in enumerate(fetch_vars):
+        t = _ir.symbolic_at(clone._tracer, _ir.value_index(v))
+        clone._tracer.record("fetch", [[t]], {"name": f"output_{k}"})
+        roots.append(_ir.value_index(v))
+    roots += [_ir.value_index(v) for v in feed_vars]
+    _ir.prune(clone._program, roots)
+    params = clone._parameters()
+    params.update({k: v for k, v in global_scope()._vars.items() if v is not None})
+    needed = clone._program.parameter_names()
+    trainable = [n for n in needed if not params[n].stop_gradient]
+    _ir.save_model(path_prefix, clone._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})
+
+
+def load_inference_model(path_prefix, executor, **kwargs):
+    """Returns [program, feed_target_names, fetch_targets]; the weights go into global_scope()."""
+    with mode.eager():
+        ir_program, params, _ = _ir.load_model(path_prefix + ".pdmodel", path_prefix + ".pdiparams")
+    program = Program(ir_program)
+    scope = global_scope()
+    for name, t in params.items():
+        scope._vars[name] = t
+    fetch = [_ir.symbolic_at(program._tracer, i) for i in _ir.output_indices(ir_program)]
+    return [program, ir_program.input_names(), fetch]

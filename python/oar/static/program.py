@@ -1,0 +1,157 @@
+"""Program (paddle.static.Program): a static graph in oar's IR, with the tracer that records
+into it, the concrete tensors it captured (weights, constants) and, for training programs, the
+optimizer updates that follow each run."""
+import contextlib
+
+from .. import _C
+from . import mode
+
+_ir = _C._ir
+
+
+class Program:
+    def __init__(self, _ir_program=None):
+        self._program = _ir_program if _ir_program is not None else _ir.Program()
+        self._tracer = _ir.Tracer(self._program)
+        self._tracer.set_location_provider(mode.user_location)
+        self._sources = []            # programs this one was cloned from (their captured tensors)
+        self._optimize_hooks = []     # (optimizer, [(parameter, grad value)]) applied after each run
+        self._for_test = False
+        self.random_seed = 0
+
+    # ---- contents ----
+    def __str__(self):
+        return str(self._program)
+
+    __repr__ = __str__
+
+    def to_string(self, throw_on_error=False, with_details=False):
+        return str(self._program)
+
+    def num_ops(self):
+        return self._program.num_ops()
+
+    def _op_names(self):
+        return self._program.op_names()
+
+    def _parameters(self):
+        """{name: tensor} of every concrete tensor this program (or its origin) reads."""
+        from ..framework.parameter import find_parameter
+        out = {}
+        for src in self._sources:
+            out.update(src._parameters())
+        for name, t in self._tracer.captured().items():
+            p = find_parameter(t)
+            out[name] = t if p is None else p
+        return out
+
+    def all_parameters(self):
+        """The trainable parameters the program reads (paddle.static.Program.all_parameters)."""
+        from ..framework.parameter import Parameter
+        return [t for t in self._parameters().values() if isinstance(t, Parameter)]
+
+    def global_block(self):
+        return _Block(self)
+
+    @property
+    def blocks(self):
+        return [_Block(self)]
+
+    def verify(self):
+        self._program.verify()
+
+    # ---- copies ----
+    def clone(self, for_test=False):
+        """A copy (same values in the same order, sharing the weights). for_test=True switches
+        every op with a `training` attribute (dropout, batch_norm, ...) to inference and drops
+        the optimizer updates, as Paddle's clone(for_test=True)."""
+        p = Program(_ir.Program.parse(str(self._program)))
+        p._sources = [self]
+        p.random_seed = self.random_seed
+        if for_test:
+            p._program.set_attribute_everywhere("training", False)
+            p._for_test = True
+        else:
+            p._optimize_hooks = list(self._optimize_hooks)
+        return p
+
+
+class _Block:
+    """The program's top block, as far as Paddle scripts read it."""
+
+    def __init__(self, program):
+        self.program = program
+
+    @property
+    def ops(self):
+        return self.program._op_names()
+
+    def all_parameters(self):
+        return self.program.all_parameters()
+
+
+_default = {"main": Program(), "startup": Program()}
+
+
+def default_main_program():
+    return _default["main"]
+
+
+def default_startup_program():
+    return _default["startup"]
+
+
+@contextlib.contextmanager
+def program_guard(main_program, startup_program=None):
+    """Ops inside record into main_program (paddle.static.program_guard)."""
+    if not isinstance(main_program, Program):
+        raise TypeError(f"program_guard: main_program must be a Program, but received "
+                        f"{type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"program_guard: startup_program must be a Program, but received "
+                        f"{type(startup_program).__name__}")
+    saved = dict(_default)
+    _default["main"] = main_program
+    if startup_program is not None:
+        _default["startup"] = startup_program
+    try:
+        if mode.in_static_mode():
+            with mode.tracing(main_program._tracer):
+                yield
+        else:
+            yield
+    finally:
+        _default.update(saved)
+
+
+def current_tracer(api):
+    """The tracer that ops record into now; raises when static mode is off."""
+    tracer = mode._state["tracer"]
+    if tracer is None:
+        raise RuntimeError(f"{api} only works in static mode: call oar.enable_static() first "
+                           f"(or use it inside oar.jit.to_static)")
+    return tracer
+
+
+def data(name, shape, dtype=None, lod_level=0):
+    """An input of the current main program (paddle.static.data): None or -1 marks a dim that
+    is known only when the program runs."""
+    from ..framework.dtype import get_default_dtype, convert_dtype
+    tracer = current_tracer("oar.static.data")
+    if not isinstance(name, str):
+        raise TypeError(f"static.data: name must be a str, but received {type(name).__name__}")
+    if isinstance(shape, int):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"static.data: shape must be a list or tuple, but received {type(shape).__name__}")
+    dims = []
+    for d in shape:
+        if d is None:
+            d = -1
+        if not isinstance(d, int) or d < -1:
+            raise ValueError(f"static.data: each dim of shape must be a non-negative int, -1 or None, got {shape}")
+        dims.append(int(d))
+    if name in tracer.program.input_names():
+        raise ValueError(f"static.data: the program already has an input named '{name}'")
+    dt = convert_dtype(dtype if dtype is not None else get_default_dtype())
+    return tracer.data(name, dt, dims)

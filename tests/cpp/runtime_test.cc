@@ -1,0 +1,206 @@
+// GoogleTest for running programs from C++: the tracer (op calls -> program), the executor
+// (numbers equal eager, control flow, errors with context, intermediates freed early), the model
+// files (safetensors weights and the program text, atomic writes, clear errors on damage) and
+// the inference predictor (Config, handles, Run, Clone), all without Python.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "oar/inference/predictor.h"
+#include "oar/io/safetensors.h"
+#include "oar/ir/block.h"
+#include "oar/ir/tracer.h"
+#include "oar/ir/verifier.h"
+#include "oar/jit/model_file.h"
+#include "oar/oar.h"
+#include "oar/runtime/executor.h"
+
+using namespace oar;
+
+namespace {
+
+template <typename Fn>
+std::string error_of(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string temp_path(const std::string& name) {
+  return std::string(::testing::TempDir()) + "/oar_runtime_" + name;
+}
+
+// A traced two-layer MLP: x[-1, 4] -> relu(x w1 + b1) w2, with its weights.
+struct Mlp {
+  std::shared_ptr<ir::Program> program = std::make_shared<ir::Program>();
+  Tensor w1 = randn({4, 8}), b1 = randn({8}), w2 = randn({8, 3});
+  Tensor x_sym, out_sym;
+  runtime::NamedTensors params;
+
+  Mlp() {
+    w1.set_name("w1");
+    b1.set_name("b1");
+    w2.set_name("w2");
+    ir::Tracer tracer(program);
+    {
+      ir::TracingScope scope(&tracer);
+      x_sym = tracer.data("x", DType::Float32, {-1, 4});
+      out_sym = matmul(relu(add(matmul(x_sym, w1), b1)), w2);
+      tracer.record("fetch", {{out_sym}}, {{"name", ir::Attribute::string("logits")}});
+    }
+    for (auto& [name, t] : tracer.captured()) params[name] = t;
+  }
+  Tensor eager(const Tensor& x) const { return matmul(relu(add(matmul(x, w1), b1)), w2); }
+};
+
+}  // namespace
+
+TEST(Tracer, RecordsOpCallsWithUnknownDims) {
+  manual_seed(1);
+  Mlp m;
+  EXPECT_TRUE(m.out_sym.is_symbolic());
+  EXPECT_EQ(m.out_sym.shape(), Shape({-1, 3}));
+  ir::verify(*m.program);
+  EXPECT_EQ(m.program->parameter_names(), (std::vector<std::string>{"w1", "b1", "w2"}));
+  EXPECT_NE(error_of([&] { m.out_sym.data<float>(); }).find("static program"), std::string::npos);
+  // Outside the scope ops run eagerly again.
+  EXPECT_FALSE(add(m.w1, m.w1).is_symbolic());
+}
+
+TEST(Executor, MatchesEagerAndChecksFeeds) {
+  manual_seed(2);
+  Mlp m;
+  runtime::Executor exe(m.program);
+  Tensor x = randn({5, 4});
+  runtime::RunStats stats;
+  auto out = exe.run({{"x", x}}, m.params, {m.out_sym.impl()->symbolic}, &stats);
+  EXPECT_TRUE(allclose(out[0], m.eager(x), 1e-6, 1e-6).item<bool>());
+  EXPECT_GT(stats.ops_run, 0);
+  EXPECT_NE(error_of([&] { exe.run({{"x", randn({5, 3})}}, m.params, {}); })
+                .find("input 'x': expected float32[-1, 4], got float32[5, 3]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { exe.run({}, m.params, {}); }).find("needs input 'x'"), std::string::npos);
+  runtime::NamedTensors no_w2 = m.params;
+  no_w2.erase("w2");
+  EXPECT_NE(error_of([&] { exe.run({{"x", x}}, no_w2, {}); }).find("parameter 'w2'"), std::string::npos);
+}
+
+TEST(Executor, ControlFlowAndErrorContext) {
+  auto program = std::make_shared<ir::Program>();
+  ir::Tracer tracer(program);
+  Tensor x_sym, y_sym, loop_sym;
+  {
+    ir::TracingScope scope(&tracer);
+    x_sym = tracer.data("x", DType::Float32, {3});
+    Tensor pred = greater_than(sum(x_sym), zeros({}));
+    y_sym = tracer.cond(pred, [&] { return std::vector<Tensor>{multiply(x_sym, x_sym)}; },
+                        [&] { return std::vector<Tensor>{neg(x_sym)}; })[0];
+    loop_sym = tracer.while_loop(
+        {x_sym}, [&](const std::vector<Tensor>& v) { return less_than(sum(abs(v[0])), full({}, 100.0)); },
+        [&](const std::vector<Tensor>& v) { return std::vector<Tensor>{scale(v[0], 2.0)}; })[0];
+  }
+  runtime::Executor exe(program);
+  const std::vector<const ir::Value*> fetch{y_sym.impl()->symbolic, loop_sym.impl()->symbolic};
+  auto pos = exe.run({{"x", Tensor::from_vector<float>({1, 2, 3}, {3})}}, {}, fetch);
+  EXPECT_EQ(pos[0].to_vector<float>(), (std::vector<float>{1, 4, 9}));
+  EXPECT_EQ(pos[1].to_vector<float>(), (std::vector<float>{32, 64, 96}));  // sum 6 -> 12 -> ... -> 96 -> 192
+  auto neg_out = exe.run({{"x", Tensor::from_vector<float>({-1, -2, -3}, {3})}}, {}, {y_sym.impl()->symbolic});
+  EXPECT_EQ(neg_out[0].to_vector<float>(), (std::vector<float>{1, 2, 3}));
+}
+
+TEST(Executor, FreesIntermediatesAfterTheirLastReader) {
+  // A chain of 20 elementwise ops on 4 MB: with liveness, at most a few buffers are live at once.
+  auto program = std::make_shared<ir::Program>();
+  ir::Tracer tracer(program);
+  Tensor out;
+  {
+    ir::TracingScope scope(&tracer);
+    Tensor h = tracer.data("x", DType::Float32, {1 << 20});
+    for (int i = 0; i < 20; ++i) h = i % 2 ? exp(h) : tanh(h);
+    out = h;
+  }
+  runtime::Executor exe(program);
+  runtime::RunStats stats;
+  exe.run({{"x", randn({1 << 20})}}, {}, {out.impl()->symbolic}, &stats);
+  EXPECT_EQ(stats.ops_run, 21);
+  EXPECT_LE(stats.peak_bytes, 3 * (4 << 20));  // never 20 intermediates
+}
+
+TEST(Safetensors, RoundTripAndDamage) {
+  const std::string path = temp_path("w.safetensors");
+  io::TensorMap ts{{"a", randn({2, 3})}, {"b", arange(0, 5, 1, DType::Int64)}, {"c", ones({}, DType::Bool)}};
+  io::save_safetensors(path, ts, {{"k", "v"}});
+  io::Metadata meta;
+  io::TensorMap back = io::load_safetensors(path, &meta);
+  EXPECT_EQ(meta["k"], "v");
+  for (auto& [k, t] : ts) EXPECT_TRUE(equal_all(back.at(k), t).item<bool>()) << k;
+  std::string bytes = io::read_file(path, "test");
+  {
+    std::ofstream(temp_path("cut.safetensors"), std::ios::binary) << bytes.substr(0, bytes.size() - 4);
+  }
+  EXPECT_NE(error_of([&] { io::load_safetensors(temp_path("cut.safetensors")); }).find("is truncated"),
+            std::string::npos);
+  std::string corrupt = bytes;
+  corrupt[8] = '#';  // the header's opening brace
+  { std::ofstream(temp_path("bad.safetensors"), std::ios::binary) << corrupt; }
+  EXPECT_NE(error_of([&] { io::load_safetensors(temp_path("bad.safetensors")); }).find("header is corrupted"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { io::load_safetensors(temp_path("none.safetensors")); }).find("cannot be opened"),
+            std::string::npos);
+}
+
+TEST(Predictor, LoadsSavedModelAndRunsFromCpp) {
+  manual_seed(3);
+  Mlp m;
+  const std::string prefix = temp_path("mlp");
+  io::TensorMap params(m.params.begin(), m.params.end());
+  jit::save_model(prefix, *m.program, params);
+  inference::Config config(prefix + ".pdmodel", prefix + ".pdiparams");
+  auto predictor = inference::CreatePredictor(config);
+  EXPECT_EQ(predictor->GetInputNames(), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(predictor->GetOutputNames(), (std::vector<std::string>{"logits"}));
+  Tensor x = randn({6, 4});
+  auto in = predictor->GetInputHandle("x");
+  in->Reshape({6, 4});
+  in->CopyFromCpu(x.data<float>());
+  ASSERT_TRUE(predictor->Run());
+  auto out = predictor->GetOutputHandle("logits");
+  EXPECT_EQ(out->shape(), (std::vector<int>{6, 3}));
+  std::vector<float> got(18);
+  out->CopyToCpu(got.data());
+  EXPECT_TRUE(allclose(Tensor::from_vector(got, {6, 3}), m.eager(x), 1e-5, 1e-6).item<bool>());
+  EXPECT_NE(error_of([&] { in->Reshape({6, 5}); }).find("input 'x': expected shape float32[-1, 4], got [6, 5]"),
+            std::string::npos);
+  std::vector<int64_t> ints(24);
+  in->Reshape({6, 4});
+  EXPECT_NE(error_of([&] { in->CopyFromCpu(ints.data()); }).find("input 'x' is float32, but CopyFromCpu was given int64"),
+            std::string::npos);
+  // A pool of clones serves threads at once.
+  inference::PredictorPool pool(config, 2);
+  std::vector<std::thread> threads;
+  std::vector<std::vector<float>> results(2, std::vector<float>(18));
+  for (size_t k = 0; k < 2; ++k)
+    threads.emplace_back([&, k] {
+      auto* p = pool.Retrieve(k);
+      auto h = p->GetInputHandle("x");
+      h->Reshape({6, 4});
+      h->CopyFromCpu(x.data<float>());
+      p->Run();
+      p->GetOutputHandle("logits")->CopyToCpu(results[k].data());
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(results[0], got);
+  EXPECT_EQ(results[1], got);
+  // A damaged model file names itself.
+  std::string text = io::read_file(prefix + ".pdmodel", "test");
+  { std::ofstream(temp_path("cut.pdmodel")) << text.substr(0, text.size() / 2); }
+  EXPECT_NE(error_of([&] { inference::CreatePredictor(inference::Config(temp_path("cut.pdmodel"), prefix + ".pdiparams")); })
+                .find("cut.pdmodel' is corrupted or truncated"),
+            std::string::npos);
+}

@@ -1,0 +1,191 @@
+"""to_static, jit.save / jit.load (TranslatedLayer) and the inference predictor (oar.inference):
+same numbers as eager, training through programs, the saved files and their errors."""
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import oar
+import oar.nn.functional as F
+from oar.static import InputSpec
+
+
+class Net(oar.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.conv = oar.nn.Conv2D(1, 4, 3, padding=1)
+        self.bn = oar.nn.BatchNorm2D(4)
+        self.fc = oar.nn.Linear(4 * 6 * 6, 10)
+
+    def forward(self, x):
+        h = F.max_pool2d(F.relu(self.bn(self.conv(x))), 2)
+        return self.fc(oar.flatten(h, 1))
+
+
+def _images(n=5, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, 1, 12, 12)).astype("float32")
+
+
+def test_to_static_function_matches_eager():
+    @oar.jit.to_static
+    def f(x, y):
+        return oar.tanh(x) @ y + 1.0, x.sum()
+
+    a = oar.to_tensor(np.random.rand(3, 4).astype("float32"))
+    b = oar.to_tensor(np.random.rand(4, 2).astype("float32"))
+    out, s = f(a, b)
+    np.testing.assert_allclose(out.numpy(), (oar.tanh(a) @ b + 1.0).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(float(s), float(a.sum()), rtol=1e-6)
+    assert "matmul" in f.concrete_program.main_program._op_names()
+
+
+def test_to_static_layer_trains_like_eager():
+    oar.seed(1)
+    eager = Net()
+    oar.seed(1)
+    static = oar.jit.to_static(Net(), input_spec=[InputSpec([None, 1, 12, 12], "float32", "x")])
+    opt_e = oar.optimizer.Adam(1e-2, parameters=eager.parameters())
+    opt_s = oar.optimizer.Adam(1e-2, parameters=static.parameters())
+    labels = oar.to_tensor(np.arange(5).reshape(5, 1).astype("int64"))
+    for step in range(3):
+        x = oar.to_tensor(_images(seed=step))
+        le = F.cross_entropy(eager(x), labels)
+        ls = F.cross_entropy(static(x), labels)
+        np.testing.assert_allclose(float(ls), float(le), rtol=1e-5)
+        for loss, opt in ((le, opt_e), (ls, opt_s)):
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+    for p, q in zip(eager.parameters(), static.parameters()):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-4, atol=1e-6)
+    # BatchNorm's running statistics were updated by the program's runs too.
+    np.testing.assert_allclose(static.bn._mean.numpy(), eager.bn._mean.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_jit_save_load_finetune_and_save_again(tmp_path):
+    oar.seed(3)
+    net = Net()
+    net.eval()
+    x = oar.to_tensor(_images())
+    want = net(x).numpy()
+    prefix = str(tmp_path / "net" / "model")
+    oar.jit.save(net, prefix, input_spec=[InputSpec([None, 1, 12, 12], "float32", "image")])
+    assert os.path.exists(prefix + ".pdmodel") and os.path.exists(prefix + ".pdiparams")
+    loaded = oar.jit.load(prefix)
+    assert isinstance(loaded, oar.jit.TranslatedLayer)
+    np.testing.assert_allclose(loaded(x).numpy(), want, rtol=1e-5, atol=1e-6)
+    # Fine-tune: gradients reach the loaded parameters through the program.
+    opt = oar.optimizer.SGD(0.1, parameters=loaded.parameters())
+    loss = oar.mean(loaded(x) ** 2)
+    loss.backward()
+    trainable = [p for p in loaded.parameters() if not p.stop_gradient]
+    assert len(trainable) == len([p for p in net.parameters() if not p.stop_gradient])
+    assert all(p.grad is not None for p in trainable)
+    opt.step()
+    tuned = loaded(x).numpy()
+    assert not np.allclose(tuned, want)
+    prefix2 = str(tmp_path / "again")
+    oar.jit.save(loaded, prefix2)
+    np.testing.assert_allclose(oar.jit.load(prefix2)(x).numpy(), tuned, rtol=1e-6)
+
+
+def _saved_model(tmp_path):
+    oar.seed(4)
+    net = Net()
+    net.eval()
+    prefix = str(tmp_path / "infer")
+    oar.jit.save(net, prefix, input_spec=[InputSpec([None, 1, 12, 12], "float32", "image")])
+    return net, prefix
+
+
+def test_predictor_matches_eager(tmp_path):
+    net, prefix = _saved_model(tmp_path)
+    config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    predictor = oar.inference.create_predictor(config)
+    assert predictor.get_input_names() == ["image"]
+    handle = predictor.get_input_handle("image")
+    images = _images(7)
+    handle.copy_from_cpu(images)
+    predictor.run()
+    out = predictor.get_output_handle(predictor.get_output_names()[0])
+    assert out.shape() == [7, 10]
+    with oar.no_grad():
+        np.testing.assert_allclose(out.copy_to_cpu(), net(oar.to_tensor(images)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_predictor_input_errors(tmp_path):
+    _, prefix = _saved_model(tmp_path)
+    predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    handle = predictor.get_input_handle("image")
+    with pytest.raises(ValueError, match=r"input 'image': expected shape float32\[-1, 1, 12, 12\], got \[2, 3, 12, 12\]"):
+        handle.reshape([2, 3, 12, 12])
+    with pytest.raises(ValueError, match="input 'image' is float32, but CopyFromCpu was given float64"):
+        handle.copy_from_cpu(np.zeros((2, 1, 12, 12)))
+    with pytest.raises(ValueError, match="input 'image'.*is not set"):
+        predictor.clone().run()
+    with pytest.raises(RuntimeError, match="no input 'x'; its inputs are \\[image\\]"):
+        predictor.get_input_handle("x")
+
+
+def test_model_file_errors(tmp_path):
+    _, prefix = _saved_model(tmp_path)
+    model, params = prefix + ".pdmodel", prefix + ".pdiparams"
+    Config = oar.inference.Config
+    with pytest.raises(OSError if False else Exception, match="missing.pdmodel' cannot be opened"):
+        oar.inference.create_predictor(Config(str(tmp_path / "missing.pdmodel"), params))
+    data = open(params, "rb").read()
+    cut = str(tmp_path / "cut.pdiparams")
+    open(cut, "wb").write(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="cut.pdiparams' is truncated"):
+        oar.inference.create_predictor(Config(model, cut))
+    text = open(model).read()
+    bad = str(tmp_path / "bad.pdmodel")
+    open(bad, "w").write(text[: len(text) // 2])
+    with pytest.raises(ValueError, match="bad.pdmodel' is corrupted or truncated: .*line"):
+        oar.inference.create_predictor(Config(bad, params))
+    other = str(tmp_path / "other.pdmodel")
+    open(other, "w").write("hello\n")
+    with pytest.raises(ValueError, match="is not an oar model file"):
+        oar.inference.create_predictor(Config(other, params))
+
+
+def test_predictor_pool_serves_threads(tmp_path):
+    net, prefix = _saved_model(tmp_path)
+    pool = oar.inference.PredictorPool(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"), 3)
+    results, errors = {}, []
+
+    def serve(k):
+        try:
+            p = pool.retrive(k)
+            imgs = _images(4, seed=k)
+            p.get_input_handle("image").copy_from_cpu(imgs)
+            for _ in range(5):
+                p.run()
+            results[k] = (imgs, p.get_output_handle(p.get_output_names()[0]).copy_to_cpu())
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=serve, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    with oar.no_grad():
+        for imgs, out in results.values():
+            np.testing.assert_allclose(out, net(oar.to_tensor(imgs)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_model_save_for_inference(tmp_path):
+    oar.seed(5)
+    net = Net()
+    model = oar.Model(net, inputs=[InputSpec([None, 1, 12, 12], "float32", "image")])
+    prefix = str(tmp_path / "m" / "infer")
+    model.save(prefix, training=False)
+    assert net.training  # switched back after saving
+    net.eval()
+    x = oar.to_tensor(_images(3))
+    np.testing.assert_allclose(oar.jit.load(prefix)(x).numpy(), net(x).numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="needs its input shapes"):
+        oar.Model(Net()).save(str(tmp_path / "x"), training=False)

@@ -1,0 +1,198 @@
+"""Static mode: programs built from op calls, run by the executor; control flow; backward and
+optimizers in static programs (same losses as eager, step by step); clone(for_test); errors."""
+import numpy as np
+import pytest
+
+import oar
+import oar.nn.functional as F
+from oar import static
+
+
+@pytest.fixture
+def static_mode():
+    main, startup = static.Program(), static.Program()
+    oar.enable_static()
+    try:
+        with static.program_guard(main, startup):
+            yield main
+    finally:
+        oar.disable_static()
+
+
+def test_build_and_run(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    assert x.shape == [-1, 3]
+    y = F.relu(x) * 2.0 + oar.ones([3])
+    assert repr(x) == "Value(define_op_name=data, index=0, dtype=tensor<-1x3xf32>, stop_gradient=True)"
+    assert not oar.in_dynamic_mode()
+    exe = static.Executor(oar.CPUPlace())
+    feed = np.array([[-1.0, 0.5, 2.0], [3.0, -2.0, 0.0]], dtype="float32")
+    out, = exe.run(static_mode, feed={"x": feed}, fetch_list=[y])
+    np.testing.assert_allclose(out, np.maximum(feed, 0) * 2 + 1)
+    # The batch dim is -1: another batch size runs the same program.
+    out, = exe.run(static_mode, feed={"x": np.ones((5, 3), "float32")}, fetch_list=[y])
+    assert out.shape == (5, 3)
+    assert "relu" in static_mode._op_names()
+
+
+def test_symbolic_tensors_have_no_data(static_mode):
+    x = static.data("x", [2], "float32")
+    with pytest.raises(RuntimeError, match="static program"):
+        x.numpy()
+
+
+def test_feed_errors(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    y = x + 1.0
+    exe = static.Executor()
+    with pytest.raises(KeyError, match="'x'"):
+        exe.run(static_mode, feed={}, fetch_list=[y])
+    with pytest.raises(ValueError, match=r"input 'x': expected float32\[-1, 3\], got float64\[2, 3\]"):
+        exe.run(static_mode, feed={"x": np.ones((2, 3))}, fetch_list=[y])
+    with pytest.raises(ValueError, match=r"input 'x': expected float32\[-1, 3\], got float32\[2, 4\]"):
+        exe.run(static_mode, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[y])
+    with pytest.raises(ValueError, match="already has an input named 'x'"):
+        static.data("x", [1], "float32")
+
+
+def test_runtime_error_names_op_inputs_and_user_line(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    w = static.data("w", [None, 4], "float32")
+    y = oar.matmul(x, w)  # the inner dims only meet at run time
+    exe = static.Executor()
+    with pytest.raises(ValueError) as err:
+        exe.run(static_mode, feed={"x": np.ones((2, 3), "float32"), "w": np.ones((5, 4), "float32")}, fetch_list=[y])
+    msg = str(err.value)
+    assert "op 'matmul'" in msg and "float32[2, 3], float32[5, 4]" in msg and "test_static.py:" in msg
+
+
+def test_cond_and_while_loop(static_mode):
+    x = static.data("x", [1], "float32")
+    y = static.nn.cond(oar.sum(x) > 0, lambda: x * 10.0, lambda: x - 100.0)
+    i = oar.full([1], 0, "int64")
+    total = oar.zeros([1], "float32")
+    _, total = static.nn.while_loop(lambda i, t: i < 5, lambda i, t: [i + 1, t + x], [i, total])
+    exe = static.Executor()
+    for v in (2.0, -3.0):
+        a, b = exe.run(static_mode, feed={"x": np.array([v], "float32")}, fetch_list=[y, total])
+        np.testing.assert_allclose(a, [v * 10 if v > 0 else v - 100])
+        np.testing.assert_allclose(b, [5 * v])
+    names = static_mode._op_names()
+    assert "cond" in names and "while_loop" in names
+
+
+def test_cond_branches_must_agree(static_mode):
+    x = static.data("x", [1], "float32")
+    with pytest.raises(ValueError, match="same structure"):
+        static.nn.cond(oar.sum(x) > 0, lambda: (x, x), lambda: x)
+
+
+def test_cond_and_while_loop_in_dynamic_mode():
+    x = oar.to_tensor([2.0])
+    assert float(static.nn.cond(x > 0, lambda: x * 10.0, lambda: x)) == 20.0
+    i, = static.nn.while_loop(lambda i: i < 4, lambda i: [i + 1], [oar.to_tensor(0)])
+    assert int(i) == 4
+
+
+def _mlp(seed):
+    oar.seed(seed)
+    return oar.nn.Sequential(oar.nn.Linear(4, 8), oar.nn.Tanh(), oar.nn.Linear(8, 3))
+
+
+def _batches():
+    rng = np.random.default_rng(0)
+    return [(rng.standard_normal((6, 4)).astype("float32"), rng.integers(0, 3, (6, 1)).astype("int64"))
+            for _ in range(5)]
+
+
+@pytest.mark.parametrize("opt", ["SGD", "Adam", "Momentum"])
+def test_static_training_matches_eager_step_by_step(opt):
+    make = {"SGD": lambda ps: oar.optimizer.SGD(0.1, parameters=ps),
+            "Adam": lambda ps: oar.optimizer.Adam(0.01, parameters=ps),
+            "Momentum": lambda ps: oar.optimizer.Momentum(0.05, momentum=0.9, parameters=ps)}[opt]
+    net = _mlp(7)
+    optimizer = make(net.parameters())
+    eager = []
+    for xb, yb in _batches():
+        loss = F.cross_entropy(net(oar.to_tensor(xb)), oar.to_tensor(yb))
+        loss.backward()
+        optimizer.step()
+        optimizer.clear_grad()
+        eager.append(float(loss))
+
+    main = static.Program()
+    oar.enable_static()
+    try:
+        with static.program_guard(main, static.Program()):
+            net2 = _mlp(7)
+            x = static.data("x", [None, 4], "float32")
+            y = static.data("y", [None, 1], "int64")
+            loss = F.cross_entropy(net2(x), y)
+            _, params_grads = make(net2.parameters()).minimize(loss)
+            assert len(params_grads) == 4
+        exe = static.Executor()
+        got = [float(exe.run(main, feed={"x": xb, "y": yb}, fetch_list=[loss])[0]) for xb, yb in _batches()]
+    finally:
+        oar.disable_static()
+    np.testing.assert_allclose(got, eager, rtol=1e-6, atol=1e-7)
+    for p, q in zip(net.parameters(), net2.parameters()):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_append_backward_and_gradients_match_eager(static_mode):
+    net = _mlp(3)
+    x = static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    loss = oar.mean(net(x) ** 2)
+    pairs = static.append_backward(loss)
+    dx, = static.gradients([loss], [x])
+    xb = _batches()[0][0]
+    outs = static.Executor().run(static_mode, feed={"x": xb}, fetch_list=[g for _, g in pairs] + [dx])
+    oar.disable_static()
+    xe = oar.to_tensor(xb, stop_gradient=False)
+    le = oar.mean(net(xe) ** 2)
+    grads = oar.grad([le], [p for p, _ in pairs] + [xe])
+    oar.enable_static()
+    for got, want in zip(outs, grads):
+        np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_clone_for_test_turns_off_dropout(static_mode):
+    x = static.data("x", [None, 16], "float32")
+    y = F.dropout(x, 0.5, training=True)
+    test_program = static_mode.clone(for_test=True)
+    exe = static.Executor()
+    feed = {"x": np.ones((4, 16), "float32")}
+    out, = exe.run(test_program, feed=feed, fetch_list=[y])
+    np.testing.assert_array_equal(out, feed["x"])
+    out, = exe.run(static_mode, feed=feed, fetch_list=[y])
+    assert (out == 0).any()
+
+
+def test_static_nn_layers(static_mode):
+    x = static.data("img", [None, 3, 8, 8], "float32")
+    h = static.nn.conv2d(x, 4, 3, padding=1, act="relu")
+    h = static.nn.batch_norm(h, is_test=True)
+    out = static.nn.fc(h, 5, activation="softmax")
+    assert out.shape == [-1, 5]
+    got, = static.Executor().run(static_mode, feed={"img": np.random.rand(2, 3, 8, 8).astype("float32")},
+                                 fetch_list=[out])
+    np.testing.assert_allclose(got.sum(1), np.ones(2), rtol=1e-5)
+
+
+def test_save_and_load_inference_model(static_mode, tmp_path):
+    net = _mlp(5)
+    x = static.data("x", [None, 4], "float32")
+    y = F.softmax(net(x))
+    loss = oar.mean(y)
+    oar.optimizer.SGD(0.1, parameters=net.parameters()).minimize(loss)
+    exe = static.Executor()
+    xb = _batches()[0][0]
+    want, = exe.run(static_mode.clone(for_test=True), feed={"x": xb}, fetch_list=[y])
+    prefix = str(tmp_path / "model")
+    static.save_inference_model(prefix, [x], [y], exe)
+    program, feed_names, fetch_targets = static.load_inference_model(prefix, exe)
+    assert feed_names == ["x"]
+    assert "grad" not in program._op_names()  # pruned to the inference part
+    got, = exe.run(program, feed={"x": xb}, fetch_list=fetch_targets)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
