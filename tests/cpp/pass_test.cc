@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -17,12 +19,15 @@
 #include "oar/pass/algebraic_simplification.h"
 #include "oar/pass/buffer_plan.h"
 #include "oar/pass/common_subexpression_elimination.h"
+#include "oar/pass/constant_folding.h"
 #include "oar/pass/dead_code_elimination.h"
 #include "oar/pass/drr.h"
 #include "oar/pass/elementwise_fusion.h"
 #include "oar/pass/fusion_passes.h"
 #include "oar/pass/fusion_patterns.h"
 #include "oar/pass/pass_manager.h"
+#include "oar/pass/program_outputs.h"
+#include "oar/runtime/executor.h"
 
 using namespace oar;
 using namespace oar::ir;
@@ -649,4 +654,167 @@ TEST(PassFusion, AppliesInsideRegions) {
       "    yield([%0])\n"
       "  } : float32[2, 5]\n"
       "  pass_outputs([%2])\n");
+}
+
+TEST(PassConstantFolding, FoldsConstantsToFullOrToNewParameters) {
+  ConstantFolding cf;
+  const std::string out = run_on(cf, program(std::string(kX) +
+      "  %1 = full() {dtype = none, fill_value = scalar(2.0), shape = ints[2, 3]} : float32[2, 3]\n"
+      "  %2 = ones() {dtype = none, shape = ints[2, 3]} : float32[2, 3]\n"
+      "  %3 = add(%1, %2) : float32[2, 3]\n"
+      "  %4 = exp(%3) : float32[2, 3]\n"
+      "  %5 = multiply(%0, %4) : float32[2, 3]\n"
+      "  %6 = uniform() {dtype = none, max = 1.0, min = -1.0, seed = 0, shape = ints[2, 3]} : float32[2, 3]\n"
+      "  %7 = exp(%6) : float32[2, 3]\n"
+      "  %8 = arange() {dtype = float32, end = scalar(6), start = scalar(0), step = scalar(1)} : float32[6]\n"
+      "  %9 = reshape(%8) {shape = ints[2, 3]} : float32[2, 3]\n"
+      "  pass_outputs([%5, %7, %9])\n"), true);
+  // exp(2 + 1) folds to one full; the random draw stays; arange reshaped is no splat and,
+  // without a parameter store, stays.
+  EXPECT_TRUE(has(out, "  %1 = full() {dtype = float32, fill_value = scalar(20.08553") ||
+              has(out, "  %1 = full() {dtype = float32, fill_value = scalar(20.0855")) << out;
+  EXPECT_TRUE(has(out, "  %2 = multiply(%0, %1) : float32[2, 3]\n")) << out;
+  EXPECT_TRUE(has(out, "uniform()")) << out;
+  EXPECT_TRUE(has(out, "reshape(")) << out;
+
+  // With a store, non-splat results become parameters; with frozen parameters, weight-only
+  // subgraphs fold too.
+  ParameterStore params;
+  params["w"] = randn({3, 4}, DType::Float64);
+  ConstantFolding frozen(&params, /*frozen_parameters=*/true);
+  const std::string out2 = run_on(frozen, program(
+      "  %0 = data() {dtype = float64, name = \"x\", shape = ints[-1, 4]} : float64[-1, 4]\n"
+      "  %1 = parameter() {dtype = float64, name = \"w\", shape = ints[3, 4]} : float64[3, 4]\n"
+      "  %2 = transpose(%1) {perm = ints[1, 0]} : float64[4, 3]\n"
+      "  %3 = scale(%2) {bias = scalar(0.0), bias_after_scale = true, scale = scalar(2.0)} : float64[4, 3]\n"
+      "  %4 = matmul(%0, %3) {transpose_x = false, transpose_y = false} : float64[-1, 3]\n"
+      "  pass_outputs([%4])\n"), true);
+  EXPECT_EQ(body(out2),
+      "  %0 = data() {dtype = float64, name = \"x\", shape = ints[-1, 4]} : float64[-1, 4]\n"
+      "  %1 = parameter() {dtype = float64, name = \"w\", shape = ints[3, 4]} : float64[3, 4]\n"
+      "  %2 = parameter() {dtype = float64, name = \"folded_constant\", shape = ints[4, 3]} : float64[4, 3]\n"
+      "  %3 = matmul(%0, %2) {transpose_x = false, transpose_y = false} : float64[-1, 3]\n"
+      "  pass_outputs([%3])\n");
+  ASSERT_TRUE(params.count("folded_constant"));
+  EXPECT_LT(max_abs_diff(params["folded_constant"], scale(transpose(params["w"], {1, 0}), 2.0)), 1e-15);
+  // Not frozen: parameters are not constants.
+  ConstantFolding training(&params, false);
+  const std::string src = program(
+      "  %0 = parameter() {dtype = float64, name = \"w\", shape = ints[3, 4]} : float64[3, 4]\n"
+      "  %1 = transpose(%0) {perm = ints[1, 0]} : float64[4, 3]\n"
+      "  pass_outputs([%1])\n");
+  EXPECT_EQ(run_on(training, src), src);
+}
+
+namespace {
+
+// Runs the program on the executor (oar/runtime) and returns the `outputs`.
+std::vector<Tensor> execute(const std::shared_ptr<Program>& p, const ParameterStore& feeds,
+                            const ParameterStore& params, const std::vector<Value*>& outputs) {
+  runtime::Executor ex(p);
+  return ex.run(feeds, params, std::vector<const Value*>(outputs.begin(), outputs.end()));
+}
+
+// Parses `text` (its outputs: the operands of the final pass_outputs), runs it on the executor
+// with random feeds and parameters, optimises it with the passes `setup` adds (given the
+// parameter store, which passes may extend), runs it again and checks both runs agree.
+std::string check_numerics(const std::function<void(PassManager&, ParameterStore&)>& setup, const std::string& text,
+                           double tol = 1e-10) {
+  std::shared_ptr<Program> p = parse(text);
+  verify(*p);
+  Operation* pin = p->block().ops().back().get();
+  EXPECT_EQ(pin->name(), kOutputsOp);
+  std::vector<Value*> outputs = pin->operands();
+  p->block().erase(pin);
+  ParameterStore feeds, params;
+  int64_t seed = 1;
+  for (auto& op : p->block().ops()) {
+    if (op->name() != "data" && op->name() != "parameter") continue;
+    const TensorType& t = op->result(0)->type();
+    std::vector<int64_t> shape = t.shape;
+    for (int64_t& d : shape)
+      if (d < 0) d = 3;  // a size for the unknown (batch) dims
+    Tensor v = cast(uniform(shape, DType::Float64, 0.5, 1.5, seed++), t.dtype);
+    (op->name() == "data" ? feeds : params).emplace(op->attr("name")->as_string(), v);
+  }
+  const std::vector<Tensor> before = execute(p, feeds, params, outputs);
+  PassManager pm;
+  setup(pm, params);
+  pm.set_verify(true);
+  pm.run(*p, &outputs);
+  const std::vector<Tensor> after = execute(p, feeds, params, outputs);
+  EXPECT_EQ(before.size(), after.size());
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i)
+    EXPECT_LT(max_abs_diff(before[i], after[i]), tol) << "output " << i;
+  return print(*p);
+}
+
+}  // namespace
+
+TEST(PassNumerics, TheInferencePipelineKeepsTheResults) {
+  auto f64 = [](std::string text) {
+    for (size_t at; (at = text.find("float32")) != std::string::npos;) text.replace(at, 7, "float64");
+    return text;
+  };
+  auto inference = [](PassManager& pm, ParameterStore& params) { add_inference_passes(pm, &params); };
+  // Linear + gelu, softmax, layer_norm with its weight, an elementwise chain, a weight-only
+  // subgraph (folded with frozen parameters) and duplicated work.
+  const std::string mlp = check_numerics(inference, f64(program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 3]} : float32[-1, 3]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[3, 4]} : float32[3, 4]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[4]} : float32[4]\n"
+      "  %3 = matmul(%0, %1) {transpose_x = false, transpose_y = false} : float32[-1, 4]\n"
+      "  %4 = add(%3, %2) : float32[-1, 4]\n"
+      "  %5 = gelu(%4) {approximate = true} : float32[-1, 4]\n"
+      "  %6 = max(%5) {axis = ints[-1], keepdim = true} : float32[-1, 1]\n"
+      "  %7 = subtract(%5, %6) : float32[-1, 4]\n"
+      "  %8 = exp(%7) : float32[-1, 4]\n"
+      "  %9 = sum(%8) {axis = ints[-1], dtype = none, keepdim = true} : float32[-1, 1]\n"
+      "  %10 = divide(%8, %9) : float32[-1, 4]\n"
+      "  %11 = mean(%10) {axis = ints[-1], keepdim = true} : float32[-1, 1]\n"
+      "  %12 = subtract(%10, %11) : float32[-1, 4]\n"
+      "  %13 = multiply(%12, %12) : float32[-1, 4]\n"
+      "  %14 = mean(%13) {axis = ints[-1], keepdim = true} : float32[-1, 1]\n"
+      "  %15 = full() {dtype = float32, fill_value = scalar(1e-05), shape = ints[]} : float32[]\n"
+      "  %16 = add(%14, %15) : float32[-1, 1]\n"
+      "  %17 = rsqrt(%16) : float32[-1, 1]\n"
+      "  %18 = multiply(%12, %17) : float32[-1, 4]\n"
+      "  %19 = parameter() {dtype = float32, name = \"g\", shape = ints[4]} : float32[4]\n"
+      "  %20 = multiply(%18, %19) : float32[-1, 4]\n"
+      "  %21 = tanh(%20) : float32[-1, 4]\n"
+      "  %22 = exp(%21) : float32[-1, 4]\n"
+      "  %23 = sqrt(%22) : float32[-1, 4]\n"
+      "  %24 = parameter() {dtype = float32, name = \"w2\", shape = ints[4, 4]} : float32[4, 4]\n"
+      "  %25 = transpose(%24) {perm = ints[1, 0]} : float32[4, 4]\n"
+      "  %26 = scale(%25) {bias = scalar(1.0), bias_after_scale = true, scale = scalar(0.5)} : float32[4, 4]\n"
+      "  %27 = matmul(%23, %26) {transpose_x = false, transpose_y = false} : float32[-1, 4]\n"
+      "  %28 = matmul(%23, %26) {transpose_x = false, transpose_y = false} : float32[-1, 4]\n"
+      "  %29 = add(%27, %28) : float32[-1, 4]\n"
+      "  pass_outputs([%29, %10])\n")));
+  EXPECT_TRUE(has(mlp, "fused_matmul_bias(")) << mlp;
+  EXPECT_TRUE(has(mlp, "softmax(")) << mlp;
+  EXPECT_TRUE(has(mlp, "layer_norm(")) << mlp;
+  EXPECT_TRUE(has(mlp, "fused_elementwise(")) << mlp;
+  EXPECT_TRUE(has(mlp, "name = \"folded_constant\"")) << mlp;
+  EXPECT_FALSE(has(mlp, "transpose(")) << mlp;
+
+  // conv + bias + batch_norm (inference) + relu: one conv over folded parameters.
+  const std::string conv = check_numerics(inference, program(
+      "  %0 = data() {dtype = float64, name = \"img\", shape = ints[-1, 3, 6, 6]} : float64[-1, 3, 6, 6]\n"
+      "  %1 = parameter() {dtype = float64, name = \"k\", shape = ints[4, 3, 3, 3]} : float64[4, 3, 3, 3]\n"
+      "  %2 = parameter() {dtype = float64, name = \"kb\", shape = ints[4]} : float64[4]\n"
+      "  %3 = parameter() {dtype = float64, name = \"mean\", shape = ints[4]} : float64[4]\n"
+      "  %4 = parameter() {dtype = float64, name = \"var\", shape = ints[4]} : float64[4]\n"
+      "  %5 = parameter() {dtype = float64, name = \"gamma\", shape = ints[4]} : float64[4]\n"
+      "  %6 = parameter() {dtype = float64, name = \"beta\", shape = ints[4]} : float64[4]\n"
+      "  %7 = conv2d(%0, %1, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[1], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float64[-1, 4, 6, 6]\n"
+      "  %8 = reshape(%2) {shape = ints[1, 4, 1, 1]} : float64[1, 4, 1, 1]\n"
+      "  %9 = add(%7, %8) : float64[-1, 4, 6, 6]\n"
+      "  %10, %11, %12 = batch_norm_base(%9, %3, %4, %5, %6) {channel_axis = 1, epsilon = 0.001, momentum = 0.9, "
+      "update_running = false, use_batch_stats = false} : float64[-1, 4, 6, 6], float64[4], float64[4]\n"
+      "  %13 = relu(%10) : float64[-1, 4, 6, 6]\n"
+      "  pass_outputs([%13])\n"));
+  EXPECT_TRUE(has(conv, "fused_conv2d_bias_act(%0, %7, %8) {activation = \"relu\"")) << conv;
+  EXPECT_FALSE(has(conv, "batch_norm_base")) << conv;
 }
