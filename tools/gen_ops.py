@@ -515,6 +515,8 @@ def ir_default(a):
 
 # A composite body that touches memory, random state or autograd cannot run shape-only.
 COMPOSITE_UNSAFE = re.compile(r"kernels::|Generator|default_generator|autograd::|data<|item<|raw_data|\boar::")
+# A body that draws random numbers.
+RANDOM_BODY = re.compile(r"\bGenerator\b|default_generator")
 # Composite bodies that use what MetaTensor does not offer (reason in the comment).
 COMPOSITE_DECLARED = set()
 
@@ -706,6 +708,8 @@ def gen_ir_def(op, family):
         reg.append("    d.is_view = true;")
     if op.inplace:
         reg.append(f'    d.inplace_variant = "{op.inplace}";')
+    if getattr(op, "is_random", False):
+        reg.append("    d.is_random = true;")
     if meta_fn:
         reg.append(f"    d.meta = &{meta_fn};")
     reg.append(f"    d.exec = &exec_{op.name};")
@@ -819,6 +823,19 @@ def main():
     fam_ops = {}
     for op in ops:
         fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
+    # Ops that draw from a random generator, directly or through an op they call (passes must not
+    # merge two draws, nor fold one at compile time).
+    for op in ops:
+        op.is_random = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if op.is_random or not op.composite:
+                continue
+            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
+            if any(c in by_name and by_name[c].is_random for c in called):
+                op.is_random = changed = True
     so_decls = []
     for stem, fops in fam_ops.items():
         metas, regs, so_defs = [], [], []

@@ -99,6 +99,9 @@ struct OpDef {
   // the name of the in-place variant (x is overwritten), empty when there is none.
   bool is_view = false;
   std::string inplace_variant;
+  // The op draws from a random generator: two equal-looking ops give different results, and
+  // none can be evaluated at compile time.
+  bool is_random = false;
 
   const AttrDef* find_attr(const std::string& n) const;
 };

@@ -1,0 +1,36 @@
+#include "oar/ops/infer_meta/fused.h"
+
+#include "oar/kernels/cpu/fused_elementwise.h"
+
+namespace oar::infer_meta {
+
+Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const IntArray& program) {
+  OAR_ENFORCE_ARG(!inputs.empty(), op, ": argument 'inputs' must hold at least one tensor, got none");
+  const Tensor& first = inputs[0];
+  OAR_ENFORCE(first.dtype() == DType::Float32 || first.dtype() == DType::Float64, TypeMismatch, op,
+              ": argument 'inputs' must be float32 or float64, got ", dtype_name(first.dtype()));
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    OAR_ENFORCE(inputs[i].dtype() == first.dtype(), TypeMismatch, op, ": inputs[", i, "] has dtype ",
+                dtype_name(inputs[i].dtype()), ", expected ", dtype_name(first.dtype()), " as inputs[0]");
+    OAR_ENFORCE_ARG(inputs[i].shape() == first.shape(), op, ": inputs[", i, "] has shape ",
+                    shape_str(inputs[i].shape()), ", expected ", shape_str(first.shape()), " as inputs[0]");
+  }
+  OAR_ENFORCE_ARG(!program.empty() && program.size() % 3 == 0, op,
+                  ": argument 'program' must hold (opcode, a, b) triples, got ", program.size(), " ints");
+  const int64_t n_in = static_cast<int64_t>(inputs.size());
+  for (size_t s = 0; s < program.size() / 3; ++s) {
+    const int64_t code = program[3 * s], a = program[3 * s + 1], b = program[3 * s + 2];
+    const int64_t defined = n_in + static_cast<int64_t>(s);  // registers available to step s
+    OAR_ENFORCE_ARG(kernels::fused_ew_is_valid(code), op, ": step ", s, " has unknown opcode ", code);
+    OAR_ENFORCE_ARG(a >= 0 && a < defined, op, ": step ", s, " reads register ", a, ", expected [0, ",
+                    defined, ")");
+    if (kernels::fused_ew_is_binary(code))
+      OAR_ENFORCE_ARG(b >= 0 && b < defined, op, ": step ", s, " reads register ", b, ", expected [0, ",
+                      defined, ")");
+    else
+      OAR_ENFORCE_ARG(b == -1, op, ": step ", s, " is unary, so its second register must be -1, got ", b);
+  }
+  return {first.shape(), first.dtype()};
+}
+
+}  // namespace oar::infer_meta

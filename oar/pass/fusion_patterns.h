@@ -1,0 +1,29 @@
+// The fusions, written as DRR patterns (drr.h). Each function returns the patterns of one
+// fusion; fusion_passes.h bundles them into passes.
+//   matmul + add(bias) (+ activation)        -> fused_matmul_bias
+//   linear(x, w, b) + activation             -> fused_matmul_bias
+//   conv2d + add(reshaped bias)              -> conv2d with its bias operand
+//   conv2d (+ bias) + activation             -> fused_conv2d_bias_act
+//   max / subtract / exp / sum / divide      -> softmax (and the form without the max)
+//   mean / subtract / square / mean / add(eps) / sqrt / divide -> layer_norm, then
+//   layer_norm * weight (+ bias)            -> layer_norm with its weight (and bias)
+//   conv2d + batch_norm (inference)          -> conv2d with the BN folded into new parameters
+// Activations: relu, gelu (exact and tanh forms), silu, sigmoid, tanh (fused.yaml's names).
+#pragma once
+#include <vector>
+
+#include "oar/pass/drr.h"
+#include "oar/pass/parameter_store.h"
+
+namespace oar::pass {
+
+std::vector<drr::Pattern> matmul_bias_patterns();
+std::vector<drr::Pattern> conv_bias_patterns();
+std::vector<drr::Pattern> conv_activation_patterns();
+std::vector<drr::Pattern> softmax_patterns();
+std::vector<drr::Pattern> layer_norm_patterns();
+// Reads the conv weight/bias and BN statistics from `params` (all must be `parameter` ops of
+// the program with tensors in the store) and adds the folded weight and bias to it.
+std::vector<drr::Pattern> conv_batch_norm_fold_patterns(ParameterStore& params);
+
+}  // namespace oar::pass
