@@ -7,6 +7,7 @@
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/jit/model_file.h"
+#include "oar/pass/fusion_passes.h"
 
 namespace oar::inference {
 
@@ -53,7 +54,15 @@ Predictor::Predictor(const Config& config) {
   auto shared = std::make_shared<Shared>();
   jit::Model m = jit::load_model(config.prog_file(), config.params_file());
   shared->program = m.program;
-  for (auto& [k, v] : m.params) shared->params.emplace(k, v);
+  pass::ParameterStore store(m.params.begin(), m.params.end());
+  if (config.ir_optim()) {
+    // Fusions, conv + batch_norm folding, constant folding of the (frozen) weights, elementwise
+    // chains, dead code: the program and its weights change together.
+    pass::PassManager pm;
+    pass::add_inference_passes(pm, &store);
+    pm.run(*shared->program);
+  }
+  for (const std::string& name : shared->program->parameter_names()) shared->params.emplace(name, store.at(name));
   for (auto& op : shared->program->block().ops())
     if (op->name() == "data") {
       const std::string n = op->attr("name")->as_string("name");

@@ -13,6 +13,7 @@
 #include "oar/ir/parser.h"
 #include "oar/ir/prune.h"
 #include "oar/jit/model_file.h"
+#include "oar/pass/fusion_passes.h"
 #include "oar/ir/tracer.h"
 #include "oar/ir/verifier.h"
 #include "oar/runtime/executor.h"
@@ -201,6 +202,17 @@ void bind_ir(nb::module_& parent) {
     jit::Model model = jit::load_model(model_file, params_file);
     return std::make_tuple(model.program, model.params, model.metadata);
   }, nb::arg("model_file"), nb::arg("params_file"));
+  // The predictor's inference pipeline on `program` in place; returns the weights it reads
+  // (folded ones included) and the per-pass timing report.
+  m.def("optimize_for_inference", [](Program& p, const std::map<std::string, Tensor>& params) {
+    pass::ParameterStore store(params.begin(), params.end());
+    pass::PassManager pm;
+    pass::add_inference_passes(pm, &store);
+    pm.run(p);
+    std::map<std::string, Tensor> used;
+    for (const std::string& name : p.parameter_names()) used[name] = store.at(name);
+    return std::make_pair(used, pm.timing_report());
+  }, nb::arg("program"), nb::arg("params"));
   m.def("output_names", [](const Program& p) {
     std::vector<std::string> out;
     for (auto& [name, v] : p.outputs()) out.push_back(name);
