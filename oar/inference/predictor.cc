@@ -70,7 +70,10 @@ Predictor::Predictor(const Config& config) {
       shared->input_types.emplace(n, op->result(0)->type());
     }
   for (auto& [name, v] : shared->program->outputs()) shared->outputs.emplace_back(name, v);
-  shared->executor = std::make_unique<runtime::Executor>(shared->program);
+  OAR_ENFORCE(config.inter_op_num_threads() >= 1, InvalidArgument,
+              "Config: inter-op threads must be at least 1, got ", config.inter_op_num_threads());
+  shared->executor = std::make_unique<runtime::Executor>(
+      shared->program, runtime::ExecutorOptions{config.inter_op_num_threads()});
   shared->threads = config.cpu_math_library_num_threads();
   shared_ = std::move(shared);
   input_names_ = shared_->input_names;

@@ -31,6 +31,9 @@ class Config {
   // Threads for the math kernels of each Run (0: oar's default).
   void SetCpuMathLibraryNumThreads(int n) { threads_ = n; }
   int cpu_math_library_num_threads() const { return threads_; }
+  // Independent ops run on this many threads at once (an oar extension; 1: one after another).
+  void SetInterOpNumThreads(int n) { inter_op_threads_ = n; }
+  int inter_op_num_threads() const { return inter_op_threads_; }
   // Run the inference passes (fusions, folding) on the program when it is loaded.
   void SwitchIrOptim(bool on = true) { ir_optim_ = on; }
   bool ir_optim() const { return ir_optim_; }
@@ -42,6 +45,7 @@ class Config {
  private:
   std::string prog_file_, params_file_;
   int threads_ = 0;
+  int inter_op_threads_ = 1;
   bool ir_optim_ = true;
   bool memory_optim_ = true;
 };

@@ -62,6 +62,8 @@ void bind_inference(nb::module_& parent) {
       .def("params_file", &Config::params_file)
       .def("set_cpu_math_library_num_threads", &Config::SetCpuMathLibraryNumThreads, nb::arg("num_threads"))
       .def("cpu_math_library_num_threads", &Config::cpu_math_library_num_threads)
+      .def("set_inter_op_num_threads", &Config::SetInterOpNumThreads, nb::arg("num_threads"))
+      .def("inter_op_num_threads", &Config::inter_op_num_threads)
       .def("switch_ir_optim", &Config::SwitchIrOptim, nb::arg("x") = true)
       .def("ir_optim", &Config::ir_optim)
       .def("enable_memory_optim", &Config::EnableMemoryOptim, nb::arg("x") = true)

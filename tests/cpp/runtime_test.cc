@@ -204,3 +204,34 @@ TEST(Predictor, LoadsSavedModelAndRunsFromCpp) {
                 .find("cut.pdmodel' is corrupted or truncated"),
             std::string::npos);
 }
+
+TEST(Executor, InterOpThreadsRunIndependentOpsAndRethrowErrors) {
+  // Four independent chains joined at the end: with 2 inter-op threads the results equal the
+  // sequential run's, and an op failing on a worker thread is rethrown here with its context.
+  auto program = std::make_shared<ir::Program>();
+  ir::Tracer tracer(program);
+  Tensor out, bad;
+  {
+    ir::TracingScope scope(&tracer);
+    Tensor x = tracer.data("x", DType::Float32, {64, 64});
+    Tensor w = tracer.data("w", DType::Float32, {-1, 64});
+    std::vector<Tensor> chains;
+    for (int c = 0; c < 4; ++c) chains.push_back(tanh(matmul(scale(x, 1.0 + c), x)));
+    out = add(add(chains[0], chains[1]), add(chains[2], chains[3]));
+    bad = matmul(x, w);  // fails at run time when w's first dim is not 64
+  }
+  Tensor x = randn({64, 64});
+  NoGradGuard no_grad;
+  runtime::Executor seq(program);
+  runtime::Executor par(program, runtime::ExecutorOptions{2});
+  runtime::NamedTensors feeds{{"x", x}, {"w", randn({64, 64})}};
+  auto a = seq.run(feeds, {}, {out.impl()->symbolic, bad.impl()->symbolic});
+  for (int rep = 0; rep < 5; ++rep) {
+    auto b = par.run(feeds, {}, {out.impl()->symbolic, bad.impl()->symbolic});
+    EXPECT_TRUE(equal_all(a[0], b[0]).item<bool>());
+    EXPECT_TRUE(equal_all(a[1], b[1]).item<bool>());
+  }
+  feeds["w"] = randn({3, 64});
+  const std::string err = error_of([&] { par.run(feeds, {}, {out.impl()->symbolic}); });
+  EXPECT_NE(err.find("op 'matmul' (inputs: float32[64, 64], float32[3, 64])"), std::string::npos) << err;
+}
