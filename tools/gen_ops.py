@@ -556,13 +556,12 @@ def ir_rule(op):
     return "Declared"
 
 
-def gen_ir_meta(op, rule):
-    """The type-inference function of `op`: its infer_meta (or view kernel) on placeholders."""
-    fn = f"meta_{op.name}"
-    lines = [f"std::vector<Meta> {fn}(const MetaArgs& ir_args_) {{"]
-    slot = 0
+def unpack_ir_args(op):
+    """C++ lines binding each argument of `op` by name from the MetaArgs `ir_args_` (tensors by
+    operand slot, the rest from the attributes)."""
+    lines, slot = [], 0
     for a in op.args:
-        if a.type in ("Tensor", "Tensor?"):
+        if a.is_tensor:
             lines.append(f"  const Tensor& {a.name} = ir_args_.tensor({slot});")
             slot += 1
         elif a.type == "Tensor[]":
@@ -570,6 +569,13 @@ def gen_ir_meta(op, rule):
             slot += 1
         else:
             lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+    return lines
+
+
+def gen_ir_meta(op, rule):
+    """The type-inference function of `op`: its infer_meta (or view kernel) on placeholders."""
+    fn = f"meta_{op.name}"
+    lines = [f"std::vector<Meta> {fn}(const MetaArgs& ir_args_) {{"] + unpack_ir_args(op)
     if op.promote:
         ps = op.promote
         lines.append("  const DType common = " + " ".join(f"promote_types({p}.dtype()," for p in ps[:-1]) +
@@ -669,17 +675,7 @@ def gen_composite_meta(op):
 def gen_ir_exec(op):
     """The registry's ExecFn: the op's C++ API called with the operation's tensors and attributes."""
     fn = f"exec_{op.name}"
-    lines = [f"std::vector<Tensor> {fn}(const MetaArgs& ir_args_) {{"]
-    slot = 0
-    for a in op.args:
-        if a.is_tensor:
-            lines.append(f"  const Tensor& {a.name} = ir_args_.tensor({slot});")
-            slot += 1
-        elif a.type == "Tensor[]":
-            lines.append(f"  const std::vector<Tensor>& {a.name} = ir_args_.tensors({slot});")
-            slot += 1
-        else:
-            lines.append(f'  const {STORE_TYPES[a.type]} {a.name} = ir_args_.attr<{STORE_TYPES[a.type]}>("{a.name}");')
+    lines = [f"std::vector<Tensor> {fn}(const MetaArgs& ir_args_) {{"] + unpack_ir_args(op)
     lines.append(f"  return exec_results(oar::{op.name}({op.arg_names()}));")
     lines.append("}")
     return fn, "\n".join(lines) + "\n"

@@ -3,6 +3,8 @@
 // every registered op, and parse errors with line:column.
 #include <gtest/gtest.h>
 
+#include "error_of.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,16 +33,6 @@ std::string round_trip(const Program& p) {
   verify(*q);
   EXPECT_EQ(print(*q), text);
   return text;
-}
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }

@@ -4,6 +4,8 @@
 // the inference predictor (Config, handles, Run, Clone), all without Python.
 #include <gtest/gtest.h>
 
+#include "error_of.h"
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -21,16 +23,6 @@
 using namespace oar;
 
 namespace {
-
-template <typename Fn>
-std::string error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string temp_path(const std::string& name) {
   return std::string(::testing::TempDir()) + "/oar_runtime_" + name;
