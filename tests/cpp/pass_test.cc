@@ -818,3 +818,41 @@ TEST(PassNumerics, TheInferencePipelineKeepsTheResults) {
   EXPECT_TRUE(has(conv, "fused_conv2d_bias_act(%0, %7, %8) {activation = \"relu\"")) << conv;
   EXPECT_FALSE(has(conv, "batch_norm_base")) << conv;
 }
+
+TEST(PassNumerics, EachPassAloneKeepsTheResults) {
+  const std::string src = program(
+      "  %0 = data() {dtype = float64, name = \"x\", shape = ints[2, 3]} : float64[2, 3]\n"
+      "  %1 = data() {dtype = float64, name = \"y\", shape = ints[2, 3]} : float64[2, 3]\n"
+      "  %2 = exp(%0) : float64[2, 3]\n"
+      "  %3 = exp(%0) : float64[2, 3]\n"
+      "  %4 = add(%2, %3) : float64[2, 3]\n"
+      "  %5 = ones() {dtype = float64, shape = ints[2, 3]} : float64[2, 3]\n"
+      "  %6 = multiply(%4, %5) : float64[2, 3]\n"
+      "  %7 = transpose(%6) {perm = ints[1, 0]} : float64[3, 2]\n"
+      "  %8 = transpose(%7) {perm = ints[1, 0]} : float64[2, 3]\n"
+      "  %9 = relu(%8) : float64[2, 3]\n"
+      "  %10 = tanh(%9) : float64[2, 3]\n"
+      "  %11 = multiply(%10, %1) : float64[2, 3]\n"
+      "  %12 = sqrt(%1) : float64[2, 3]\n"
+      "  %13 = full() {dtype = float64, fill_value = scalar(2.0), shape = ints[2, 3]} : float64[2, 3]\n"
+      "  %14 = exp(%13) : float64[2, 3]\n"
+      "  %15 = divide(%11, %14) : float64[2, 3]\n"
+      "  pass_outputs([%15, %4])\n");
+  // Each pass, what it must have done (a line that must no longer / now appear), numerics equal.
+  struct Case {
+    std::function<void(PassManager&, ParameterStore&)> setup;
+    std::string gone, appears;
+  };
+  const std::vector<Case> cases = {
+      {[](PassManager& pm, ParameterStore&) { pm.add<DeadCodeElimination>(); }, "sqrt(", ""},
+      {[](PassManager& pm, ParameterStore&) { pm.add<CommonSubexpressionElimination>(); }, "exp(%0) : float64[2, 3]\n  %3 = exp(%0)", "add(%2, %2)"},
+      {[](PassManager& pm, ParameterStore&) { pm.add<AlgebraicSimplification>(); }, "", "relu(%4)"},
+      {[](PassManager& pm, ParameterStore& ps) { pm.add<ConstantFolding>(&ps, true); }, "exp(%13)", "scalar(7.389056"},
+      {[](PassManager& pm, ParameterStore&) { pm.add<ElementwiseFusion>(); }, "tanh(", "fused_elementwise("},
+  };
+  for (const Case& c : cases) {
+    const std::string out = check_numerics(c.setup, src);
+    if (!c.gone.empty()) EXPECT_FALSE(has(out, c.gone)) << out;
+    if (!c.appears.empty()) EXPECT_TRUE(has(out, c.appears)) << out;
+  }
+}
