@@ -105,19 +105,8 @@ Tensor Tensor::contiguous() const {
 Tensor Tensor::clone() const { return oar::assign(*this); }
 
 Tensor Tensor::detach() const {
-  if (impl_->symbolic) {
-    // The same program value, without autograd state (a static program's grad op still sees
-    // through it: it differentiates the recorded ops).
-    auto impl = std::make_shared<TensorImpl>();
-    impl->dtype = impl_->dtype;
-    impl->shape = impl_->shape;
-    impl->strides = impl_->strides;
-    impl->numel = impl_->numel;
-    impl->storage = impl_->storage;
-    impl->symbolic = impl_->symbolic;
-    impl->symbolic_owner = impl_->symbolic_owner;
-    return Tensor(std::move(impl));
-  }
+  // A program value: record the detach as an op, so that the program's grad op stops there.
+  if (impl_->symbolic) return oar::detach_value(*this);
   Tensor t = make_view(*this, shape(), strides(), offset());
   t.impl()->name = impl_->name;
   return t;

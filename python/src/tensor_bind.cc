@@ -1,5 +1,6 @@
 // The Tensor class for Python: properties, NumPy/DLPack interop and operators.
 #include "bind_common.h"
+#include "oar/ir/tracer.h"
 #include "oar/autograd/grad_mode.h"
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/ops/generated/api.h"
@@ -94,6 +95,9 @@ Tensor view_of_array(ArrayIn a) {
 }
 
 nb::object to_numpy(const Tensor& t) {
+  // A tensor with data converts eagerly even in static mode (its contiguous copy is not an op of
+  // the program being built).
+  ir::TracingScope eager(nullptr);
   Tensor c = t.contiguous();
   auto* holder = new std::shared_ptr<Storage>(c.storage());
   nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });

@@ -206,3 +206,30 @@ def test_shape_tensor_and_numel_tensor_resolve_unknown_dims(static_mode):
     np.testing.assert_array_equal(got_s, [5, 3])
     assert int(got_n) == 15
     assert "shape_tensor" in static_mode._op_names() and "numel_tensor" in static_mode._op_names()
+
+
+def test_detach_stops_the_gradient_in_programs(static_mode):
+    net = _mlp(9)
+    x = static.data("x", [None, 4], "float32")
+    h = net[0](x)
+    loss = oar.mean(net[2](oar.tanh(h.detach())) ** 2)  # no gradient reaches the first layer
+    assert "detach_value" in static_mode._op_names()
+    pairs = dict((p.name, g) for p, g in static.append_backward(loss, parameter_list=net.parameters()))
+    w0 = net[0].weight
+    xb = _batches()[0][0]
+    g0, g2 = static.Executor().run(static_mode, feed={"x": xb}, fetch_list=[pairs[w0.name], pairs[net[2].weight.name]])
+    np.testing.assert_array_equal(g0, np.zeros_like(g0))
+    assert np.abs(g2).sum() > 0
+
+
+def test_indexing_dims_of_unknown_size(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    first, last, rows, tail = x[0], x[-1], x[1:, 1], x[-2:]
+    exe = static.Executor()
+    feed = np.arange(15, dtype="float32").reshape(5, 3)
+    got = exe.run(static_mode, feed={"x": feed}, fetch_list=[first, last, rows, tail])
+    for g, want in zip(got, [feed[0], feed[-1], feed[1:, 1], feed[-2:]]):
+        np.testing.assert_array_equal(g, want)
+    with pytest.raises(IndexError, match="out of bounds"):
+        bad = x[7]
+        exe.run(static_mode, feed={"x": feed}, fetch_list=[bad])

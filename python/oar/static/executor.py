@@ -115,8 +115,8 @@ class Executor:
             for optimizer, pairs in hooks:
                 optimizer.apply_gradients([(p, grads[k + i]) for i, (p, _) in enumerate(pairs)])
                 k += len(pairs)
-        if return_numpy:
-            return [o.numpy() for o in outs]
+            if return_numpy:
+                return [o.numpy() for o in outs]
         return outs
 
     @staticmethod

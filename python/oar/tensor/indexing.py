@@ -82,11 +82,30 @@ def _expand(x, item):
     return x, final
 
 
+_END = 2 ** 62  # "to the end" for a dim whose size is known only when a program runs
+
+
 def getitem(x, item):
     x, items = _expand(x, item)
     axes, starts, ends, strides, int_axes, adv = [], [], [], [], [], []
+    late_ints = []  # (dim, index) on dims of unknown size: checked when the program runs
     for dim, it in enumerate(items):
         n = x.shape[dim]
+        if n < 0 and isinstance(it, int):
+            late_ints.append((dim, it))
+            int_axes.append(dim)
+            continue
+        if n < 0 and isinstance(it, slice):
+            # A program value's dim of unknown size: strided_slice resolves negative and open
+            # bounds against the real size at run time.
+            step = 1 if it.step is None else it.step
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            start = it.start if it.start is not None else (0 if step > 0 else _END)
+            stop = it.stop if it.stop is not None else (_END if step > 0 else -_END)
+            if (start, stop, step) != (0, _END, 1):
+                axes.append(dim); starts.append(start); ends.append(stop); strides.append(step)
+            continue
         if isinstance(it, int):
             if it < -n or it >= n:
                 raise IndexError(f"index {it} is out of bounds for axis {dim} with size {n}; "
@@ -108,6 +127,9 @@ def getitem(x, item):
         else:
             adv.append((dim, it))
     y = _C.strided_slice(x, axes, starts, ends, strides) if axes else x
+    for dim, it in late_ints:  # index_select checks the bounds (and takes negatives) at run time
+        from .creation import to_tensor
+        y = _C.index_select(y, to_tensor([it], dtype="int64"), dim)
     if adv:
         adv_dims = [d for d, _ in adv]
         others = [d for d in range(y.ndim) if d not in adv_dims]
