@@ -277,3 +277,31 @@ def test_pool_errors():
         F.adaptive_avg_pool2d(x, 0)
     with pytest.raises(ValueError, match="Excepted <class 'int'>|Excepted \\(<class 'int'>"):
         F.avg_pool2d(x, 2, divisor_override="3")
+
+
+def test_max_pool2d_interior_fast_path_matches_a_reference_with_ties_and_nans():
+    # Windows fully inside a row run through a vectorised loop, border windows one by one: both
+    # must give NumPy's first-maximum index and propagate NaN, for every geometry.
+    rng = np.random.default_rng(3)
+    for k, s, p, ceil in [(2, 2, 0, False), (3, 2, 1, False), (3, 1, 1, True), (2, 3, 1, True), (4, 2, 2, False),
+                          (1, 1, 0, False), (3, 3, 0, True)]:
+        x = rng.integers(0, 3, (2, 3, 9, 11)).astype("float64")  # many ties
+        x[0, 1, 4, 5] = np.nan
+        out, mask = oar.nn.functional.max_pool2d(oar.to_tensor(x), k, s, p, return_mask=True, ceil_mode=ceil)
+        out, mask = out.numpy(), mask.numpy()
+        H, W = x.shape[2:]
+        for n in range(2):
+            for c in range(3):
+                for oh in range(out.shape[2]):
+                    for ow in range(out.shape[3]):
+                        h0, w0 = max(oh * s - p, 0), max(ow * s - p, 0)
+                        h1, w1 = min(oh * s - p + k, H), min(ow * s - p + k, W)
+                        win = x[n, c, h0:h1, w0:w1]
+                        if win.size == 0:  # a ceil_mode window past the input
+                            assert mask[n, c, oh, ow] == -1
+                            continue
+                        flat = np.where(np.isnan(win).ravel())[0]
+                        j = flat[0] if len(flat) else int(np.argmax(win))
+                        hh, ww = h0 + j // win.shape[1], w0 + j % win.shape[1]
+                        assert mask[n, c, oh, ow] == hh * W + ww, (k, s, p, ceil, oh, ow)
+                        np.testing.assert_equal(out[n, c, oh, ow], x[n, c, hh, ww])

@@ -88,10 +88,76 @@ struct Windows {
   }
 };
 
+// One plane of a 2-D max pool (channel-first, fixed windows): the columns whose window lies
+// inside the row run as loops over the output columns (strided loads the compiler vectorises),
+// the few clipped border columns as single windows. Visits each window in row-major order, so
+// ties and NaNs resolve as in the general path.
+template <typename T>
+void max_plane_2d(const PoolShape& s, const Windows& win, int64_t lo, int64_t hi, const T* xp, T* yp,
+                  int32_t* mp) {
+  const int64_t H = s.in[1], W = s.in[2], OW = s.out[2], S = s.stride[2], K = s.k[2], pad = s.pad[2];
+  for (int64_t oh = 0; oh < s.out[1]; ++oh, yp += OW, mp += OW) {
+    const int64_t h0 = win.b[1][oh], h1 = win.e[1][oh];
+    auto single = [&](int64_t ow) {
+      const int64_t w0 = win.b[2][ow], w1 = win.e[2][ow];
+      if (h0 >= h1 || w0 >= w1) {
+        yp[ow] = static_cast<T>(-FLT_MAX);
+        mp[ow] = -1;
+        return;
+      }
+      int64_t idx = h0 * W + w0;
+      T best = xp[idx];
+      for (int64_t h = h0; h < h1; ++h)
+        for (int64_t w = w0; w < w1; ++w) {
+          const T v = xp[h * W + w];
+          const bool take = better(v, best);
+          best = take ? v : best;
+          idx = take ? h * W + w : idx;
+        }
+      yp[ow] = best;
+      mp[ow] = static_cast<int32_t>(idx);
+    };
+    for (int64_t ow = 0; ow < std::min(lo, OW); ++ow) single(ow);
+    for (int64_t ow = std::max(hi, lo); ow < OW; ++ow) single(ow);
+    if (lo >= hi) continue;
+    if (h0 >= h1) {
+      for (int64_t ow = lo; ow < hi; ++ow) yp[ow] = static_cast<T>(-FLT_MAX), mp[ow] = -1;
+      continue;
+    }
+    const T* first = xp + h0 * W - pad;
+    for (int64_t ow = lo; ow < hi; ++ow) {
+      yp[ow] = first[ow * S];
+      mp[ow] = static_cast<int32_t>(h0 * W - pad + ow * S);
+    }
+    for (int64_t h = h0; h < h1; ++h)
+      for (int64_t j = (h == h0 ? 1 : 0); j < K; ++j) {
+        const int64_t base = h * W - pad + j;
+        const T* row = xp + base;
+        for (int64_t ow = lo; ow < hi; ++ow) {
+          const T v = row[ow * S];
+          const bool take = better(v, yp[ow]);
+          yp[ow] = take ? v : yp[ow];
+          mp[ow] = take ? static_cast<int32_t>(base + ow * S) : mp[ow];
+        }
+      }
+  }
+  (void)H;
+}
+
 template <typename T>
 void max_cf(const PoolShape& s, const T* x, T* y, int32_t* mask) {
   const int64_t X = s.in_size(), P = s.out_size(), H = s.in[1], W = s.in[2];
   const Windows win(s);
+  if (!s.adaptive && s.in[0] == 1 && s.out[0] == 1 && s.k[0] == 1) {
+    // Output columns whose whole window is inside the row: ow * S - pad >= 0 and
+    // ow * S - pad + K <= W.
+    const int64_t S = s.stride[2], K = s.k[2], pad = s.pad[2];
+    const int64_t lo = (pad + S - 1) / S, hi = std::min<int64_t>(s.out[2], W + pad - K >= 0 ? (W + pad - K) / S + 1 : 0);
+    parallel_for(0, s.N * s.C, std::max<int64_t>(1, kGrain / std::max<int64_t>(X, 1)), [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl) max_plane_2d<T>(s, win, lo, hi, x + pl * X, y + pl * P, mask + pl * P);
+    });
+    return;
+  }
   parallel_for(0, s.N * s.C, std::max<int64_t>(1, kGrain / std::max<int64_t>(X, 1)),
                [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
