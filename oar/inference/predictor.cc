@@ -117,6 +117,7 @@ bool Predictor::Run() {
   for (auto& n : input_names_)
     OAR_ENFORCE(inputs_.count(n), InvalidArgument, "Predictor::Run: input '", n, "' (", input_type(n).str(),
                 ") is not set; call GetInputHandle(\"", n, "\")->Reshape(...) and CopyFromCpu(...) first");
+  outputs_.clear();  // the last run's outputs are not kept alive through this one
   if (shared_->threads > 0) set_num_threads(shared_->threads);
   kernels::FrozenWeightsScope frozen;  // the model's weights never change: kernels may cache packed forms
   std::vector<const ir::Value*> fetch;

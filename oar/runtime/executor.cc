@@ -215,7 +215,7 @@ class Executor::Run {
 
   const Tensor& get(size_t v) const {
     const Tensor& t = env_[v];
-    OAR_ENFORCE(t.defined() || !keep_.empty(), PreconditionNotMet, "Executor: a value is read before it is computed");
+    OAR_ENFORCE(t.defined(), PreconditionNotMet, "Executor: a value is read before it is computed (or after it was freed)");
     return t;
   }
   size_t id_of(const Value* v) const { return plan_.id.at(v); }
