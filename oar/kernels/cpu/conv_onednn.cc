@@ -46,9 +46,9 @@ dnnl::engine& engine() {
 // the call (inside a parallel region oneDNN runs on the calling thread anyway).
 struct ThreadGuard {
   int saved = 0;
-  ThreadGuard() {
+  explicit ThreadGuard(int limit = 0) {
 #ifdef _OPENMP
-    const int want = get_num_threads();
+    const int want = limit > 0 ? std::min(limit, get_num_threads()) : get_num_threads();
     if (!omp_in_parallel() && want != omp_get_max_threads()) {
       saved = omp_get_max_threads();
       omp_set_num_threads(want);
@@ -288,9 +288,19 @@ const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const 
 // Runs a plan: inputs reordered into the primitive's layouts as needed, the output written in
 // place or reordered back into the user's buffer.
 // in1_packed: in1 is already in the primitive's layout (frozen weights).
+// Convolutions below this many multiply-adds run on one thread: waking the OpenMP team costs
+// more than it saves (LeNet's convolutions at batch 1 spent a third of their time in libgomp).
+constexpr double kParallelMacs = 1 << 20;
+
+double macs(const ConvShape& s) {
+  double m = static_cast<double>(s.N) * s.M * (s.C / std::max<int64_t>(s.G, 1));
+  for (int d = 0; d < 3; ++d) m *= static_cast<double>(s.out[d]) * s.k[d];
+  return m;
+}
+
 void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
-         void* out, const float* bias, bool in1_packed = false) {
-  ThreadGuard guard;
+         void* out, const float* bias, bool in1_packed = false, int thread_limit = 0) {
+  ThreadGuard guard(thread_limit);
   auto& eng = engine();
   dnnl::stream strm(eng);
   Buffer b0, b1, b2, bs;
@@ -335,11 +345,13 @@ bool conv_forward(const ConvShape& s, const float* x, const float* w, const floa
   if (!conv_enabled()) return false;
   const auto plan = plan_for(Kind::Forward, s, bias != nullptr);
   if (!plan->ok) return false;
+  const int limit = macs(s) < kParallelMacs ? 1 : 0;
   if (w_owner && plan->in1.reorder && weights_frozen()) {
-    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner), DNNL_ARG_DST, y, bias, true);
+    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner), DNNL_ARG_DST, y, bias, true,
+        limit);
     return true;
   }
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias);
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, limit);
   return true;
 }
 
