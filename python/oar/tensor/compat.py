@@ -380,22 +380,23 @@ def kron(x, y, name=None):
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
-    """The diagonal of the (axis1, axis2) matrices, as the last dim."""
+    """The diagonal of the (axis1, axis2) matrices, as the last dim: the two dims flattened and
+    every (cols + 1)-th element taken (shape-only ops, so programs record it too)."""
     a1, a2 = _axes(x.ndim, axis1)[0], _axes(x.ndim, axis2)[0]
     if a1 == a2:
         raise ValueError(f"diagonal: 'axis1' and 'axis2' must differ, got {axis1} and {axis2}")
     rest = [d for d in range(x.ndim) if d not in (a1, a2)]
-    m = _C.transpose(x, rest + [a1, a2])
     rows, cols = x.shape[a1], x.shape[a2]
-    mask = np.zeros((rows, cols), bool)
-    i = np.arange(rows)
-    j = i + offset
-    ok = (j >= 0) & (j < cols)
-    mask[i[ok], j[ok]] = True
-    length = int(ok.sum())
-    from .creation import to_tensor
-    full = _C.broadcast_to(to_tensor(mask), m.shape)
-    return _C.reshape(_C.masked_select(m, full), [x.shape[d] for d in rest] + [length])
+    if rows < 0 or cols < 0:
+        raise ValueError(f"diagonal: the sizes of axis1 and axis2 must be known, x has shape {x.shape}")
+    if offset >= 0:
+        length, start = builtins.max(0, builtins.min(rows, cols - offset)), offset
+    else:
+        length, start = builtins.max(0, builtins.min(cols, rows + offset)), -offset * cols
+    flat = _C.flatten(_C.transpose(x, rest + [a1, a2]), len(rest), -1)
+    if length == 0:
+        return _C.strided_slice(flat, [len(rest)], [0], [0], [1])
+    return _C.strided_slice(flat, [len(rest)], [start], [start + (length - 1) * (cols + 1) + 1], [cols + 1])
 
 
 def diag(x, offset=0, padding_value=0, name=None):
