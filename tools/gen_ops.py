@@ -8,6 +8,7 @@ Spec entry (one per op):
   args: (Tensor x, Tensor y, bool keepdim=false, ...)   # Paddle's names and order
   output: Tensor(out)           # or "Tensor(values), Tensor(indices)" or "Tensor[](out)"
   infer_meta: fn                # infer_meta::fn(args...) -> Meta (or std::vector<Meta>)
+  ir_meta: fn                   # type inference for programs only (the kernel makes its output)
   promote: [x, y]               # cast these tensors to their common dtype first (optional)
   kernel: expr                  # C++ statement computing outputs, e.g. kernels::binary(BinaryOp::Add, x, y, out)
   view: true                    # kernel expr returns the output (a view); no allocation
@@ -116,6 +117,9 @@ class Op:
         self.multi = out.startswith("Tensor[]")
         self.outputs = re.findall(r"\((\w+)\)", out)
         self.infer_meta = spec.get("infer_meta")
+        # A shape rule for programs only, for an op whose kernel makes its own output (its result
+        # shape is known from operand types in the cases the rule accepts).
+        self.ir_meta = spec.get("ir_meta")
         self.kernel = spec.get("kernel")
         self.view = spec.get("view", False)
         self.composite = spec.get("composite")
@@ -548,7 +552,7 @@ def ir_rule(op):
         if shape_only_body(op) is None or op.name in COMPOSITE_DECLARED:
             return "Declared"
         return "Composite"
-    if op.infer_meta and not op.view and not op.multi:
+    if (op.infer_meta or op.ir_meta) and not op.view and not op.multi:
         return "InferMeta"
     called = set(re.findall(r"kernels::(\w+)", op.kernel or ""))
     if called and called <= META_KERNELS:
@@ -592,7 +596,7 @@ def gen_ir_meta(op, rule):
 
     if rule == "InferMeta":
         if len(op.outputs) == 1:
-            lines.append(f'  return {{infer_meta::{op.infer_meta}("{op.name}", {call_args})}};')
+            lines.append(f'  return {{infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {call_args})}};')
         else:
             lines.append(f'  return infer_meta::{op.infer_meta}("{op.name}", {call_args});')
     elif op.multi:
@@ -640,7 +644,7 @@ def gen_shape_only(op, rule):
 
         if rule == "InferMeta":
             if len(op.outputs) == 1:
-                lines.append(f'  return MetaTensor(infer_meta::{op.infer_meta}("{op.name}", {args}));')
+                lines.append(f'  return MetaTensor(infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {args}));')
             else:
                 lines.append(f'  const std::vector<Meta> m = infer_meta::{op.infer_meta}("{op.name}", {args});')
                 lines.append("  return {" + ", ".join(f"MetaTensor(m[{k}])" for k in range(len(op.outputs))) + "};")

@@ -233,3 +233,19 @@ def test_indexing_dims_of_unknown_size(static_mode):
     with pytest.raises(IndexError, match="out of bounds"):
         bad = x[7]
         exe.run(static_mode, feed={"x": feed}, fetch_list=[bad])
+
+
+def test_advanced_indexing_in_programs(static_mode):
+    x = static.data("x", [None, 4], "float32")
+    idx = static.data("idx", [3], "int64")
+    col = static.data("col", [3], "int64")
+    rows, picked = x[idx], oar.gather_nd(x, oar.stack([idx, col], 1))
+    assert rows.shape == [3, 4] and picked.shape == [3]
+    feed = {"x": np.arange(20, dtype="float32").reshape(5, 4), "idx": np.array([4, 0, 2]),
+            "col": np.array([1, 3, 0])}
+    got_rows, got_picked = static.Executor().run(static_mode, feed=feed, fetch_list=[rows, picked])
+    np.testing.assert_array_equal(got_rows, feed["x"][[4, 0, 2]])
+    np.testing.assert_array_equal(got_picked, feed["x"][[4, 0, 2], [1, 3, 0]])
+    # A bool mask's result size depends on its values: a clear error while building.
+    with pytest.raises((NotImplementedError, RuntimeError), match="bool mask index|no data until the program runs"):
+        x[x > 1.0]

@@ -99,4 +99,23 @@ Meta index_put(const char* op, const Tensor& x, const std::vector<Tensor>& indic
   return {x.shape(), x.dtype()};
 }
 
+Meta index_tensor(const char* op, const Tensor& x, const std::vector<Tensor>& indices) {
+  OAR_ENFORCE_ARG(!indices.empty(), op, ": argument 'indices' must hold at least one index tensor.");
+  Shape b;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const Tensor& t = indices[i];
+    OAR_ENFORCE(t.defined(), InvalidArgument, op, ": indices[", i, "] is not an initialised tensor.");
+    OAR_ENFORCE(t.dtype() != DType::Bool, Unimplemented, op, ": a bool mask index gives a result whose size ",
+                "depends on the mask's values; in a static program index with nonzero(mask) or use where");
+    OAR_ENFORCE(t.dtype() == DType::Int32 || t.dtype() == DType::Int64, TypeMismatch, op, ": indices[", i,
+                "] must be an int32, int64 or bool tensor, but received dtype ", dtype_name(t.dtype()), ".");
+    b = broadcast_shapes(b, t.shape(), op);
+  }
+  const int64_t k = static_cast<int64_t>(indices.size());
+  OAR_ENFORCE(k <= x.ndim(), OutOfRange, op, ": too many indices for a tensor of dimension ", x.ndim(),
+              " (the index tensors address ", k, " dimensions); x's shape = ", shape_str(x.shape()), ".");
+  for (int64_t d = k; d < x.ndim(); ++d) b.push_back(x.shape()[d]);
+  return {b, x.dtype()};
+}
+
 }  // namespace oar::infer_meta

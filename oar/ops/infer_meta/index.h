@@ -27,5 +27,8 @@ Meta masked_scatter(const char* op, const Tensor& x, const Tensor& mask, const T
 // bool index makes the indexed shape depend on data).
 Meta index_put(const char* op, const Tensor& x, const std::vector<Tensor>& indices,
                const Tensor& value, bool accumulate);
+// x[indices] for programs: the int index tensors broadcast to B; the result is B + the dims they
+// do not address. A bool mask's result size depends on its values: rejected (use nonzero).
+Meta index_tensor(const char* op, const Tensor& x, const std::vector<Tensor>& indices);
 
 }  // namespace oar::infer_meta
