@@ -207,29 +207,20 @@ std::vector<Pattern> layer_norm_patterns() {
     }
   // The affine part, one operand at a time: layer_norm(x) * w, then + b, with w and b of shape
   // [D] over the (single) normalised axis.
-  {
-    Pattern p("layer_norm_weight");
-    p.source("layer_norm", {"x", "none", "none"}, {{"normalized_shape", bind("ns")}, {"epsilon", bind("eps")}}, {"y"})
-        .source("multiply", {"y", "w"}, {}, {"out"})
-        .constraint([](const Match& m) {
+  auto affine = [&](const char* name, const char* op, const std::vector<std::string>& before,
+                    const std::vector<std::string>& after, const char* operand) {
+    Pattern p(name);
+    p.source("layer_norm", before, {{"normalized_shape", bind("ns")}, {"epsilon", bind("eps")}}, {"y"})
+        .source(op, {"y", operand}, {}, {"out"})
+        .constraint([operand = std::string(operand)](const Match& m) {
           const auto& ns = m.attr("ns").as_int_array();
-          return ns.size() == 1 && m.type("w").shape == std::vector<int64_t>{ns[0]} && m.type("out") == m.type("y");
+          return ns.size() == 1 && m.type(operand).shape == std::vector<int64_t>{ns[0]} && m.type("out") == m.type("y");
         })
-        .result("layer_norm", {"x", "w", "none"}, {{"normalized_shape", from("ns")}, {"epsilon", from("eps")}},
-                {"out"});
+        .result("layer_norm", after, {{"normalized_shape", from("ns")}, {"epsilon", from("eps")}}, {"out"});
     ps.push_back(std::move(p));
-  }
-  {
-    Pattern p("layer_norm_bias");
-    p.source("layer_norm", {"x", "w", "none"}, {{"normalized_shape", bind("ns")}, {"epsilon", bind("eps")}}, {"y"})
-        .source("add", {"y", "b"}, {}, {"out"})
-        .constraint([](const Match& m) {
-          const auto& ns = m.attr("ns").as_int_array();
-          return ns.size() == 1 && m.type("b").shape == std::vector<int64_t>{ns[0]} && m.type("out") == m.type("y");
-        })
-        .result("layer_norm", {"x", "w", "b"}, {{"normalized_shape", from("ns")}, {"epsilon", from("eps")}}, {"out"});
-    ps.push_back(std::move(p));
-  }
+  };
+  affine("layer_norm_weight", "multiply", {"x", "none", "none"}, {"x", "w", "none"}, "w");
+  affine("layer_norm_bias", "add", {"x", "w", "none"}, {"x", "w", "b"}, "b");
   return ps;
 }
 
