@@ -5,14 +5,9 @@ import numpy as np
 import pytest
 
 import oar
-
-static = pytest.importorskip("oar.static")
-if not (hasattr(static, "is_symbolic") and hasattr(getattr(static, "nn", None), "cond")
-        and hasattr(oar.jit, "to_static")):
-    pytest.skip("static mode (oar.static, oar.jit.to_static) is not built in", allow_module_level=True)
-
-from oar.jit import Dy2StaticError  # noqa: E402
-from oar.static import InputSpec  # noqa: E402
+from oar import static
+from oar.jit import Dy2StaticError
+from oar.static import InputSpec
 
 
 def t(v):
