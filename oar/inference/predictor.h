@@ -108,6 +108,8 @@ std::shared_ptr<Predictor> CreatePredictor(const Config& config);
 class PredictorPool {
  public:
   PredictorPool(const Config& config, size_t size = 1);
+  PredictorPool(const PredictorPool&) = delete;
+  PredictorPool& operator=(const PredictorPool&) = delete;
   Predictor* Retrieve(size_t idx);
   size_t size() const { return preds_.size(); }
 

@@ -47,6 +47,7 @@ struct Executor::Plan {
     std::vector<size_t> args;         // ids of the block arguments
     std::vector<size_t> unused_args;  // block arguments nobody reads
   };
+  std::vector<const Value*> values;  // Program::values() order: values[id]
   std::unordered_map<const Value*, size_t> id;
   std::unordered_map<const Block*, BlockPlan> blocks;
   std::vector<int> readers;           // top-block values: how many steps read each
@@ -55,7 +56,7 @@ struct Executor::Plan {
   std::unordered_set<size_t> grad_inputs;  // differentiated w.r.t. (inputs get requires_grad)
 
   explicit Plan(const ir::Program& program) {
-    const auto values = program.values();
+    for (Value* v : program.values()) values.push_back(v);
     for (size_t i = 0; i < values.size(); ++i) id[values[i]] = i;
     readers.assign(values.size(), 0);
     add(program.block());
@@ -220,17 +221,16 @@ class Executor::Run {
   }
   size_t id_of(const Value* v) const { return plan_.id.at(v); }
 
-  RunStats stats;
+  // The run's statistics (ops counted by step, possibly on several workers).
+  RunStats stats() const { return RunStats{peak_bytes_, ops_run_.load()}; }
 
  private:
   void drop(size_t v) {
     if (!keep_[v]) env_[v] = Tensor();
   }
+  // Called between ops: on the one running thread, or by a worker holding the scheduler's lock.
   void note_memory() {
-    const int64_t live = CPUAllocator::instance().stats().allocated - base_bytes_;
-    int64_t seen = stats.peak_bytes;
-    while (live > seen && !peak_.compare_exchange_weak(seen, live)) {}
-    stats.peak_bytes = std::max(stats.peak_bytes, live);
+    peak_bytes_ = std::max(peak_bytes_, CPUAllocator::instance().stats().allocated - base_bytes_);
   }
 
   void bind(const Plan::Step& s, std::vector<Tensor>&& results) {
@@ -242,7 +242,6 @@ class Executor::Run {
   void step(const Plan::Step& s) {
     const Operation* op = s.op;
     ops_run_.fetch_add(1);
-    stats.ops_run = ops_run_.load();
     try {
       if (s.exec) {
         std::vector<std::vector<Tensor>> slots;
@@ -348,7 +347,7 @@ class Executor::Run {
   const std::vector<bool>& keep_;
   const int64_t base_bytes_;
   std::vector<Tensor> env_;
-  std::atomic<int64_t> peak_{0};
+  int64_t peak_bytes_ = 0;
   std::atomic<int64_t> ops_run_{0};
 };
 
@@ -361,6 +360,8 @@ Executor::Executor(std::shared_ptr<const ir::Program> program, ExecutorOptions o
 }
 
 Executor::~Executor() = default;
+
+const std::vector<const Value*>& Executor::values() const { return plan_->values; }
 
 std::vector<Tensor> Executor::run(const NamedTensors& feeds, const NamedTensors& params,
                                   const std::vector<const Value*>& fetch, RunStats* stats, bool autograd) const {
@@ -382,7 +383,7 @@ std::vector<Tensor> Executor::run(const NamedTensors& feeds, const NamedTensors&
   else r.block(program_->block(), {});
   std::vector<Tensor> out;
   for (const Value* v : fetch) out.push_back(r.get(r.id_of(v)));
-  if (stats) *stats = r.stats;
+  if (stats) *stats = r.stats();
   return out;
 }
 

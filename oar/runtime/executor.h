@@ -50,6 +50,8 @@ class Executor {
                           bool autograd = false) const;
 
   const ir::Program& program() const { return *program_; }
+  // The program's values in Program::values() order (computed once, with the plan).
+  const std::vector<const ir::Value*>& values() const;
 
  private:
   struct Plan;

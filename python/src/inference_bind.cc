@@ -113,6 +113,11 @@ void bind_inference(nb::module_& parent) {
         return d;
       });
 
+  nb::class_<inference::PredictorPool>(m, "PredictorPool")
+      .def(nb::init<const Config&, size_t>(), nb::arg("config"), nb::arg("size") = 1)
+      .def("size", &inference::PredictorPool::size)
+      .def("retrieve", &inference::PredictorPool::Retrieve, nb::arg("idx"), nb::rv_policy::reference_internal);
+
   m.def("create_predictor", [](const Config& c) { return inference::CreatePredictor(c); }, nb::arg("config"));
 }
 

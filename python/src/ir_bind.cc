@@ -165,7 +165,7 @@ void bind_ir(nb::module_& parent) {
            nb::arg("program"))
       .def("run", [](const runtime::Executor& e, const runtime::NamedTensors& feeds,
                      const runtime::NamedTensors& params, const std::vector<int64_t>& fetch, bool autograd) {
-        auto values = e.program().values();
+        const auto& values = e.values();
         std::vector<const Value*> targets;
         for (int64_t i : fetch) {
           OAR_ENFORCE(i >= 0 && i < static_cast<int64_t>(values.size()), InvalidArgument,

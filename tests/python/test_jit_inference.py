@@ -166,6 +166,10 @@ def test_predictor_pool_serves_threads(tmp_path):
         except Exception as e:  # noqa: BLE001
             errors.append(e)
 
+    with pytest.raises(IndexError, match="index 3 is out of range for 3 predictors"):
+        pool.retrive(3)
+    with pytest.raises(ValueError, match="size must be a positive int"):
+        oar.inference.PredictorPool(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"), 0)
     threads = [threading.Thread(target=serve, args=(k,)) for k in range(3)]
     for t in threads:
         t.start()

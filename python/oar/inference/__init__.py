@@ -19,19 +19,21 @@ def create_predictor(config):
 
 
 class PredictorPool:
-    """`size` predictors over one loaded model (paddle.inference.PredictorPool): each serves one
-    request at a time; they share the program and the weights."""
+    """`size` predictors over one loaded model (paddle.inference.PredictorPool; the C++ pool):
+    each serves one request at a time; they share the program and the weights."""
 
     def __init__(self, config, size=1):
+        if not isinstance(config, Config):
+            raise TypeError(f"PredictorPool: config must be an oar.inference.Config, but received "
+                            f"{type(config).__name__}")
         if not isinstance(size, int) or size < 1:
             raise ValueError(f"PredictorPool: size must be a positive int, got {size!r}")
-        first = create_predictor(config)
-        self._preds = [first] + [first.clone() for _ in range(size - 1)]
+        self._pool = _inf.PredictorPool(config, size)
 
     def retrive(self, idx):  # Paddle's spelling
-        if not 0 <= idx < len(self._preds):
-            raise IndexError(f"PredictorPool: index {idx} is out of range for {len(self._preds)} predictors")
-        return self._preds[idx]
+        if not 0 <= idx < self._pool.size():
+            raise IndexError(f"PredictorPool: index {idx} is out of range for {self._pool.size()} predictors")
+        return self._pool.retrieve(idx)
 
     retrieve = retrive
 

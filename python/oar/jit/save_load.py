@@ -24,8 +24,10 @@ def _prefix(path, api):
     return path
 
 
-def _save_program(path, program):
-    params = program._parameters()
+def _save_program(path, program, params=None):
+    """Writes program and the weights it reads (from `params`, default its captured tensors),
+    with the trainable names in the metadata so that jit.load makes only those Parameters."""
+    params = program._parameters() if params is None else params
     needed = program._program.parameter_names()
     trainable = [n for n in needed if not params[n].stop_gradient]
     _ir.save_model(path, program._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})

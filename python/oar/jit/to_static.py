@@ -104,6 +104,10 @@ class StaticFunction:
         return specs
 
     def get_concrete_program(self, *args, **kwargs):
+        return self._entry(args, kwargs)[0]
+
+    def _entry(self, args, kwargs):
+        """(the cached program for these arguments, their specs)."""
         specs = self._specs(args)
         key = (tuple((s.shape, s.dtype.name, s.name) if s is not None else ("py", repr(a))
                      for s, a in zip(specs, list(args) + [None] * (len(specs) - len(args)))),
@@ -112,7 +116,7 @@ class StaticFunction:
         if entry is None:
             entry = self._build(specs, args, kwargs)
             self._cache[key] = entry
-        return entry
+        return entry, specs
 
     @property
     def concrete_program(self):
@@ -151,8 +155,8 @@ class StaticFunction:
             # Disabled, or already inside a program being built: trace inline.
             fn = self._function
             return fn(self._layer, *args, **kwargs) if self._layer is not None else fn(*args, **kwargs)
-        entry = self.get_concrete_program(*args, **kwargs)
-        tensors = [a for a, s in zip(args, self._specs(args)) if s is not None]
+        entry, specs = self._entry(args, kwargs)
+        tensors = [a for a, s in zip(args, specs) if s is not None]
         feeds = dict(zip(entry.input_names, tensors))
         outs, _ = entry.executor.run(feeds, entry.main_program._parameters(), entry.fetch_indices, True)
         return _unflatten(entry.output_spec, iter(outs))

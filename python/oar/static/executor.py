@@ -64,27 +64,46 @@ def _as_tensor(value):
     return to_tensor(np.asarray(value))
 
 
+class _Compiled:
+    """What running one program needs, computed once per program state (its op count): the C++
+    executor, the input names, the captured weights and the value index of each fetch target."""
+
+    def __init__(self, program, num_ops):
+        self.program, self.num_ops = program, num_ops
+        self.executor = _ir.Executor(program._program)
+        self.input_names = set(program._program.input_names())
+        self.params = program._parameters()
+        self._indices = {}  # TensorImpl id -> (tensor kept alive, value index)
+
+    def index(self, f):
+        hit = self._indices.get(f._impl_id) if isinstance(f, _C.Tensor) else None
+        if hit is None:
+            hit = (f, Executor._fetch_index(self.program, f))
+            self._indices[f._impl_id] = hit
+        return hit[1]
+
+
 class Executor:
     """Runs programs (paddle.static.Executor). place is accepted for compatibility (CPU)."""
 
     def __init__(self, place=None):
         self.place = place
-        self._compiled = {}  # id(program) -> (program, op count, C++ executor)
+        self._compiled = {}  # id(program) -> _Compiled
 
-    def _executor_for(self, program):
-        n = program._program.num_ops()
+    def _compiled_for(self, program, num_ops):
         hit = self._compiled.get(id(program))
-        if hit is None or hit[0] is not program or hit[1] != n:
-            hit = (program, n, _ir.Executor(program._program))
+        if hit is None or hit.program is not program or hit.num_ops != num_ops:
+            hit = _Compiled(program, num_ops)
             self._compiled[id(program)] = hit
-        return hit[2]
+        return hit
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
         program = default_main_program() if program is None else program
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, but received {type(program).__name__}")
-        if program is default_startup_program() or program._program.num_ops() == 0:
+        num_ops = program._program.num_ops()
+        if program is default_startup_program() or num_ops == 0:
             # Weights are created with their values (eagerly) when the layers are built.
             return []
         feed = {} if feed is None else feed
@@ -95,19 +114,19 @@ class Executor:
         if not isinstance(fetch_list, (list, tuple)):
             fetch_list = [fetch_list]
         scope = global_scope() if scope is None else scope
-        names = set(program._program.input_names())
-        for name in names:
+        compiled = self._compiled_for(program, num_ops)
+        for name in compiled.input_names:
             if name not in feed:
                 raise KeyError(f"Executor.run: the program needs input '{name}', but feed has "
                                f"{sorted(feed)}")
-        feeds = {k: _as_tensor(v) for k, v in feed.items() if k in names}
-        params = program._parameters()
+        feeds = {k: _as_tensor(v) for k, v in feed.items() if k in compiled.input_names}
+        params = dict(compiled.params)
         params.update({k: v for k, v in scope._vars.items() if v is not None})
         hooks = program._optimize_hooks
-        targets = [self._fetch_index(program, f) for f in fetch_list]
-        grad_targets = [_ir.value_index(g) for _, pairs in hooks for _, g in pairs]
+        targets = [compiled.index(f) for f in fetch_list]
+        grad_targets = [compiled.index(g) for _, pairs in hooks for _, g in pairs]
         with mode.eager():
-            outs, stats = self._executor_for(program).run(feeds, params, targets + grad_targets)
+            outs, stats = compiled.executor.run(feeds, params, targets + grad_targets)
             self.last_run_stats = stats
             grads = outs[len(targets):]
             outs = outs[:len(targets)]

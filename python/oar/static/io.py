@@ -13,7 +13,7 @@ def _as_list(x):
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
-    from ..jit.save_load import _prefix
+    from ..jit.save_load import _prefix, _save_program
     path_prefix = _prefix(path_prefix, "save_inference_model")
     program = kwargs.get("program") or default_main_program()
     feed_vars, fetch_vars = _as_list(feed_vars), _as_list(fetch_vars)
@@ -31,9 +31,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     _ir.prune(clone._program, roots)
     params = clone._parameters()
     params.update({k: v for k, v in global_scope()._vars.items() if v is not None})
-    needed = clone._program.parameter_names()
-    trainable = [n for n in needed if not params[n].stop_gradient]
-    _ir.save_model(path_prefix, clone._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})
+    _save_program(path_prefix, clone, params)
 
 
 def load_inference_model(path_prefix, executor, **kwargs):

@@ -29,7 +29,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     xs = x if isinstance(x, (list, tuple)) else [x]
     outs = []
     for xi in xs:
-        if num_flatten_dims < 1 or num_flatten_dims >= max(xi.ndim, 2) + (xi.ndim < 2):
+        if not 1 <= num_flatten_dims < xi.ndim:
             raise ValueError(f"fc: num_flatten_dims must be in [1, {xi.ndim - 1}], got {num_flatten_dims}")
         in_features = 1
         for d in xi.shape[num_flatten_dims:]:
