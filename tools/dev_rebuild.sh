@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Developer shortcut: rebuild the existing CMake tree and copy the libraries into the venv,
-# skipping pip (seconds instead of a minute). Python-only edits still need tools/setup_env.sh.
+# and the Python package's sources into the venv, skipping pip (seconds instead of a minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_DIR=${CCACHE_DIR:-$PWD/.ccache}
 cmake --build build/release
 # Found by path, not by importing oar: a stale library may not import.
 site=$(echo .venv/lib/python3*/site-packages/oar)
+cp -r python/oar/. "$site/"
 cp build/release/liboar.so build/release/_C.*.so "$site/"
