@@ -246,6 +246,34 @@ def test_advanced_indexing_in_programs(static_mode):
     got_rows, got_picked = static.Executor().run(static_mode, feed=feed, fetch_list=[rows, picked])
     np.testing.assert_array_equal(got_rows, feed["x"][[4, 0, 2]])
     np.testing.assert_array_equal(got_picked, feed["x"][[4, 0, 2], [1, 3, 0]])
-    # A bool mask's result size depends on its values: a clear error while building.
-    with pytest.raises((NotImplementedError, RuntimeError), match="bool mask index|no data until the program runs"):
-        x[x > 1.0]
+
+
+def test_data_dependent_shapes_in_programs(static_mode):
+    # Bool masks, masked_select and nonzero: result sizes known only when the program runs (-1).
+    x = static.data("x", [None, 3], "float32")
+    by_mask, by_rows, rows_col = x[x > 1.0], x[x[:, 0] > 1.0], x[x[:, 0] > 1.0, 1]
+    selected, coords = oar.masked_select(x, x > 1.0), oar.nonzero(x > 1.0)
+    assert by_mask.shape == [-1] and by_rows.shape == [-1, 3] and rows_col.shape == [-1]
+    assert selected.shape == [-1] and coords.shape == [-1, 2]
+    a = np.array([[0, 2, 1], [3, 0, 5], [1, 1, 1], [4, 4, 0]], np.float32)
+    got = static.Executor().run(static_mode, feed={"x": a},
+                                fetch_list=[by_mask, by_rows, rows_col, selected, coords])
+    for g, want in zip(got, [a[a > 1], a[a[:, 0] > 1], a[a[:, 0] > 1, 1], a[a > 1], np.argwhere(a > 1)]):
+        np.testing.assert_array_equal(g, want)
+    # Another batch size, another count: the same program.
+    b = np.full((2, 3), 2.0, np.float32)
+    got = static.Executor().run(static_mode, feed={"x": b}, fetch_list=[by_mask, coords])
+    np.testing.assert_array_equal(got[0], b.ravel())
+    np.testing.assert_array_equal(got[1], np.argwhere(b > 1))
+    # A mask beside an index tensor broadcasts its coordinates with it, as NumPy does; counts
+    # that do not broadcast raise when the program runs.
+    cols = static.data("cols", [2], "int64")
+    picked = x[x[:, 0] > 1.0, cols]
+    a2 = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8]], np.float32)
+    got = static.Executor().run(static_mode, feed={"x": a2, "cols": np.array([2, 0])}, fetch_list=[picked])
+    np.testing.assert_array_equal(got[0], a2[a2[:, 0] > 1, np.array([2, 0])])
+    with pytest.raises(IndexError, match="could not be broadcast together with shapes \\[3\\] \\[2\\]"):
+        three_rows = np.arange(12, dtype=np.float32).reshape(4, 3)  # three rows pass the mask
+        static.Executor().run(static_mode, feed={"x": three_rows, "cols": np.array([2, 0])}, fetch_list=[picked])
+    with pytest.raises(TypeError, match="must be a bool tensor"):
+        oar.masked_select(x, x)

@@ -102,20 +102,43 @@ Meta index_put(const char* op, const Tensor& x, const std::vector<Tensor>& indic
 Meta index_tensor(const char* op, const Tensor& x, const std::vector<Tensor>& indices) {
   OAR_ENFORCE_ARG(!indices.empty(), op, ": argument 'indices' must hold at least one index tensor.");
   Shape b;
+  int64_t dims = 0;  // dims of x the indices address (a bool mask addresses as many as it has)
+  bool masked = false, only_single_ints = true;
   for (size_t i = 0; i < indices.size(); ++i) {
     const Tensor& t = indices[i];
     OAR_ENFORCE(t.defined(), InvalidArgument, op, ": indices[", i, "] is not an initialised tensor.");
-    OAR_ENFORCE(t.dtype() != DType::Bool, Unimplemented, op, ": a bool mask index gives a result whose size ",
-                "depends on the mask's values; in a static program index with nonzero(mask) or use where");
+    if (t.dtype() == DType::Bool) {
+      OAR_ENFORCE(!masked, Unimplemented, op, ": two bool mask indices in one static-program index; ",
+                  "index with nonzero(mask) instead");
+      OAR_ENFORCE(t.ndim() > 0, InvalidArgument, op, ": indices[", i, "] is a 0-D bool tensor; ",
+                  "a 0-D bool index is not supported here (index with a 1-D mask instead).");
+      masked = true;
+      dims += t.ndim();
+      continue;
+    }
     OAR_ENFORCE(t.dtype() == DType::Int32 || t.dtype() == DType::Int64, TypeMismatch, op, ": indices[", i,
                 "] must be an int32, int64 or bool tensor, but received dtype ", dtype_name(t.dtype()), ".");
+    only_single_ints &= t.numel() == 1;
     b = broadcast_shapes(b, t.shape(), op);
+    ++dims;
   }
-  const int64_t k = static_cast<int64_t>(indices.size());
-  OAR_ENFORCE(k <= x.ndim(), OutOfRange, op, ": too many indices for a tensor of dimension ", x.ndim(),
-              " (the index tensors address ", k, " dimensions); x's shape = ", shape_str(x.shape()), ".");
-  for (int64_t d = k; d < x.ndim(); ++d) b.push_back(x.shape()[d]);
+  if (masked) {
+    // The mask's coordinates broadcast with the int indices: a count known only at run time.
+    OAR_ENFORCE(only_single_ints, Unimplemented, op, ": a bool mask beside index tensors of more than ",
+                "one element has a result shape that depends on the mask's values; index with ",
+                "nonzero(mask) instead");
+    b = Shape{-1};
+  }
+  OAR_ENFORCE(dims <= x.ndim(), OutOfRange, op, ": too many indices for a tensor of dimension ", x.ndim(),
+              " (the index tensors address ", dims, " dimensions); x's shape = ", shape_str(x.shape()), ".");
+  for (int64_t d = dims; d < x.ndim(); ++d) b.push_back(x.shape()[d]);
   return {b, x.dtype()};
+}
+
+Meta masked_select(const char* op, const Tensor& x, const Tensor& mask) {
+  check_mask_dtype(op, "mask", mask);
+  broadcast_shapes(x.shape(), mask.shape(), op);
+  return {Shape{-1}, x.dtype()};
 }
 
 }  // namespace oar::infer_meta

@@ -28,7 +28,10 @@ Meta masked_scatter(const char* op, const Tensor& x, const Tensor& mask, const T
 Meta index_put(const char* op, const Tensor& x, const std::vector<Tensor>& indices,
                const Tensor& value, bool accumulate);
 // x[indices] for programs: the int index tensors broadcast to B; the result is B + the dims they
-// do not address. A bool mask's result size depends on its values: rejected (use nonzero).
+// do not address. A bool mask stands for its nonzero coordinates, whose count is known only when
+// the op runs: B is then [-1] (other index tensors must be single elements).
 Meta index_tensor(const char* op, const Tensor& x, const std::vector<Tensor>& indices);
+// masked_select for programs: 1-D of unknown length (-1), x's dtype; mask bool, broadcastable.
+Meta masked_select(const char* op, const Tensor& x, const Tensor& mask);
 
 }  // namespace oar::infer_meta

@@ -65,4 +65,8 @@ Meta put_along_axis(const char* op, const Tensor& arr, const Tensor& indices,
   return {arr.shape(), arr.dtype()};
 }
 
+Meta nonzero_coords(const char*, const Tensor& x) {
+  return {Shape{-1, x.ndim()}, DType::Int64};
+}
+
 }  // namespace oar::infer_meta

@@ -1,6 +1,6 @@
 // Shape/dtype rules for sorting, searching and along-axis ops (argsort, topk, searchsorted,
 // take_along_axis, put_along_axis). nonzero and unique have data-dependent shapes: their kernels
-// allocate the outputs.
+// allocate the outputs, and programs see the data-dependent dims as -1 (unknown until run).
 #pragma once
 #include <string>
 
@@ -23,5 +23,8 @@ Meta take_along_axis(const char* op, const Tensor& arr, const Tensor& indices, i
 Meta put_along_axis(const char* op, const Tensor& arr, const Tensor& indices,
                     const Tensor& values, int64_t axis, const std::string& reduce,
                     bool include_self);
+// Program types of nonzero_coords: int64 [-1, x.ndim()], one row per nonzero element (the count
+// is known only when the op runs; the kernel allocates the result).
+Meta nonzero_coords(const char* op, const Tensor& x);
 
 }  // namespace oar::infer_meta

@@ -11,6 +11,12 @@ from .. import _C
 Tensor = _C.Tensor
 
 
+def _symbolic(t):
+    """Whether t stands for a value of a static program being built (it has no data yet)."""
+    from ..static.mode import is_symbolic
+    return is_symbolic(t)
+
+
 def _to_index_tensor(v):
     if isinstance(v, Tensor):
         return v
@@ -65,6 +71,11 @@ def _expand(x, item):
             pos += 1
         elif isinstance(it, Tensor) and it.dtype.name == "bool":
             # A k-dim mask becomes k integer index tensors (its nonzero coordinates).
+            if it.ndim > 0 and _symbolic(it):
+                # A program value: its coordinates are an op too (their count is -1 until it runs).
+                final.extend(_C.unbind(_C.nonzero_coords(it), 1))
+                pos += it.ndim
+                continue
             nz = np.nonzero(it.numpy())
             if it.ndim == 0:
                 none_pos.append(pos)
