@@ -17,6 +17,7 @@ Spec entry (one per op):
   method: false                 # do not add a Tensor method (default: method when arg 0 is a Tensor)
   inplace: name_                # also generate an in-place variant (x is overwritten)
   python: false                 # no Python binding (a hand-written one exists)
+  public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
 str, DataType, DataType? (std::nullopt when None).
 """
@@ -127,6 +128,7 @@ class Op:
         self.float_inputs = spec.get("float_inputs", [])  # ints/bools cast to the default float
         self.backward = spec.get("backward") or {}
         self.python = spec.get("python", True)
+        self.public = spec.get("public", True)
         self.inplace = spec.get("inplace")
         first_tensor = bool(self.args) and self.args[0].type == "Tensor"
         self.method = spec.get("method", first_tensor)
@@ -814,6 +816,8 @@ def main():
           ", ".join(f'"{op.name}"' for op in ops if op.python and op.method) + ");\n"
           "  m.attr(\"_generated_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.name}"' for op in ops if op.python) + ");\n"
+          "  m.attr(\"_internal_ops\") = nb::make_tuple(" +
+          ", ".join(f'"{op.name}"' for op in ops if op.python and not op.public) + ");\n"
           "  m.attr(\"_inplace_ops\") = nb::make_tuple(" +
           ", ".join(f'"{op.inplace}"' for op in ops if op.python and op.inplace) + ");\n"
           "}\n\n}  // namespace oar::python\n")

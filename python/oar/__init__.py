@@ -26,9 +26,10 @@ from .tensor import patch as _patch
 
 __version__ = "0.1.0"
 
-# Every generated op is a function here (oar.add, oar.sum, ...), unless Python defines it below.
+# Every generated op is a function here (oar.add, oar.sum, ...), unless Python defines it below
+# or its spec marks it internal (public: false).
 for _name in dir(_C):
-    if not _name.startswith("_") and _name not in globals():
+    if not _name.startswith("_") and _name not in globals() and _name not in _C._internal_ops:
         globals()[_name] = getattr(_C, _name)
 
 seed = _C.seed

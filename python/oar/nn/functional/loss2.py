@@ -5,6 +5,7 @@ import math
 
 from ... import _C
 from .loss import _check_reduction, _reduce, pairwise_distance
+from ...static.mode import is_symbolic
 
 __all__ = ["ctc_loss", "gaussian_nll_loss", "poisson_nll_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "multi_margin_loss", "multi_label_margin_loss",
@@ -56,8 +57,9 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
         elif not (ishape[:-1] == vshape[:-1] and vshape and vshape[-1] == 1):
             raise ValueError(f"{op}: argument 'variance' must have input's shape {ishape}, or it "
                              f"without the last dim or with a last dim of 1, got {vshape}")
-    if variance.numel() and bool(_C.any(_C.less_than(variance, _C.zeros_like(variance)), None, False).item()):
-        raise ValueError(f"{op}: argument 'variance' has negative entries")
+    # Checked when the op runs (a static program reads no data while it is built).
+    variance = _C.check_values(variance, _C.logical_not(_C.less_than(variance, _C.zeros_like(variance))),
+                               f"{op}: argument 'variance' has negative entries")
     # max(var, eps) in the forward, the gradient of var itself
     clamped = _C.clip(variance, float(epsilon))
     var = variance + (clamped - variance).detach()
@@ -148,7 +150,11 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
         raise ValueError(f"{op}: argument 'label' must be 2-D [N, C], got {label.ndim}-D")
     _same_shape(op, input, label)
     C = input.shape[1]
-    if label.numel():
+    if is_symbolic(label):  # a program: checked when it runs
+        label = _C.check_values(label, _C.logical_and(_C.greater_equal(label, _C.full_like(label, -1)),
+                                                      _C.less_than(label, _C.full_like(label, C))),
+                                f"{op}: label values must be in [-1, {C})")
+    elif label.numel():
         lo, hi = int(_C.min(label, None, False).item()), int(_C.max(label, None, False).item())
         if lo < -1:
             raise ValueError(f"{op}: label values must be >= -1, got {lo}")
