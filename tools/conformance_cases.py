@@ -32,11 +32,23 @@ KNOWN_DIFFERENCES = {
 }
 
 
+# Half-precision runs: float arrays are cast to the half dtype in each framework (NumPy has no
+# bfloat16); results are compared at the half type's precision (a few units of its last place,
+# after both frameworks round their float32 compute).
+HALF_DTYPES = ("float16", "bfloat16")
+HALF_TOL = {"float16": 1e-2, "bfloat16": 5e-2}
+
+
 class Case:
-    def __init__(self, args, kwargs=None, grad=True, diff_args=None, tol=None):
+    def __init__(self, args, kwargs=None, grad=True, diff_args=None, tol=None, half=None):
         self.args, self.kwargs, self.grad = list(args), dict(kwargs or {}), grad
         self._diff = diff_args  # indices of differentiable args (default: every float array)
         self._tol = tol
+        self.half = half  # "float16"/"bfloat16": float arrays run in that dtype
+
+    def as_half(self, dtype):
+        """This case with its float arrays run in dtype (float16 or bfloat16)."""
+        return Case(self.args, self.kwargs, self.grad, self._diff, None, dtype)
 
     def differentiable(self, i):
         a = self.args[i]
@@ -45,6 +57,8 @@ class Case:
         return self._diff is None or i in self._diff
 
     def tolerance(self):
+        if self.half:
+            return HALF_TOL[self.half]
         if self._tol is not None:
             return self._tol
         kinds = [a.dtype for a in self.args if isinstance(a, np.ndarray)]
@@ -54,6 +68,8 @@ class Case:
         shapes = ",".join(f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else repr(a)
                           for a in self.args)
         kw = "".join(f", {k}={v!r}" for k, v in self.kwargs.items() if not isinstance(v, np.ndarray))
+        if self.half:
+            shapes = shapes.replace("float32", self.half).replace("float64", self.half)
         return f"({shapes}{kw})"
 
 
@@ -433,6 +449,22 @@ def _family_modules():
 FAMILIES = _family_modules()
 for _m in FAMILIES:
     KNOWN_DIFFERENCES.update(getattr(_m, "KNOWN", {}))
+
+
+def half_cases(generated, per_dtype=None):
+    """Half-precision variants of a name's cases: those (the first per_dtype, if given) whose float arrays are
+    all float32 (or, for names run in float64 only, float64), in float16 and in bfloat16. Cases
+    with complex arrays are left out."""
+    def floats(c):
+        vals = list(c.args) + list(c.kwargs.values())
+        flat = [a for v in vals for a in (v if isinstance(v, (list, tuple)) else [v])]
+        arrays = [a for a in flat if isinstance(a, np.ndarray)]
+        if any(a.dtype.kind == "c" for a in arrays):
+            return None
+        return {a.dtype.name for a in arrays if a.dtype.kind == "f"}
+    kinds = [(c, floats(c)) for c in generated]
+    base = [c for c, k in kinds if k == {"float32"}] or [c for c, k in kinds if k == {"float64"}]
+    return [c.as_half(dt) for dt in HALF_DTYPES for c in base[:per_dtype]]
 
 
 def cases_for(namespace, name):

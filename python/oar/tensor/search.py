@@ -65,7 +65,8 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
         if not keepdim and x.ndim:
             lo, lo_i = _C.squeeze(lo, [a]), _C.squeeze(lo_i, [a])
         return lo, lo_i
-    fdt = x.dtype if x.dtype.name.startswith(("float", "bfloat")) else convert_dtype("float32")
+    # float32/float64 keep their dtype; integers and halves average in float32 (as Paddle).
+    fdt = x.dtype if x.dtype.name in ("float32", "float64") else convert_dtype("float32")
     lo = _C.cast(lo, fdt)
     if n % 2 == 0:
         hi_i = _C.slice(idx, [a], [n // 2], [n // 2 + 1])
