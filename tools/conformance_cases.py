@@ -303,7 +303,8 @@ def _function_cases(name):
         return [Case([arr((4, 3), dt)]) for dt in FLOATS]
     if name == "median":
         return [Case([arr((3, 4), dt)], kw, grad=False) for dt in FLOATS
-                for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"})]
+                for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"},
+                           {"mode": "min"}, {"mode": "min", "keepdim": True})]
     if name == "mode":
         ints = np.array([[1, 2, 2, 3, 3], [4, 4, 1, 1, 0], [5, 6, 7, 8, 9]])
         return [Case([ints.astype(dt)], {"axis": ax, "keepdim": kd}, grad=False)
@@ -318,12 +319,22 @@ def _function_cases(name):
     if name == "bucketize":
         return [Case([arr((2, 3), dt, -6, 6), np.sort(arr((6,), dt, -5, 5))], {"right": r}, grad=False)
                 for dt in ("float64", "int64") for r in (False, True)]
+    all3 = {"return_index": True, "return_inverse": True, "return_counts": True}
+    rows = np.array([[1, 2, 3], [0, 5, 1], [1, 2, 3], [0, 1, 9], [0, 5, 1]])
     if name == "unique":
-        return [Case([arr((12,), "int64", 0, 5)], {"return_index": True, "return_inverse": True,
-                                                    "return_counts": True}, grad=False),
-                Case([arr((3, 4), "float32", 0, 3).round()], grad=False)]
+        return [Case([arr((12,), "int64", 0, 5)], all3, grad=False),
+                Case([arr((3, 4), "float32", 0, 3).round()], grad=False)] + \
+               [Case([rows.astype(dt)], dict(all3, axis=ax), grad=False)
+                for dt in ("int64", "float32", "float64") for ax in (0, 1, -1)] + \
+               [Case([arr((4, 3, 2), "int64", 0, 1)], dict(all3, axis=ax, dtype="int32"), grad=False)
+                for ax in (0, 1, 2)]
     if name == "unique_consecutive":
+        cons = np.array([[1, 2], [1, 2], [3, 4], [1, 2]])
         return [Case([np.array([1, 1, 2, 2, 3, 1, 1])], {"return_inverse": True, "return_counts": True},
+                     grad=False)] + \
+               [Case([cons.astype(dt)], {"return_inverse": True, "return_counts": True, "axis": ax},
+                     grad=False) for dt in ("int64", "float32") for ax in (0, 1, -2)] + \
+               [Case([arr((4, 3, 2), "int64", 0, 1)], {"return_counts": True, "axis": 1, "dtype": "int32"},
                      grad=False)]
     if name == "take_along_axis":
         return [Case([arr((3, 4), dt), np.array(ix), ax]) for dt in FLOATS

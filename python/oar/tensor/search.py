@@ -22,21 +22,45 @@ def _pick(parts, flags):
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _along_axis(x, axis, consecutive, dtype, op):
+    """[values, first index, inverse, counts] of the slices of x along axis (unique rows of x
+    with that axis moved first and the others flattened)."""
+    nd = x.ndim
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"{op}: argument 'axis' must be an int or None, got {type(axis).__name__}")
+    if not -nd <= axis < nd:
+        raise ValueError(f"{op}: argument 'axis' must be in [{-nd}, {nd}) for x of shape "
+                         f"{list(x.shape)}, got {axis}")
+    a = axis % nd
+    n = x.shape[a]
+    m = 1
+    for d, s in enumerate(x.shape):
+        m *= s if d != a else 1
+    perm = [a] + [d for d in range(nd) if d != a]
+    rows = _C.reshape(_C.transpose(x, perm), [n, m])
+    first, inverse, counts = _C.unique_rows(rows, consecutive, convert_dtype(dtype))
+    values = _C.index_select(x, first, a)
+    return [values, first, inverse, counts]
+
+
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
            dtype="int64", sorted=True, name=None):
-    if axis is not None:
-        raise NotImplementedError("unique: argument 'axis' is not supported yet; unique of the "
-                                  "flattened tensor (axis=None) is")
-    values, first, inverse, counts = _C.unique_flat(x, False, convert_dtype(dtype))
-    return _pick([values, first, inverse, counts], [return_index, return_inverse, return_counts])
+    """Sorted unique values of flattened x or, with axis, the unique slices along axis (ordered
+    lexicographically); index/inverse/counts in dtype (int32 or int64)."""
+    if axis is None:
+        parts = _C.unique_flat(x, False, convert_dtype(dtype))
+    else:
+        parts = _along_axis(x, axis, False, dtype, "unique")
+    return _pick(parts, [return_index, return_inverse, return_counts])
 
 
 def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64",
                        name=None):
-    if axis is not None:
-        raise NotImplementedError("unique_consecutive: argument 'axis' is not supported yet; "
-                                  "the flattened tensor (axis=None) is")
-    values, _, inverse, counts = _C.unique_flat(x, True, convert_dtype(dtype))
+    """One value (or, with axis, one slice) per run of equal neighbours."""
+    if axis is None:
+        values, _, inverse, counts = _C.unique_flat(x, True, convert_dtype(dtype))
+    else:
+        values, _, inverse, counts = _along_axis(x, axis, True, dtype, "unique_consecutive")
     return _pick([values, inverse, counts], [return_inverse, return_counts])
 
 
