@@ -101,7 +101,7 @@ NONDIFF = {"floor", "ceil", "round", "trunc", "sign"}
 # Unary and binary ops both frameworks run on complex64 (outputs and gradients compared).
 BINARY_COMPLEX = {"add", "subtract", "multiply", "divide"}
 UNARY_COMPLEX = {"exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg", "expm1", "log2",
-                 "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh", "sigmoid", "sign"}
+                 "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh", "sigmoid", "sign", "round"}
 UNARY_INT_TOO = {"abs", "neg", "sign", "square", "floor", "ceil", "round", "trunc"}
 
 BINARY = {"add": (-2, 2), "subtract": (-2, 2), "multiply": (-2, 2), "divide": (0.5, 2),
@@ -121,10 +121,23 @@ ACTIVATIONS = {"relu": {}, "relu6": {}, "silu": {}, "sigmoid": {}, "tanh": {}, "
                "softmax": {"axis": 0}, "log_softmax": {"axis": -1}}
 
 
-def carr(shape, dtype="complex64"):
+def carr(shape, dtype="complex64", rng=None):
     """Complex values with random real and imaginary parts in (-2, 2), away from 0."""
-    re = _rng.uniform(0.2, 2.0, size=shape) * _rng.choice([-1, 1], size=shape)
-    return (re + 1j * _rng.uniform(-2.0, 2.0, size=shape)).astype(dtype)
+    rng = rng or _rng
+    re = rng.uniform(0.2, 2.0, size=shape) * rng.choice([-1, 1], size=shape)
+    return (re + 1j * rng.uniform(-2.0, 2.0, size=shape)).astype(dtype)
+
+
+def own_stream(seed):
+    """arr and carr drawing from their own generator: cases added later use one so that the
+    inputs of every other name (drawn from the shared stream in order) stay as they were."""
+    rng = np.random.default_rng(seed)
+
+    def a(shape, dtype="float64", low=-2.0, high=2.0):
+        if np.dtype(dtype).kind in "iu":
+            return rng.integers(int(low), int(high) + 1, size=shape).astype(dtype)
+        return rng.uniform(low, high, size=shape).astype(dtype)
+    return a, (lambda shape, dtype="complex64": carr(shape, dtype, rng))
 
 
 def _unary(name, low, high):
@@ -133,6 +146,15 @@ def _unary(name, low, high):
         out.append(Case([carr((2, 3))], grad=name not in NONDIFF))
     if name in UNARY_INT_TOO:
         out.append(Case([arr((3, 4), "int64", -5, 5)], grad=False))
+    if name == "round":  # halves go to even; decimals scale first
+        ra, rc = own_stream(31)
+        halves = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.5, 1234.5, -25.0])
+        out += [Case([halves.astype(dt)], kw, grad=False) for dt in FLOATS
+                for kw in ({}, {"decimals": 1}, {"decimals": -1})]
+        out += [Case([ra((3, 4), dt, -30, 30)], {"decimals": d}, grad=False) for dt in FLOATS for d in (2, -1)]
+        out += [Case([ra((2, 3), "int64", -30, 30)], {"decimals": -1}, grad=False),
+                Case([(rc((2, 3)) * 10).astype("complex64")], {"decimals": 1}, grad=False),
+                Case([np.array([0.5 + 2.5j, -1.5 - 0.5j], "complex64")], grad=False)]
     return out
 
 
@@ -238,6 +260,14 @@ def _compat_cases(name):
         "rank": [Case([x3("float32")], grad=False)],
         "kron": [Case([arr((2, 3), dt), arr((3, 2), dt)]) for dt in f],
     }
+    if name == "pow":
+        pa, pc = own_stream(37)
+        table["pow"] = ([Case([pa((3, 4), dt, 0.5, 2), pa((3, 4), dt, 0.5, 2)]) for dt in f]
+                        + [Case([pa((2, 3, 4), dt, 0.5, 2), pa((4,), dt, -1, 2)]) for dt in f]
+                        + [Case([pa((3, 4), dt, 0.5, 2), e]) for dt in f for e in (2, 2.5, -1, 0.5, 0)]
+                        + [Case([pa((3, 4), dt, -3, 3), e], grad=False) for dt in i for e in (2, 3)]
+                        + [Case([pc((2, 3)), pc((2, 3))]), Case([pc((2, 3)), pc((3,))])]
+                        + [Case([pc((2, 3)), e]) for e in (2, 2.5, -1, 0.5)])
     return table.get(name, [])
 
 

@@ -149,15 +149,17 @@ def _np_unique_consecutive_rows(rows):
 
 @pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64"])
 @pytest.mark.parametrize("shape,axis", [((7, 3), 0), ((7, 3), 1), ((4, 5, 2), 1), ((4, 5, 2), -1),
-                                        ((6, 2, 3), 0)])
+                                        ((6, 2, 3), 0), ((4, 3, 2), 2), ((3, 2, 2, 4), 3)])
 def test_unique_along_axis(shape, axis, dt):
-    # Few distinct values, so slices repeat; NumPy's unique(axis=) also orders slices
-    # lexicographically and gives first occurrences.
+    # Few distinct values, so slices repeat. Paddle orders the slices lexicographically in the
+    # layout of x with dims 0 and axis swapped (NumPy's unique(axis=) moves axis first instead,
+    # which orders 3-D slices differently), first occurrences as NumPy.
     a = np.random.default_rng(sum(shape) + axis).integers(0, 2, shape).astype(dt)
     out, idx, inv, cnt = oar.unique(T(a), return_index=True, return_inverse=True, return_counts=True,
                                     axis=axis)
-    u, ui, uinv, uc = np.unique(a, return_index=True, return_inverse=True, return_counts=True,
-                                axis=axis)
+    u, ui, uinv, uc = np.unique(np.swapaxes(a, 0, axis), return_index=True, return_inverse=True,
+                                return_counts=True, axis=0)
+    u = np.swapaxes(u, 0, axis)
     assert out.dtype == T(a).dtype
     for got, want in ((out, u), (idx, ui), (inv, uinv.reshape(-1)), (cnt, uc)):
         np.testing.assert_array_equal(got.numpy(), want)
@@ -176,6 +178,10 @@ def test_unique_along_axis_dtype_nan_empty_and_method():
                        dtype="int32")
     assert [p.dtype for p in parts] == [oar.int64, oar.int32, oar.int32, oar.int32]
     np.testing.assert_array_equal(parts[1].numpy(), [3, 1, 0])  # first occurrences
+    # Paddle 3.3.1's order for 3-D slices along axis 2 (dims 0 and 2 swapped, then flattened).
+    b = np.array([[[0, 0], [1, 0], [0, 1]], [[0, 0], [1, 1], [1, 1]], [[0, 1], [0, 1], [0, 0]],
+                  [[1, 1], [1, 1], [0, 0]]])
+    np.testing.assert_array_equal(oar.unique(T(b), axis=2, return_index=True)[1].numpy(), [0, 1])
     np.testing.assert_array_equal(T(a).unique(axis=0).numpy(), np.unique(a, axis=0))
     assert oar.unique_consecutive(T(a), axis=0, return_counts=True, dtype="int32")[1].dtype == oar.int32
     # Rows holding NaN never equal another row (as Paddle: [1, nan] twice stays twice).

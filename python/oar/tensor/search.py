@@ -24,7 +24,7 @@ def _pick(parts, flags):
 
 def _along_axis(x, axis, consecutive, dtype, op):
     """[values, first index, inverse, counts] of the slices of x along axis (unique rows of x
-    with that axis moved first and the others flattened)."""
+    with dims 0 and axis swapped and the others flattened)."""
     nd = x.ndim
     if not isinstance(axis, int) or isinstance(axis, bool):
         raise TypeError(f"{op}: argument 'axis' must be an int or None, got {type(axis).__name__}")
@@ -36,7 +36,10 @@ def _along_axis(x, axis, consecutive, dtype, op):
     m = 1
     for d, s in enumerate(x.shape):
         m *= s if d != a else 1
-    perm = [a] + [d for d in range(nd) if d != a]
+    # Paddle orders the slices by their elements in the layout of x with dims 0 and axis
+    # swapped (not with axis moved first, as NumPy): same for 2-D, not for axis >= 2.
+    perm = list(range(nd))
+    perm[0], perm[a] = a, 0
     rows = _C.reshape(_C.transpose(x, perm), [n, m])
     first, inverse, counts = _C.unique_rows(rows, consecutive, convert_dtype(dtype))
     values = _C.index_select(x, first, a)
