@@ -61,15 +61,26 @@ def presence():
 
 # ---- running one case in both frameworks ----
 
-def to_framework(fw, value, requires_grad):
-    """NumPy arrays become tensors of fw; lists/tuples are converted element-wise."""
+def to_framework(fw, value, requires_grad, half=None):
+    """NumPy arrays become tensors of fw (float arrays cast to half when given); lists/tuples are
+    converted element-wise."""
     if isinstance(value, np.ndarray):
-        t = fw.to_tensor(value)
+        if half and value.dtype.kind == "f":
+            t = fw.to_tensor(value.astype(np.float32)).astype(half)
+        else:
+            t = fw.to_tensor(value)
         t.stop_gradient = not requires_grad
         return t
     if isinstance(value, (list, tuple)) and any(isinstance(v, np.ndarray) for v in value):
-        return type(value)(to_framework(fw, v, requires_grad) for v in value)
+        return type(value)(to_framework(fw, v, requires_grad, half) for v in value)
     return value
+
+
+def to_numpy(t):
+    """A tensor's values as NumPy; half tensors widened to float32 (NumPy has no bfloat16)."""
+    if str(t.dtype).replace("paddle.", "") in cases.HALF_DTYPES:
+        t = t.astype("float32")
+    return np.asarray(t.numpy())
 
 
 def flatten_outputs(out):
@@ -84,14 +95,15 @@ def flatten_outputs(out):
 def call(fw, ns, name, case, with_grad):
     """(outputs as numpy, grads as numpy or None) of one case in framework fw (paddle or oar)."""
     fn = getattr(resolve(ns.replace("paddle", fw.__name__, 1)), name)
-    args = [to_framework(fw, a, with_grad and case.differentiable(i)) for i, a in enumerate(case.args)]
-    kwargs = {k: to_framework(fw, v, False) for k, v in case.kwargs.items()}
+    args = [to_framework(fw, a, with_grad and case.differentiable(i), case.half)
+            for i, a in enumerate(case.args)]
+    kwargs = {k: to_framework(fw, v, False, case.half) for k, v in case.kwargs.items()}
     if ns.endswith(".Tensor"):
         out = fn(args[0], *args[1:], **kwargs)
     else:
         out = fn(*args, **kwargs)
     outs = [o for o in flatten_outputs(out)]
-    values = [(np.asarray(o.numpy()), str(o.dtype).replace("paddle.", "")) if hasattr(o, "numpy")
+    values = [(to_numpy(o), str(o.dtype).replace("paddle.", "")) if hasattr(o, "numpy")
               else (np.asarray(o), "python") for o in outs]
     grads = None
     if with_grad:
@@ -107,7 +119,7 @@ def call(fw, ns, name, case, with_grad):
                     term = fw.real(term)  # a real loss: the gradient of a complex input is dL/dRe + i dL/dIm
                 loss = term if loss is None else loss + term
             gs = fw.grad([loss], leaves, allow_unused=True)
-            grads = [None if g is None else np.asarray(g.numpy()) for g in gs]
+            grads = [None if g is None else to_numpy(g) for g in gs]
     return values, grads
 
 
@@ -144,8 +156,11 @@ def compare(name, case, pd_res, oar_res):
     return diffs
 
 
-def run_cases(present, quiet):
-    """{(ns, name): {"cases": n, "diffs": [...]}} for every present name with generated cases."""
+def run_cases(present, quiet, half=True):
+    """{(ns, name): {"cases": n, "diffs": [...], "half": [...]}} for every present name with
+    generated cases. With half, each name also runs half-precision variants of its float cases
+    (conformance_cases.half_cases): where Paddle's CPU build has the half kernel oar must match it;
+    where Paddle raises, oar may still support the dtype. "half" lists (dtype, Paddle, oar) outcomes."""
     import paddle
     import oar
     report = {}
@@ -154,39 +169,57 @@ def run_cases(present, quiet):
             generated = cases.cases_for(ns, name)
             if not generated:
                 continue
-            entry = report.setdefault((ns, name), {"cases": 0, "diffs": []})
+            if half:
+                generated = generated + cases.half_cases(generated)
+            entry = report.setdefault((ns, name), {"cases": 0, "diffs": [], "half": []})
             for case in generated:
                 entry["cases"] += 1
-                with_grad = case.grad
-                try:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        pd_res = call(paddle, ns, name, case, with_grad)
-                except Exception as e:
-                    try:  # Paddle's forward works but its backward raises: compare the forward
-                        pd_res = call(paddle, ns, name, case, False) if with_grad else None
-                    except Exception:
-                        pd_res = None
-                    if pd_res is None:  # Paddle rejects this case: oar must reject it too
-                        try:
-                            call(oar, ns, name, case, False)
-                            entry["diffs"].append(f"{case}: Paddle raises, oar does not")
-                        except Exception:
-                            pass
-                        continue
-                    with_grad = False
-                    entry["diffs"].append(f"{case}: Paddle's backward raises "
-                                          f"{type(e).__name__}: {str(e).splitlines()[0][:100]}")
-                try:
-                    oar_res = call(oar, ns, name, case, with_grad)
-                except Exception as e:
-                    entry["diffs"].append(f"{case}: oar raises {type(e).__name__}: {str(e).splitlines()[0][:120]}")
-                    continue
-                for d in compare(name, case, pd_res, oar_res):
-                    entry["diffs"].append(f"{case}: {d}")
+                diffs = run_case(paddle, oar, ns, name, case, entry)
+                entry["diffs"] += [f"{case}: {d}" for d in diffs]
             if not quiet and entry["diffs"]:
                 print(f"DIFF {ns}.{name}: {entry['diffs'][0]}")
     return report
+
+
+def run_case(paddle, oar, ns, name, case, entry):
+    """The differences of one case (a list of strings); half cases also note their outcome in
+    entry["half"]."""
+    def note(pd_state, oar_state):
+        if case.half:
+            entry["half"].append((case.half, str(case), pd_state, oar_state))
+
+    with_grad = case.grad
+    diffs = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pd_res = call(paddle, ns, name, case, with_grad)
+    except Exception as e:
+        try:  # Paddle's forward works but its backward raises: compare the forward
+            pd_res = call(paddle, ns, name, case, False) if with_grad else None
+        except Exception as e2:
+            pd_res, e = None, e2
+        if pd_res is None:
+            if case.half:  # no half kernel in Paddle's CPU build: nothing to match
+                note(f"raises {type(e).__name__}", "-")
+                return []
+            try:  # Paddle rejects this case: oar must reject it too
+                call(oar, ns, name, case, False)
+                return ["Paddle raises, oar does not"]
+            except Exception:
+                return []
+        with_grad = False
+        if not case.half:
+            diffs.append(f"Paddle's backward raises {type(e).__name__}: {str(e).splitlines()[0][:100]}")
+    try:
+        oar_res = call(oar, ns, name, case, with_grad)
+    except Exception as e:
+        msg = f"oar raises {type(e).__name__}: {str(e).splitlines()[0][:120]}"
+        note("ok", msg)
+        return diffs + [msg]
+    found = compare(name, case, pd_res, oar_res)
+    note("ok" + ("" if with_grad or not case.grad else " (forward only)"), "; ".join(found) or "ok")
+    return diffs + found
 
 
 def write_table(path, present, report):
@@ -232,6 +265,25 @@ def write_table(path, present, report):
     os.replace(tmp, path)
 
 
+def print_half_report(report):
+    """The half-precision sweep: each (name, dtype) that Paddle's CPU build runs and oar fails or
+    differs on, then a count of those Paddle has no kernel for."""
+    print("| name | dtype | Paddle | oar |")
+    print("|---|---|---|---|")
+    no_kernel = {}
+    for (ns, name), entry in sorted(report.items()):
+        seen = set()
+        for dt, case, pd_state, oar_state in entry["half"]:
+            if pd_state.startswith("raises"):
+                no_kernel.setdefault(dt, set()).add(f"{ns}.{name}")
+            elif oar_state != "ok" and (dt, oar_state[:40]) not in seen:
+                seen.add((dt, oar_state[:40]))
+                print(f"| {ns}.{name} | {dt} {case} | {pd_state} | {oar_state} |")
+    for dt, names in sorted(no_kernel.items()):
+        print(f"no {dt} kernel in Paddle's CPU build for some case of {len(names)} names: "
+              + ", ".join(sorted(names)))
+
+
 def unexplained(key, entry):
     return bool(entry["diffs"]) and f"{key[0]}.{key[1]}" not in cases.KNOWN_DIFFERENCES
 
@@ -240,6 +292,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", metavar="PATH", help="write the coverage table (markdown) here")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--no-half", action="store_true", help="skip the float16/bfloat16 variants")
+    ap.add_argument("--half-report", action="store_true",
+                    help="print every half-precision case Paddle runs and oar does not match")
     args = ap.parse_args(argv)
     try:
         import paddle  # noqa: F401
@@ -247,7 +302,9 @@ def main(argv=None):
         print("conformance: paddle is not importable (pip install paddlepaddle); skipped")
         return 0
     present = presence()
-    report = run_cases(present, args.quiet)
+    report = run_cases(present, args.quiet, half=not args.no_half)
+    if args.half_report:
+        print_half_report(report)
     for ns, (pres, miss) in present.items():
         print(f"{ns:24s} {len(pres):4d} / {len(pres) + len(miss):4d} present")
     bad = [k for k in report if unexplained(k, report[k])]

@@ -32,11 +32,23 @@ KNOWN_DIFFERENCES = {
 }
 
 
+# Half-precision runs: float arrays are cast to the half dtype in each framework (NumPy has no
+# bfloat16); results are compared at the half type's precision (a few units of its last place,
+# after both frameworks round their float32 compute).
+HALF_DTYPES = ("float16", "bfloat16")
+HALF_TOL = {"float16": 1e-2, "bfloat16": 5e-2}
+
+
 class Case:
-    def __init__(self, args, kwargs=None, grad=True, diff_args=None, tol=None):
+    def __init__(self, args, kwargs=None, grad=True, diff_args=None, tol=None, half=None):
         self.args, self.kwargs, self.grad = list(args), dict(kwargs or {}), grad
         self._diff = diff_args  # indices of differentiable args (default: every float array)
         self._tol = tol
+        self.half = half  # "float16"/"bfloat16": float arrays run in that dtype
+
+    def as_half(self, dtype):
+        """This case with its float arrays run in dtype (float16 or bfloat16)."""
+        return Case(self.args, self.kwargs, self.grad, self._diff, None, dtype)
 
     def differentiable(self, i):
         a = self.args[i]
@@ -45,6 +57,8 @@ class Case:
         return self._diff is None or i in self._diff
 
     def tolerance(self):
+        if self.half:
+            return HALF_TOL[self.half]
         if self._tol is not None:
             return self._tol
         kinds = [a.dtype for a in self.args if isinstance(a, np.ndarray)]
@@ -54,6 +68,8 @@ class Case:
         shapes = ",".join(f"{a.dtype}{list(a.shape)}" if isinstance(a, np.ndarray) else repr(a)
                           for a in self.args)
         kw = "".join(f", {k}={v!r}" for k, v in self.kwargs.items() if not isinstance(v, np.ndarray))
+        if self.half:
+            shapes = shapes.replace("float32", self.half).replace("float64", self.half)
         return f"({shapes}{kw})"
 
 
@@ -85,7 +101,7 @@ NONDIFF = {"floor", "ceil", "round", "trunc", "sign"}
 # Unary and binary ops both frameworks run on complex64 (outputs and gradients compared).
 BINARY_COMPLEX = {"add", "subtract", "multiply", "divide"}
 UNARY_COMPLEX = {"exp", "log", "sqrt", "sin", "cos", "tanh", "square", "reciprocal", "abs", "neg", "expm1", "log2",
-                 "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh", "sigmoid", "sign"}
+                 "log10", "log1p", "tan", "asin", "acos", "atan", "sinh", "cosh", "sigmoid", "sign", "round"}
 UNARY_INT_TOO = {"abs", "neg", "sign", "square", "floor", "ceil", "round", "trunc"}
 
 BINARY = {"add": (-2, 2), "subtract": (-2, 2), "multiply": (-2, 2), "divide": (0.5, 2),
@@ -105,10 +121,23 @@ ACTIVATIONS = {"relu": {}, "relu6": {}, "silu": {}, "sigmoid": {}, "tanh": {}, "
                "softmax": {"axis": 0}, "log_softmax": {"axis": -1}}
 
 
-def carr(shape, dtype="complex64"):
+def carr(shape, dtype="complex64", rng=None):
     """Complex values with random real and imaginary parts in (-2, 2), away from 0."""
-    re = _rng.uniform(0.2, 2.0, size=shape) * _rng.choice([-1, 1], size=shape)
-    return (re + 1j * _rng.uniform(-2.0, 2.0, size=shape)).astype(dtype)
+    rng = rng or _rng
+    re = rng.uniform(0.2, 2.0, size=shape) * rng.choice([-1, 1], size=shape)
+    return (re + 1j * rng.uniform(-2.0, 2.0, size=shape)).astype(dtype)
+
+
+def own_stream(seed):
+    """arr and carr drawing from their own generator: cases added later use one so that the
+    inputs of every other name (drawn from the shared stream in order) stay as they were."""
+    rng = np.random.default_rng(seed)
+
+    def a(shape, dtype="float64", low=-2.0, high=2.0):
+        if np.dtype(dtype).kind in "iu":
+            return rng.integers(int(low), int(high) + 1, size=shape).astype(dtype)
+        return rng.uniform(low, high, size=shape).astype(dtype)
+    return a, (lambda shape, dtype="complex64": carr(shape, dtype, rng))
 
 
 def _unary(name, low, high):
@@ -117,6 +146,15 @@ def _unary(name, low, high):
         out.append(Case([carr((2, 3))], grad=name not in NONDIFF))
     if name in UNARY_INT_TOO:
         out.append(Case([arr((3, 4), "int64", -5, 5)], grad=False))
+    if name == "round":  # halves go to even; decimals scale first
+        ra, rc = own_stream(31)
+        halves = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.5, 1234.5, -25.0])
+        out += [Case([halves.astype(dt)], kw, grad=False) for dt in FLOATS
+                for kw in ({}, {"decimals": 1}, {"decimals": -1})]
+        out += [Case([ra((3, 4), dt, -30, 30)], {"decimals": d}, grad=False) for dt in FLOATS for d in (2, -1)]
+        out += [Case([ra((2, 3), "int64", -30, 30)], {"decimals": -1}, grad=False),
+                Case([(rc((2, 3)) * 10).astype("complex64")], {"decimals": 1}, grad=False),
+                Case([np.array([0.5 + 2.5j, -1.5 - 0.5j], "complex64")], grad=False)]
     return out
 
 
@@ -222,6 +260,14 @@ def _compat_cases(name):
         "rank": [Case([x3("float32")], grad=False)],
         "kron": [Case([arr((2, 3), dt), arr((3, 2), dt)]) for dt in f],
     }
+    if name == "pow":
+        pa, pc = own_stream(37)
+        table["pow"] = ([Case([pa((3, 4), dt, 0.5, 2), pa((3, 4), dt, 0.5, 2)]) for dt in f]
+                        + [Case([pa((2, 3, 4), dt, 0.5, 2), pa((4,), dt, -1, 2)]) for dt in f]
+                        + [Case([pa((3, 4), dt, 0.5, 2), e]) for dt in f for e in (2, 2.5, -1, 0.5, 0)]
+                        + [Case([pa((3, 4), dt, -3, 3), e], grad=False) for dt in i for e in (2, 3)]
+                        + [Case([pc((2, 3)), pc((2, 3))]), Case([pc((2, 3)), pc((3,))])]
+                        + [Case([pc((2, 3)), e]) for e in (2, 2.5, -1, 0.5)])
     return table.get(name, [])
 
 
@@ -287,7 +333,8 @@ def _function_cases(name):
         return [Case([arr((4, 3), dt)]) for dt in FLOATS]
     if name == "median":
         return [Case([arr((3, 4), dt)], kw, grad=False) for dt in FLOATS
-                for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"})]
+                for kw in ({}, {"axis": 1}, {"axis": 0, "keepdim": True}, {"axis": 1, "mode": "min"},
+                           {"mode": "min"}, {"mode": "min", "keepdim": True})]
     if name == "mode":
         ints = np.array([[1, 2, 2, 3, 3], [4, 4, 1, 1, 0], [5, 6, 7, 8, 9]])
         return [Case([ints.astype(dt)], {"axis": ax, "keepdim": kd}, grad=False)
@@ -302,12 +349,22 @@ def _function_cases(name):
     if name == "bucketize":
         return [Case([arr((2, 3), dt, -6, 6), np.sort(arr((6,), dt, -5, 5))], {"right": r}, grad=False)
                 for dt in ("float64", "int64") for r in (False, True)]
+    all3 = {"return_index": True, "return_inverse": True, "return_counts": True}
+    rows = np.array([[1, 2, 3], [0, 5, 1], [1, 2, 3], [0, 1, 9], [0, 5, 1]])
     if name == "unique":
-        return [Case([arr((12,), "int64", 0, 5)], {"return_index": True, "return_inverse": True,
-                                                    "return_counts": True}, grad=False),
-                Case([arr((3, 4), "float32", 0, 3).round()], grad=False)]
+        return [Case([arr((12,), "int64", 0, 5)], all3, grad=False),
+                Case([arr((3, 4), "float32", 0, 3).round()], grad=False)] + \
+               [Case([rows.astype(dt)], dict(all3, axis=ax), grad=False)
+                for dt in ("int64", "float32", "float64") for ax in (0, 1, -1)] + \
+               [Case([arr((4, 3, 2), "int64", 0, 1)], dict(all3, axis=ax, dtype="int32"), grad=False)
+                for ax in (0, 1, 2)]
     if name == "unique_consecutive":
+        cons = np.array([[1, 2], [1, 2], [3, 4], [1, 2]])
         return [Case([np.array([1, 1, 2, 2, 3, 1, 1])], {"return_inverse": True, "return_counts": True},
+                     grad=False)] + \
+               [Case([cons.astype(dt)], {"return_inverse": True, "return_counts": True, "axis": ax},
+                     grad=False) for dt in ("int64", "float32") for ax in (0, 1, -2)] + \
+               [Case([arr((4, 3, 2), "int64", 0, 1)], {"return_counts": True, "axis": 1, "dtype": "int32"},
                      grad=False)]
     if name == "take_along_axis":
         return [Case([arr((3, 4), dt), np.array(ix), ax]) for dt in FLOATS
@@ -433,6 +490,22 @@ def _family_modules():
 FAMILIES = _family_modules()
 for _m in FAMILIES:
     KNOWN_DIFFERENCES.update(getattr(_m, "KNOWN", {}))
+
+
+def half_cases(generated, per_dtype=None):
+    """Half-precision variants of a name's cases: those (the first per_dtype, if given) whose float arrays are
+    all float32 (or, for names run in float64 only, float64), in float16 and in bfloat16. Cases
+    with complex arrays are left out."""
+    def floats(c):
+        vals = list(c.args) + list(c.kwargs.values())
+        flat = [a for v in vals for a in (v if isinstance(v, (list, tuple)) else [v])]
+        arrays = [a for a in flat if isinstance(a, np.ndarray)]
+        if any(a.dtype.kind == "c" for a in arrays):
+            return None
+        return {a.dtype.name for a in arrays if a.dtype.kind == "f"}
+    kinds = [(c, floats(c)) for c in generated]
+    base = [c for c, k in kinds if k == {"float32"}] or [c for c, k in kinds if k == {"float64"}]
+    return [c.as_half(dt) for dt in HALF_DTYPES for c in base[:per_dtype]]
 
 
 def cases_for(namespace, name):

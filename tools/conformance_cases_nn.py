@@ -12,6 +12,7 @@ _LABEL = "Paddle gives no gradient for the label; oar differentiates the loss in
 KNOWN = {
     "paddle.nn.functional.avg_pool1d": _POOL, "paddle.nn.functional.avg_pool2d": _POOL,
     "paddle.nn.functional.adaptive_avg_pool1d": _POOL, "paddle.nn.functional.adaptive_avg_pool2d": _POOL,
+    "paddle.nn.functional.avg_pool3d": _POOL, "paddle.nn.functional.adaptive_avg_pool3d": _POOL,
     "paddle.nn.functional.group_norm": _WRONG_GRAD.format(
         "group_norm without weight/bias on [2,4,3,3], max abs error 1.0"),
     "paddle.nn.functional.cross_entropy": _WRONG_GRAD.format(
@@ -50,6 +51,15 @@ def _table():
         "adaptive_avg_pool2d": [Case([x4(dt, (2, 3, 7, 7))], {"output_size": s}) for dt in f for s in (1, 3, [2, 4])],
         "adaptive_max_pool2d": [Case([x4(dt, (2, 3, 7, 7))], {"output_size": 3}) for dt in f],
         "adaptive_avg_pool1d": [Case([arr((2, 3, 7), dt)], {"output_size": 3}) for dt in f],
+        "adaptive_max_pool1d": [Case([arr((2, 3, 7), dt)], {"output_size": 3}) for dt in f],
+        "max_pool3d": [Case([arr((1, 2, 5, 4, 4), dt)], kw) for dt in f
+                       for kw in ({"kernel_size": 2}, {"kernel_size": 3, "stride": 2, "padding": 1})],
+        "avg_pool3d": [Case([arr((1, 2, 5, 4, 4), dt)], kw) for dt in f
+                       for kw in ({"kernel_size": 2}, {"kernel_size": 3, "stride": 2, "padding": 1,
+                                                       "exclusive": False})],
+        "adaptive_avg_pool3d": [Case([arr((1, 2, 5, 4, 3), dt)], {"output_size": s}) for dt in f
+                                for s in (1, [2, 3, 2])],
+        "adaptive_max_pool3d": [Case([arr((1, 2, 5, 4, 3), dt)], {"output_size": 2}) for dt in f],
         "batch_norm": [Case([x4(dt), arr((3,), dt), arr((3,), dt, 0.5, 1.5), arr((3,), dt), arr((3,), dt)],
                             {"training": False}, diff_args=[0, 3, 4]) for dt in f],
         "layer_norm": [Case([arr((2, 3, 4), dt), [4], arr((4,), dt), arr((4,), dt)]) for dt in f]

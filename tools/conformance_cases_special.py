@@ -111,7 +111,11 @@ _FREXP = ("for NaN and +-inf Paddle 3.3's frexp returns the exponent NaN and 1 (
           "log2-based composite); oar follows C frexp and NumPy (np.frexp): exponent 0 for them")
 _STANH = ("Paddle stores the float attributes scale_a/scale_b in float32 (0.67 becomes 0.670000017), "
           "so its float64 results differ from the exact value by ~1e-9; oar keeps the double")
+_LDEXP_INPLACE = ("Paddle's ldexp_ of a float16/bfloat16 x turns x into a float32 tensor (ldexp's "
+                  "result dtype); oar's in-place ops keep x's dtype, so x holds the float32 result "
+                  "rounded to its half dtype (the values agree at half precision)")
 KNOWN = {
+    "paddle.ldexp_": _LDEXP_INPLACE, "paddle.Tensor.ldexp_": _LDEXP_INPLACE,
     "paddle.frexp": _FREXP, "paddle.Tensor.frexp": _FREXP,
     "paddle.stanh": _STANH, "paddle.Tensor.stanh": _STANH,
 }

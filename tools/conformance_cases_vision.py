@@ -1,6 +1,7 @@
 """Conformance cases for the sampling, layout and attention ops of paddle.nn.functional
 (oar/ops/specs/vision.yaml): interpolate/upsample, grid_sample, affine_grid, the shuffles,
-unfold/fold, zeropad2d, max_unpool, local_response_norm, bilinear, scaled_dot_product_attention."""
+unfold/fold, zeropad2d, max_unpool, local_response_norm, bilinear, scaled_dot_product_attention,
+temporal_shift and gather_tree."""
 import numpy as np
 
 from conformance_cases import Case, arr, FLOATS
@@ -149,6 +150,17 @@ def cases(namespace, name):
         return [c for dt in FLOATS for c in (
             Case([arr((4, 3), dt), arr((4, 5), dt), arr((2, 3, 5), dt), arr((1, 2), dt)]),
             Case([arr((4, 3), dt), arr((4, 5), dt), arr((2, 3, 5), dt)]))]
+    if name == "temporal_shift":
+        return [c for dt in FLOATS for c in (
+            Case([arr((6, 4, 2, 3), dt)], dict(seg_num=3)),
+            Case([arr((4, 10, 2, 2), dt)], dict(seg_num=2, shift_ratio=0.3)),
+            Case([arr((3, 2, 3, 8), dt)], dict(seg_num=3, shift_ratio=0.2, data_format="NHWC")),
+            Case([arr((2, 4, 1, 1), dt)], dict(seg_num=1)))]
+    if name == "gather_tree":
+        rng = np.random.default_rng(3)
+        return [Case([rng.integers(0, 9, (4, 2, 3)).astype(dt), rng.integers(0, 3, (4, 2, 3)).astype(dt)],
+                     grad=False) for dt in ("int32", "int64")] + \
+               [Case([rng.integers(0, 9, (1, 3, 2)), rng.integers(0, 2, (1, 3, 2))], grad=False)]
     if name == "scaled_dot_product_attention":
         bm = arr((5, 6), "bool")
         bm[:, 0] = True

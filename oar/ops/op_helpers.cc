@@ -132,6 +132,12 @@ bool any_requires_grad_list(const std::vector<Tensor>& ts) {
 }
 }  // namespace autograd
 
+void check_floating(const char* op, const char* arg, const Tensor& t) {
+  OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg,
+              "' must be a floating-point tensor (float16, bfloat16, float32, float64), got ",
+              dtype_name(t.dtype()));
+}
+
 void check_float32_or_64(const char* op, const char* arg, const Tensor& t) {
   OAR_ENFORCE(t.dtype() == DType::Float32 || t.dtype() == DType::Float64, TypeMismatch, op,
               ": argument '", arg, "' must be a float32 or float64 tensor, got ",

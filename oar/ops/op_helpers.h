@@ -40,6 +40,8 @@ DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 Tensor mask_grad(const Tensor& grad, const Tensor& cond);
 // Raises TypeMismatch (TypeError) naming op and arg unless t is float32 or float64.
 void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
+// The same for any floating dtype (float16, bfloat16, float32, float64).
+void check_floating(const char* op, const char* arg, const Tensor& t);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);
 // conj(t) for complex t, t itself otherwise: the chain rule for complex inputs multiplies the

@@ -138,8 +138,72 @@ def test_unique():
     # NaNs are never equal to each other (as Paddle).
     got = oar.unique(T(np.array([1.0, np.nan, 1.0, np.nan]))).numpy()
     np.testing.assert_array_equal(got, [1.0, np.nan, np.nan])
-    with pytest.raises(NotImplementedError, match="unique: argument 'axis'"):
-        oar.unique(T(a), axis=0)
+
+
+def _np_unique_consecutive_rows(rows):
+    keep = [0] + [i for i in range(1, len(rows)) if not np.array_equal(rows[i], rows[i - 1])]
+    inverse = np.cumsum([0] + [int(not np.array_equal(rows[i], rows[i - 1])) for i in range(1, len(rows))])
+    counts = np.diff(keep + [len(rows)])
+    return keep, inverse, counts
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("shape,axis", [((7, 3), 0), ((7, 3), 1), ((4, 5, 2), 1), ((4, 5, 2), -1),
+                                        ((6, 2, 3), 0), ((4, 3, 2), 2), ((3, 2, 2, 4), 3)])
+def test_unique_along_axis(shape, axis, dt):
+    # Few distinct values, so slices repeat. Paddle orders the slices lexicographically in the
+    # layout of x with dims 0 and axis swapped (NumPy's unique(axis=) moves axis first instead,
+    # which orders 3-D slices differently), first occurrences as NumPy.
+    a = np.random.default_rng(sum(shape) + axis).integers(0, 2, shape).astype(dt)
+    out, idx, inv, cnt = oar.unique(T(a), return_index=True, return_inverse=True, return_counts=True,
+                                    axis=axis)
+    u, ui, uinv, uc = np.unique(np.swapaxes(a, 0, axis), return_index=True, return_inverse=True,
+                                return_counts=True, axis=0)
+    u = np.swapaxes(u, 0, axis)
+    assert out.dtype == T(a).dtype
+    for got, want in ((out, u), (idx, ui), (inv, uinv.reshape(-1)), (cnt, uc)):
+        np.testing.assert_array_equal(got.numpy(), want)
+    # unique_consecutive: one slice per run of equal neighbouring slices, in input order.
+    rows = np.moveaxis(a, axis, 0).reshape(a.shape[axis], -1)
+    keep, inverse, counts = _np_unique_consecutive_rows(rows)
+    v, inv, cnt = oar.unique_consecutive(T(a), return_inverse=True, return_counts=True, axis=axis)
+    np.testing.assert_array_equal(v.numpy(), np.take(a, keep, axis=axis))
+    np.testing.assert_array_equal(inv.numpy(), inverse)
+    np.testing.assert_array_equal(cnt.numpy(), counts)
+
+
+def test_unique_along_axis_dtype_nan_empty_and_method():
+    a = np.array([[1, 2, 3], [0, 5, 1], [1, 2, 3], [0, 1, 9], [0, 5, 1]])
+    parts = oar.unique(T(a), return_index=True, return_inverse=True, return_counts=True, axis=0,
+                       dtype="int32")
+    assert [p.dtype for p in parts] == [oar.int64, oar.int32, oar.int32, oar.int32]
+    np.testing.assert_array_equal(parts[1].numpy(), [3, 1, 0])  # first occurrences
+    # Paddle 3.3.1's order for 3-D slices along axis 2 (dims 0 and 2 swapped, then flattened).
+    b = np.array([[[0, 0], [1, 0], [0, 1]], [[0, 0], [1, 1], [1, 1]], [[0, 1], [0, 1], [0, 0]],
+                  [[1, 1], [1, 1], [0, 0]]])
+    np.testing.assert_array_equal(oar.unique(T(b), axis=2, return_index=True)[1].numpy(), [0, 1])
+    np.testing.assert_array_equal(T(a).unique(axis=0).numpy(), np.unique(a, axis=0))
+    assert oar.unique_consecutive(T(a), axis=0, return_counts=True, dtype="int32")[1].dtype == oar.int32
+    # Rows holding NaN never equal another row (as Paddle: [1, nan] twice stays twice).
+    f = np.array([[1.0, np.nan], [1.0, np.nan], [0.0, 2.0]])
+    v, c = oar.unique(T(f), axis=0, return_counts=True)
+    np.testing.assert_array_equal(v.numpy(), [[0.0, 2.0], [1.0, np.nan], [1.0, np.nan]])
+    np.testing.assert_array_equal(c.numpy(), [1, 1, 1])
+    v, i, c = oar.unique(T(np.zeros((0, 3), np.int64)), return_inverse=True, return_counts=True,
+                         axis=0)
+    assert v.shape == [0, 3] and i.shape == [0] and c.shape == [0]
+
+
+def test_unique_along_axis_errors():
+    a = T(np.zeros((2, 2, 2), np.int64))
+    with pytest.raises(ValueError, match=r"unique: argument 'axis' must be in \[-3, 3\) for x of "
+                                         r"shape \[2, 2, 2\], got 3"):
+        oar.unique(a, axis=3)
+    with pytest.raises(ValueError, match=r"unique_consecutive: argument 'axis' must be in \[-3, 3\)"
+                                         r" for x of shape \[2, 2, 2\], got -4"):
+        oar.unique_consecutive(a, axis=-4)
+    with pytest.raises(TypeError, match="unique: argument 'axis' must be an int or None, got list"):
+        oar.unique(a, axis=[0])
 
 
 def test_median():

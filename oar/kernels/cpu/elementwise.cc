@@ -260,7 +260,8 @@ void unary_float(UnaryOp op, const Tensor& x, const Tensor& out) {
     case UnaryOp::IsFinite: return predicate<T>(x, out, [](C a) { return std::isfinite(a); });
     case UnaryOp::Floor: return map<T>(x, out, [](C a) { return std::floor(a); });
     case UnaryOp::Ceil: return map<T>(x, out, [](C a) { return std::ceil(a); });
-    case UnaryOp::Round: return map<T>(x, out, [](C a) { return std::round(a); });
+    // Halves to even, as Paddle (2.5 -> 2, -0.5 -> -0).
+    case UnaryOp::Round: return map<T>(x, out, [](C a) { return std::nearbyint(a); });
     case UnaryOp::Trunc: return map<T>(x, out, [](C a) { return std::trunc(a); });
     default: break;
   }
@@ -367,6 +368,9 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
         case UnaryOp::Sinh: return unary_loop<T, T>(x, out, [](T a) { return std::sinh(a); });
         case UnaryOp::Cosh: return unary_loop<T, T>(x, out, [](T a) { return std::cosh(a); });
         case UnaryOp::Sigmoid: return unary_loop<T, T>(x, out, [](T a) { return T(1) / (T(1) + std::exp(-a)); });
+        // Real and imaginary parts each to the nearest integer, halves to even (as Paddle).
+        case UnaryOp::Round:
+          return unary_loop<T, T>(x, out, [](T a) { return T(std::nearbyint(a.real()), std::nearbyint(a.imag())); });
         // sign of a complex number: a / |a| (0 at 0), as Paddle.
         case UnaryOp::Sign:
           return unary_loop<T, T>(x, out, [](T a) { return a == T(0) ? T(0) : a / std::abs(a); });
@@ -473,7 +477,43 @@ void scale(const Tensor& x, const Scalar& scale, const Scalar& bias, bool bias_a
   });
 }
 
+void round_decimals(const Tensor& x, int64_t decimals, const Tensor& out) {
+  if (decimals == 0 || is_integral(x.dtype())) {  // integers have no fraction to round
+    if (decimals == 0) return unary(UnaryOp::Round, x, out);
+    return copy(x, out);
+  }
+  // Scale by 10^|decimals|, round halves to even, scale back (as Paddle: 1234.5 at -1 -> 1230).
+  auto scaled = [decimals](auto a) {
+    using R = decltype(a);
+    const R s = R(std::pow(10.0, static_cast<double>(decimals > 0 ? decimals : -decimals)));
+    return decimals > 0 ? std::nearbyint(a * s) / s : std::nearbyint(a / s) * s;
+  };
+  if (is_complex(x.dtype())) {
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      unary_loop<T, T>(x, out, [&](T a) { return T(scaled(a.real()), scaled(a.imag())); });
+    };
+    if (x.dtype() == DType::Complex64) return run(complex64{});
+    return run(complex128{});
+  }
+  dispatch_floating(x.dtype(), "round", [&](auto tag) {
+    using T = decltype(tag);
+    map<T>(x, out, [&](compute_t<T> a) { return scaled(a); });
+  });
+}
+
 void pow_scalar(const Tensor& x, const Scalar& y, const Tensor& out) {
+  if (is_complex(x.dtype())) {
+    auto run = [&](auto tag) {
+      using T = decltype(tag);
+      using R = typename T::value_type;
+      const R e = y.to<R>();
+      if (e == R(2)) return unary_loop<T, T>(x, out, [](T a) { return a * a; });
+      unary_loop<T, T>(x, out, [e](T a) { return std::pow(a, e); });
+    };
+    if (x.dtype() == DType::Complex64) return run(complex64{});
+    return run(complex128{});
+  }
   dispatch_real(x.dtype(), "pow", [&](auto tag) {
     using T = decltype(tag);
     using C = compute_t<T>;

@@ -33,6 +33,9 @@ void clip(const Tensor& x, const Scalar& min, const Scalar& max, const Tensor& o
 void scale(const Tensor& x, const Scalar& scale, const Scalar& bias, bool bias_after_scale,
            const Tensor& out);
 void pow_scalar(const Tensor& x, const Scalar& y, const Tensor& out);
+// x rounded to `decimals` decimal places (negative: tens, hundreds, ...), halves to even;
+// complex x rounds both parts; integers come back unchanged.
+void round_decimals(const Tensor& x, int64_t decimals, const Tensor& out);
 void isclose(const Tensor& x, const Tensor& y, double rtol, double atol, bool equal_nan,
              const Tensor& out);
 // out = cond ? x : y (x and y share out's dtype).

@@ -6,6 +6,7 @@
 #include "oar/core/error.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
+#include "oar/kernels/cpu/half_compute.h"
 
 namespace oar::kernels {
 namespace {
@@ -186,6 +187,11 @@ InterpMode interp_mode(const std::string& mode, const char* op) {
 void interp(const Tensor& x0, const std::vector<double>& scales, InterpMode mode,
             bool align_corners, int64_t align_mode, const Tensor& out) {
   if (out.numel() == 0) return;
+  if (is_half_dtype(x0.dtype())) {
+    Tensor o32 = float32_like(out);
+    interp(to_float32(x0), scales, mode, align_corners, align_mode, o32);
+    return copy(o32, out);
+  }
   const Tensor x = x0.contiguous();
   const Geo g = geometry(x.shape(), out.shape());
   const int nd = static_cast<int>(x.ndim()) - 2;
@@ -203,6 +209,11 @@ void interp(const Tensor& x0, const std::vector<double>& scales, InterpMode mode
 void interp_grad(const Tensor& dy0, const std::vector<double>& scales, InterpMode mode,
                  bool align_corners, int64_t align_mode, const Tensor& dx) {
   if (dx.numel() == 0) return;
+  if (is_half_dtype(dy0.dtype())) {
+    Tensor d32 = float32_like(dx);
+    interp_grad(to_float32(dy0), scales, mode, align_corners, align_mode, d32);
+    return copy(d32, dx);
+  }
   const Tensor dy = dy0.contiguous();
   const Geo g = geometry(dx.shape(), dy.shape());
   const int nd = static_cast<int>(dx.ndim()) - 2;

@@ -7,6 +7,7 @@
 #include "oar/core/random.h"
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
+#include "oar/kernels/cpu/half_compute.h"
 
 namespace oar::kernels {
 namespace {
@@ -31,7 +32,7 @@ void embedding(const Tensor& ids, const Tensor& weight, int64_t padding_idx, con
   for (size_t i = 0; i < id.size(); ++i)
     OAR_ENFORCE_ARG(id[i] >= 0 && id[i] < rows, "embedding: argument 'x' holds id ", id[i],
                     " at flat position ", i, ": expected ids in [0, ", rows, ")");
-  dispatch_f32_f64(weight.dtype(), "embedding", [&](auto tag) {
+  dispatch_floating(weight.dtype(), "embedding", [&](auto tag) {  // a row copy: any float type
     using T = decltype(tag);
     const Tensor wc = weight.contiguous();
     const T* w = wc.data<T>();
@@ -49,6 +50,11 @@ void embedding(const Tensor& ids, const Tensor& weight, int64_t padding_idx, con
 
 void embedding_grad(const Tensor& ids, const Tensor& grad, int64_t padding_idx,
                     const Tensor& dweight) {
+  if (is_half_dtype(dweight.dtype())) {  // repeated ids add up: sum in float32
+    Tensor d32 = float32_like(dweight);
+    embedding_grad(ids, to_float32(grad), padding_idx, d32);
+    return copy(d32, dweight);
+  }
   const std::vector<int64_t> id = ids_of(ids, "embedding_grad");
   const int64_t rows = dweight.shape()[0], D = dweight.shape()[1];
   dispatch_f32_f64(dweight.dtype(), "embedding_grad", [&](auto tag) {

@@ -7,6 +7,7 @@
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/half_compute.h"
 
 namespace oar::kernels {
 namespace {
@@ -365,6 +366,11 @@ void pool_max(const Tensor& x0, const IntArray& kernel_size, const IntArray& str
   if (out.numel() == 0) return;
   const PoolShape s =
       pool_shape(x0.shape(), out.shape(), kernel_size, stride, padding, adaptive, channel_last);
+  if (is_half_dtype(x0.dtype())) {
+    Tensor o32 = float32_like(out);
+    pool_max(to_float32(x0), kernel_size, stride, padding, adaptive, channel_last, o32, mask);
+    return copy(o32, out);
+  }
   const Tensor x = dense(x0);
   int32_t* m = static_cast<int32_t*>(mask.raw_data());
   dispatch_floating(x.dtype(), "max_pool", [&](auto tag) {
@@ -386,6 +392,11 @@ void pool_avg(const Tensor& x0, const IntArray& kernel_size, const IntArray& str
   if (out.numel() == 0) return;
   const PoolShape s =
       pool_shape(x0.shape(), out.shape(), kernel_size, stride, padding, adaptive, channel_last);
+  if (is_half_dtype(x0.dtype())) {
+    Tensor o32 = float32_like(out);
+    pool_avg(to_float32(x0), kernel_size, stride, padding, exclusive, adaptive, channel_last, o32);
+    return copy(o32, out);
+  }
   const Tensor x = dense(x0);
   dispatch_floating(x.dtype(), "avg_pool", [&](auto tag) {
     using T = decltype(tag);
@@ -406,6 +417,12 @@ void pool_avg_grad(const Tensor& dy0, const IntArray& kernel_size, const IntArra
   if (dx.numel() == 0) return;
   const PoolShape s =
       pool_shape(dx.shape(), dy0.shape(), kernel_size, stride, padding, adaptive, channel_last);
+  if (is_half_dtype(dy0.dtype())) {
+    Tensor d32 = float32_like(dx);
+    pool_avg_grad(to_float32(dy0), kernel_size, stride, padding, exclusive, adaptive,
+                  channel_last, d32);
+    return copy(d32, dx);
+  }
   const Tensor dy = dense(dy0);
   dispatch_floating(dy.dtype(), "avg_pool_grad", [&](auto tag) {
     using T = decltype(tag);
@@ -420,6 +437,11 @@ void pool_avg_grad(const Tensor& dy0, const IntArray& kernel_size, const IntArra
 
 void pool_max_grad(const Tensor& dy0, const Tensor& mask0, bool channel_last, const Tensor& dx) {
   if (dx.numel() == 0) return;
+  if (is_half_dtype(dy0.dtype())) {  // overlapping windows add up: sum in float32
+    Tensor d32 = float32_like(dx);
+    pool_max_grad(to_float32(dy0), mask0, channel_last, d32);
+    return copy(d32, dx);
+  }
   fill(dx, Scalar(0));
   const Tensor dy = dense(dy0), mask = dense(mask0);
   const MaskGeo g = mask_geo(dx.shape(), dy.shape(), channel_last);
@@ -462,7 +484,7 @@ void pool_max_gather(const Tensor& x0, const Tensor& mask0, bool channel_last,
   const int32_t* m = static_cast<const int32_t*>(mask.raw_data());
   dispatch_floating(x.dtype(), "max_pool_gather", [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    {  // a pure gather: every floating type as it is
       const T* xp = static_cast<const T*>(x.raw_data());
       T* op = static_cast<T*>(out.raw_data());
       parallel_for(0, g.N, 1, [&](int64_t n0, int64_t n1) {
@@ -476,8 +498,6 @@ void pool_max_gather(const Tensor& x0, const Tensor& mask0, bool channel_last,
               op[q] = i >= 0 ? xp[src] : T(0);
             }
       });
-    } else {
-      unsupported_dtype("max_pool_gather", x.dtype(), "float32, float64");
     }
   });
 }

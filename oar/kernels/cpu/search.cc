@@ -196,6 +196,70 @@ void searchsorted(const Tensor& seq, const Tensor& values, bool right, const Ten
   });
 }
 
+namespace {
+
+Tensor index_tensor(const std::vector<int64_t>& v, DType index_dtype) {
+  Tensor t = Tensor::make({static_cast<int64_t>(v.size())}, index_dtype);
+  if (index_dtype == DType::Int32) {
+    int32_t* d = t.data<int32_t>();
+    for (size_t k = 0; k < v.size(); ++k) d[k] = static_cast<int32_t>(v[k]);
+  } else {
+    std::copy(v.begin(), v.end(), t.data<int64_t>());
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<Tensor> unique_rows(const Tensor& x, bool consecutive, DType index_dtype) {
+  OAR_ENFORCE_ARG(x.ndim() == 2, "unique_rows: argument 'x' must be 2-D, got shape ",
+                  shape_str(x.shape()));
+  const Tensor c = x.contiguous();
+  const int64_t n = c.shape()[0], m = c.shape()[1];
+  std::vector<Tensor> result;
+  dispatch_sortable(c.dtype(), consecutive ? "unique_consecutive" : "unique", [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    const T* p = static_cast<const T*>(c.raw_data());
+    auto at = [&](int64_t r, int64_t k) { return static_cast<C>(p[r * m + k]); };
+    // Lexicographic, NaNs after numbers in each column; ties by row index (a stable order, so
+    // each group's first row is its first occurrence).
+    auto less = [&](int64_t a, int64_t b) {
+      for (int64_t k = 0; k < m; ++k) {
+        const C u = at(a, k), v = at(b, k);
+        if constexpr (std::is_floating_point_v<C>) {
+          const bool nu = u != u, nv = v != v;
+          if (nu != nv) return nv;
+          if (nu) continue;
+        }
+        if (u != v) return u < v;
+      }
+      return a < b;
+    };
+    auto same = [&](int64_t a, int64_t b) {
+      for (int64_t k = 0; k < m; ++k)
+        if (!(at(a, k) == at(b, k))) return false;  // NaN == NaN is false
+      return true;
+    };
+    std::vector<int64_t> order(n);
+    std::iota(order.begin(), order.end(), int64_t{0});
+    if (!consecutive) std::sort(order.begin(), order.end(), less);
+    std::vector<int64_t> first, counts, inverse(n);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t r = order[j];
+      if (j == 0 || !same(r, order[j - 1])) {
+        first.push_back(r);
+        counts.push_back(0);
+      }
+      ++counts.back();
+      inverse[r] = static_cast<int64_t>(first.size()) - 1;
+    }
+    result = {index_tensor(first, index_dtype), index_tensor(inverse, index_dtype),
+              index_tensor(counts, index_dtype)};
+  });
+  return result;
+}
+
 std::vector<Tensor> unique_flat(const Tensor& x, bool consecutive, DType index_dtype) {
   const Tensor c = x.contiguous();
   const int64_t n = c.numel();

@@ -1,5 +1,5 @@
 // Sorting and searching kernels: argsort and top-k indices along an axis, nonzero,
-// searchsorted, and unique / unique_consecutive of a flattened tensor.
+// searchsorted, and unique / unique_consecutive of a flattened tensor or along an axis.
 // NaN order (as Paddle): ascending sorts put NaNs last, descending ones (and top-k largest) first.
 #pragma once
 #include <cstdint>
@@ -23,5 +23,9 @@ void searchsorted(const Tensor& seq, const Tensor& values, bool right, const Ten
 // Unique values of flattened x: {values, index of first occurrence, inverse (x's shape),
 // counts}; values ascending, or, when `consecutive`, one per run of equal neighbours.
 std::vector<Tensor> unique_flat(const Tensor& x, bool consecutive, DType index_dtype);
+// Unique rows of 2-D x ([n, m]: the slices along unique's axis, flattened): {index of each
+// group's first row, inverse [n], counts}; groups in lexicographic row order or, when
+// `consecutive`, one per run of equal neighbouring rows. A row holding NaN equals no other row.
+std::vector<Tensor> unique_rows(const Tensor& x, bool consecutive, DType index_dtype);
 
 }  // namespace oar::kernels

@@ -5,12 +5,6 @@
 namespace oar::infer_meta {
 
 namespace {
-// float16/bfloat16 too (ops built on other ops, which compute them in float32).
-void check_floating(const char* op, const char* arg, const Tensor& t) {
-  OAR_ENFORCE(is_floating(t.dtype()), TypeMismatch, op, ": argument '", arg,
-              "' must be a floating-point tensor (float16, bfloat16, float32, float64), got ",
-              dtype_name(t.dtype()));
-}
 void check_ids(const char* op, const Tensor& x) {
   OAR_ENFORCE(x.dtype() == DType::Int32 || x.dtype() == DType::Int64, TypeMismatch, op,
               ": argument 'x' must be an int32 or int64 tensor, got ", dtype_name(x.dtype()));
@@ -55,7 +49,7 @@ int64_t embedding_padding(const Tensor& x, const Tensor& weight,
                           const std::optional<int64_t>& padding_idx, bool sparse) {
   (void)sparse;  // the gradient is always dense here (as Paddle's dense fallback)
   check_ids("embedding", x);
-  check_float32_or_64("embedding", "weight", weight);
+  check_floating("embedding", "weight", weight);
   OAR_ENFORCE_ARG(weight.ndim() == 2, "embedding: argument 'weight' must be 2-D [num_embeddings, dim], got shape ",
                   shape_str(weight.shape()));
   if (!padding_idx.has_value()) return -1;
@@ -68,7 +62,7 @@ int64_t embedding_padding(const Tensor& x, const Tensor& weight,
 
 Meta embedding(const char*, const Tensor& x, const Tensor& weight, int64_t) {
   check_ids("embedding", x);
-  check_float32_or_64("embedding", "weight", weight);
+  check_floating("embedding", "weight", weight);
   OAR_ENFORCE_ARG(weight.ndim() == 2, "embedding: argument 'weight' must be 2-D, got shape ",
                   shape_str(weight.shape()));
   Shape s = x.shape();

@@ -23,8 +23,7 @@ void check_x(const char* op, int64_t nd, const Tensor& x) {
   OAR_ENFORCE_ARG(x.ndim() == nd + 2, op, ": Excepted Input X is ", nd + 2,
                   "-D tensor, but received ", x.ndim(), "-D tensor of shape ",
                   shape_str(x.shape()));
-  OAR_ENFORCE(x.dtype() == DType::Float32 || x.dtype() == DType::Float64, TypeMismatch, op,
-              ": argument 'x' must be a float32 or float64 tensor, got ", dtype_name(x.dtype()));
+  check_floating(op, "x", x);
 }
 
 IntArray per_dim(const char* op, const char* what, const IntArray& v, int64_t nd,

@@ -16,7 +16,7 @@ IntArray spatial_sizes(const Shape& s) {
 
 Meta interp(const char* op, const Tensor& x, const IntArray& out_size, const std::string& mode,
             bool align_corners, int64_t align_mode, double, double, double) {
-  check_float32_or_64(op, "x", x);
+  check_floating(op, "x", x);
   const int64_t nd = x.ndim() - 2;
   OAR_ENFORCE_ARG(nd >= 1 && nd <= 3, op, ": expected a 3-D, 4-D or 5-D input x, got shape ",
                   shape_str(x.shape()));

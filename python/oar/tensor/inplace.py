@@ -58,8 +58,11 @@ _ops = {f"{n}_": _inplace_of(f, f"{n}_") for n, f in _SOURCES.items() if not has
 
 
 def pow_(x, y, name=None):
+    """x ** y in place; y must be a Python number (as Paddle, whose pow_ takes no tensor y)."""
+    if isinstance(y, Tensor) or not isinstance(y, (int, float)):
+        raise TypeError(f"pow_: argument 'y' must be a Python int or float, got {type(y).__name__}")
     _check_leaf(x, "pow_")
-    return _write(x, x ** y if not isinstance(y, Tensor) else _C.elementwise_pow(x, y), "pow_")
+    return _write(x, x ** y, "pow_")
 
 
 def where_(condition, x=None, y=None, name=None):

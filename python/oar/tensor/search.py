@@ -22,21 +22,48 @@ def _pick(parts, flags):
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _along_axis(x, axis, consecutive, dtype, op):
+    """[values, first index, inverse, counts] of the slices of x along axis (unique rows of x
+    with dims 0 and axis swapped and the others flattened)."""
+    nd = x.ndim
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"{op}: argument 'axis' must be an int or None, got {type(axis).__name__}")
+    if not -nd <= axis < nd:
+        raise ValueError(f"{op}: argument 'axis' must be in [{-nd}, {nd}) for x of shape "
+                         f"{list(x.shape)}, got {axis}")
+    a = axis % nd
+    n = x.shape[a]
+    m = 1
+    for d, s in enumerate(x.shape):
+        m *= s if d != a else 1
+    # Paddle orders the slices by their elements in the layout of x with dims 0 and axis
+    # swapped (not with axis moved first, as NumPy): same for 2-D, not for axis >= 2.
+    perm = list(range(nd))
+    perm[0], perm[a] = a, 0
+    rows = _C.reshape(_C.transpose(x, perm), [n, m])
+    first, inverse, counts = _C.unique_rows(rows, consecutive, convert_dtype(dtype))
+    values = _C.index_select(x, first, a)
+    return [values, first, inverse, counts]
+
+
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
            dtype="int64", sorted=True, name=None):
-    if axis is not None:
-        raise NotImplementedError("unique: argument 'axis' is not supported yet; unique of the "
-                                  "flattened tensor (axis=None) is")
-    values, first, inverse, counts = _C.unique_flat(x, False, convert_dtype(dtype))
-    return _pick([values, first, inverse, counts], [return_index, return_inverse, return_counts])
+    """Sorted unique values of flattened x or, with axis, the unique slices along axis (ordered
+    lexicographically); index/inverse/counts in dtype (int32 or int64)."""
+    if axis is None:
+        parts = _C.unique_flat(x, False, convert_dtype(dtype))
+    else:
+        parts = _along_axis(x, axis, False, dtype, "unique")
+    return _pick(parts, [return_index, return_inverse, return_counts])
 
 
 def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64",
                        name=None):
-    if axis is not None:
-        raise NotImplementedError("unique_consecutive: argument 'axis' is not supported yet; "
-                                  "the flattened tensor (axis=None) is")
-    values, _, inverse, counts = _C.unique_flat(x, True, convert_dtype(dtype))
+    """One value (or, with axis, one slice) per run of equal neighbours."""
+    if axis is None:
+        values, _, inverse, counts = _C.unique_flat(x, True, convert_dtype(dtype))
+    else:
+        values, _, inverse, counts = _along_axis(x, axis, True, dtype, "unique_consecutive")
     return _pick([values, inverse, counts], [return_inverse, return_counts])
 
 
@@ -65,7 +92,8 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
         if not keepdim and x.ndim:
             lo, lo_i = _C.squeeze(lo, [a]), _C.squeeze(lo_i, [a])
         return lo, lo_i
-    fdt = x.dtype if x.dtype.name.startswith(("float", "bfloat")) else convert_dtype("float32")
+    # float32/float64 keep their dtype; integers and halves average in float32 (as Paddle).
+    fdt = x.dtype if x.dtype.name in ("float32", "float64") else convert_dtype("float32")
     lo = _C.cast(lo, fdt)
     if n % 2 == 0:
         hi_i = _C.slice(idx, [a], [n // 2], [n // 2 + 1])

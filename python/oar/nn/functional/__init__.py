@@ -12,3 +12,4 @@ from .vision import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403
 from .fractional_pool import *  # noqa: F401,F403
+from .extension import *  # noqa: F401,F403
