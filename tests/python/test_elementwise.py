@@ -252,3 +252,17 @@ def test_exp_range_edges():
     big = oar.to_tensor(np.array([-200.0, -50.0, 0.0, 50.0, 200.0], np.float32))
     np.testing.assert_allclose(oar.sigmoid(big).numpy(), [0, 1.9287498e-22, 0.5, 1, 1], rtol=1e-6)
     np.testing.assert_allclose(oar.silu(big).numpy(), [-0.0, -9.643749e-21, 0, 50, 200], rtol=1e-6)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "bfloat16"])
+def test_maximum_minimum_split_the_gradient_at_ties(dt):
+    # Paddle 3.3.1: at x == y each side gets half of the incoming gradient.
+    x = oar.to_tensor(np.array([1.0, 2.0, 3.0], np.float32)).astype(dt)
+    y = oar.to_tensor(np.array([1.0, 1.0, 4.0], np.float32)).astype(dt)
+    x.stop_gradient = y.stop_gradient = False
+    gx, gy = oar.grad([oar.maximum(x, y).sum()], [x, y])
+    np.testing.assert_array_equal(gx.astype("float32").numpy(), [0.5, 1.0, 0.0])
+    np.testing.assert_array_equal(gy.astype("float32").numpy(), [0.5, 0.0, 1.0])
+    gx, gy = oar.grad([oar.minimum(x, y).sum()], [x, y])
+    np.testing.assert_array_equal(gx.astype("float32").numpy(), [0.5, 0.0, 1.0])
+    np.testing.assert_array_equal(gy.astype("float32").numpy(), [0.5, 1.0, 0.0])

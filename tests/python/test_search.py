@@ -182,6 +182,12 @@ def test_unique_along_axis_dtype_nan_empty_and_method():
     b = np.array([[[0, 0], [1, 0], [0, 1]], [[0, 0], [1, 1], [1, 1]], [[0, 1], [0, 1], [0, 0]],
                   [[1, 1], [1, 1], [0, 0]]])
     np.testing.assert_array_equal(oar.unique(T(b), axis=2, return_index=True)[1].numpy(), [0, 1])
+    first, inverse, counts = oar.unique_rows(T(np.array([[1, 2], [0, 3], [1, 2]])), False)  # the C++ op
+    np.testing.assert_array_equal(first.numpy(), [1, 0])
+    np.testing.assert_array_equal(inverse.numpy(), [1, 0, 1])
+    np.testing.assert_array_equal(counts.numpy(), [1, 2])
+    with pytest.raises(ValueError, match=r"unique_rows: argument 'x' must be 2-D, got shape \[3\]"):
+        oar.unique_rows(T(np.array([1, 2, 3])), False)
     np.testing.assert_array_equal(T(a).unique(axis=0).numpy(), np.unique(a, axis=0))
     assert oar.unique_consecutive(T(a), axis=0, return_counts=True, dtype="int32")[1].dtype == oar.int32
     # Rows holding NaN never equal another row (as Paddle: [1, nan] twice stays twice).
