@@ -22,6 +22,9 @@ class Storage {
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
   const Place& place() const { return place_; }
+  // True for allocator memory; false for memory borrowed from NumPy/DLPack (someone outside may
+  // still read it, so it is never written in place behind their back).
+  bool owns_memory() const { return !deleter_; }
 
   // Bumped by every in-place write; autograd compares it with the value saved at record time.
   uint32_t version() const { return version_.load(std::memory_order_relaxed); }

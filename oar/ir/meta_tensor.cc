@@ -31,6 +31,15 @@ std::vector<Meta> metas_of(const std::vector<MetaTensor>& ts) {
   return out;
 }
 
+MetaTensor matmul_bias_act_direct(const MetaTensor&, const MetaTensor&, const MetaTensor&, bool, bool,
+                                  const std::string&) {
+  return MetaTensor();
+}
+
+MetaTensor activate_temporary(const MetaTensor& t, const std::string& activation) {
+  return fused_activation(t, activation);
+}
+
 MetaTensor meta_scalar_tensor(const Scalar&, DType dtype) { return MetaTensor::make({}, dtype); }
 
 namespace {

@@ -7,6 +7,7 @@
 // nothing converts a Tensor back into a MetaTensor implicitly, so an eager op's result can never
 // flow into the shape-only computation.
 #pragma once
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -76,6 +77,13 @@ MetaTensor operator+(const Scalar& a, const MetaTensor& b);
 MetaTensor operator-(const Scalar& a, const MetaTensor& b);
 MetaTensor operator*(const Scalar& a, const MetaTensor& b);
 MetaTensor operator/(const Scalar& a, const MetaTensor& b);
+// The twins of op_helpers.h's fast paths for composites: matmul_bias_act_direct gives an
+// undefined result (the body then describes the unfused ops, whose types are the same);
+// activate_temporary is fused_activation's twin.
+MetaTensor matmul_bias_act_direct(const MetaTensor& x, const MetaTensor& y, const MetaTensor& bias, bool transpose_x,
+                                  bool transpose_y, const std::string& activation);
+MetaTensor activate_temporary(const MetaTensor& t, const std::string& activation);
+
 // scalar_tensor's twin (renamed: oar::scalar_tensor would be found through DType's namespace).
 MetaTensor meta_scalar_tensor(const Scalar& s, DType dtype);
 

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <optional>
 
 #include "oar/autograd/grad_mode.h"
 #include "oar/autograd/node.h"
+#include "oar/core/parallel.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/matmul.h"
+#include "oar/ops/infer_meta/linalg.h"
 #include "oar/ops/generated/api.h"
 
 namespace oar {
@@ -34,6 +39,49 @@ void assign_inplace(Tensor& self, const Tensor& result) {
     m.output_nr = result.impl()->autograd->output_nr;
     m.stop_gradient = false;
   }
+}
+
+bool is_exclusive_temporary(const Tensor& t) {
+  if (!t.defined() || t.impl_ptr().use_count() != 1) return false;
+  const TensorImpl& i = *t.impl();
+  if (!i.storage || i.storage.use_count() != 1 || !i.storage->owns_memory() || i.symbolic) return false;
+  if (!t.is_contiguous() || t.requires_grad()) return false;
+  return true;
+}
+
+Tensor activate_temporary(Tensor t, const std::string& activation) {
+  if (activation == "none") return t;
+  std::optional<kernels::UnaryOp> op;
+  if (activation == "relu") op = kernels::UnaryOp::Relu;
+  else if (activation == "gelu") op = kernels::UnaryOp::Gelu;
+  else if (activation == "gelu_tanh") op = kernels::UnaryOp::GeluTanh;
+  else if (activation == "silu") op = kernels::UnaryOp::Silu;
+  else if (activation == "sigmoid") op = kernels::UnaryOp::Sigmoid;
+  else if (activation == "tanh") op = kernels::UnaryOp::Tanh;
+  if (!op || !is_floating(t.dtype()) || is_complex(t.dtype()) || !is_exclusive_temporary(t))
+    return fused_activation(t, activation);
+  kernels::unary(*op, t, t);  // elementwise: each element is read before it is written
+  return t;
+}
+
+Tensor matmul_bias_act_direct(const Tensor& x, const Tensor& y, const Tensor& bias, bool transpose_x,
+                              bool transpose_y, const std::string& activation) {
+  if (!x.defined() || !y.defined() || !bias.defined()) return {};
+  if (x.dtype() != DType::Float32 || y.dtype() != DType::Float32 || bias.dtype() != DType::Float32) return {};
+  if (bias.ndim() != 1 || autograd::any_requires_grad({&x, &y, &bias})) return {};
+  const Meta m = infer_meta::matmul("matmul", x, y, transpose_x, transpose_y);
+  if (m.shape.empty() || m.shape.back() != bias.shape()[0]) return {};
+  Tensor out = Tensor::make(m.shape, DType::Float32);
+  const int64_t n = bias.shape()[0];
+  const int64_t rows = n == 0 ? 0 : out.numel() / n;
+  const Tensor b = bias.contiguous();
+  const float* src = static_cast<const float*>(b.raw_data());
+  float* dst = static_cast<float*>(out.raw_data());
+  parallel_for(0, rows, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) std::memcpy(dst + r * n, src, static_cast<size_t>(n) * sizeof(float));
+  });
+  kernels::matmul_accumulate_f32(x, y, transpose_x, transpose_y, out);
+  return activate_temporary(std::move(out), activation);
 }
 
 void assign_view_inplace(Tensor& self, const Tensor& view) {

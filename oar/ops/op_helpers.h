@@ -1,5 +1,6 @@
 // Pieces shared by generated op code, infer_meta functions and backward formulas.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "oar/core/int_array.h"
@@ -24,6 +25,21 @@ void assign_inplace(Tensor& self, const Tensor& result);
 // in-place ops that change geometry or dtype (reshape_, squeeze_, cast_, equal_, ...); bumps the
 // version so that anything saved from the old tensor for backward refuses to run.
 void assign_view_inplace(Tensor& self, const Tensor& view);
+
+// True when `t` is the only handle on its memory (one Tensor, one TensorImpl on a Storage the
+// allocator owns, contiguous) and autograd does not record it: writing it in place cannot be seen
+// by anyone else. Composites use it for temporaries, the executor for values that die at an op.
+bool is_exclusive_temporary(const Tensor& t);
+// fused_activation(t, activation) for a temporary the caller owns and will not read again: the
+// activation overwrites t when it is exclusive (no second buffer), else a new tensor.
+Tensor activate_temporary(Tensor t, const std::string& activation);
+
+// act(op(x) @ op(y) + bias) in one output buffer, for float32 operands, a 1-D bias of the
+// result's last dim and no gradient to record: the rows start as the bias, the GEMM accumulates
+// onto them, the activation runs in place. Undefined when that does not apply (the caller then
+// composes the ops).
+Tensor matmul_bias_act_direct(const Tensor& x, const Tensor& y, const Tensor& bias, bool transpose_x,
+                              bool transpose_y, const std::string& activation);
 
 // Normalises a list of axes against rank (negatives counted from the end); empty means all
 // when `empty_is_all`. Throws on out-of-range or repeated axes.

@@ -23,6 +23,11 @@ bool scalar_attr_is(const Operation* op, const char* name, double c) {
   return a && a->kind() == ir::AttrKind::Scalar && !a->as_scalar().is_complex() && a->as_scalar().to<double>() == c;
 }
 
+bool float_attr_is(const Operation* op, const char* name, double c) {
+  const Attribute* a = op->attr(name);
+  return a && a->kind() == ir::AttrKind::Float && a->as_float() == c;
+}
+
 // `perm` with negative entries counted from the end; empty when it is not a permutation.
 std::vector<int64_t> normalized_perm(const Operation* op) {
   const Attribute* a = op->attr("perm");
@@ -81,6 +86,14 @@ Value* simplify(Operation* op) {
     ir::Builder b(op->parent_block());
     b.set_insertion_point(op->parent_block(), iterator_of(op));
     return same(b.create1("transpose", {{x}}, {{"perm", Attribute::int_array(composed)}}));
+  } else if (n == "dropout") {
+    // Inference dropout (training = false, upscale_in_train) and p = 0 pass x through; the op
+    // itself copies (a new tensor, as Paddle), which a program does not need.
+    const Attribute* training = op->attr("training");
+    const Attribute* mode = op->attr("mode");
+    const bool upscale = mode && mode->kind() == ir::AttrKind::Str && mode->as_string("mode") == "upscale_in_train";
+    const bool eval = training && training->kind() == ir::AttrKind::Bool && !training->as_bool("training");
+    if ((eval && upscale) || (float_attr_is(op, "p", 0.0) && (upscale || !eval))) return same(op->operand(0));
   } else if (n == "reshape") {
     Value* x = op->operand(0);
     if (!out.has_unknown_dims() && x->type() == out) return x;

@@ -38,7 +38,12 @@ bool is_view(const ir::Operation* op) { return op->def() && op->def()->is_view &
 
 }  // namespace
 
-BufferPlan plan_buffers(const ir::Block& block, const std::unordered_set<const ir::Value*>& live_out) {
+BufferPlan plan_buffers(const ir::Block& block, const std::unordered_set<const ir::Value*>& live_out,
+                        const InplacePredicate& can_run_in_place) {
+  auto in_place_capable = [&](const ir::Operation* op) {
+    if (can_run_in_place) return can_run_in_place(*op);
+    return op->def() && !op->def()->inplace_variant.empty();
+  };
   BufferPlan plan;
   std::vector<const ir::Operation*> ops;
   std::unordered_map<const ir::Operation*, size_t> index;
@@ -109,10 +114,13 @@ BufferPlan plan_buffers(const ir::Block& block, const std::unordered_set<const i
       if (bytes >= 0) plan.bytes_without_reuse += bytes;
       else ++plan.unknown_size_buffers;
       int s = -1;
-      if (r == 0 && op->def() && !op->def()->inplace_variant.empty() && op->num_operands() > 0 && bytes >= 0) {
+      if (r == 0 && op->num_results() == 1 && op->num_operands() > 0 && in_place_capable(op)) {
+        // Same known byte size, or (unknown dims) the same type: the executor checks the shapes
+        // when it runs.
         const ir::Value* x = op->operand(0);
         auto xb = base.find(x);
-        if (xb != base.end() && xb->second == x && buffer_last[x] == i && byte_size(x->type()) == bytes &&
+        const bool fits = bytes >= 0 ? byte_size(x->type()) == bytes : x->type() == v->type();
+        if (xb != base.end() && xb->second == x && buffer_last[x] == i && fits &&
             x->type().dtype == v->type().dtype && !transferred.count(x)) {
           s = buffer_slot.at(x);
           transferred.insert(x);

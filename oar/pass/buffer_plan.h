@@ -9,13 +9,14 @@
 //     fetched ones) and values yielded by the terminator live to the end of the block.
 //   - a value without readers is freed right after its op (its op still writes it).
 //   - an op's results never take the slot of a buffer freed at that same op, unless the op
-//     runs in place: its inplace_variant exists, operand 0 is a buffer of its own (not external,
+//     runs in place: `can_run_in_place(op)` holds (by default: its inplace_variant exists), operand 0 is a buffer of its own (not external,
 //     not a view) of the result's byte size that dies at this op; the result then takes it.
 //   - slots are reused only between values of equal, known byte size; a value with unknown
 //     dims gets a slot of its own (bytes unknown, left out of the totals).
 // Nested regions are planned separately (plan their blocks).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -41,6 +42,11 @@ struct BufferPlan {
 // The byte size of a value of type t; -1 when a dim is unknown.
 int64_t byte_size(const ir::TensorType& t);
 
-BufferPlan plan_buffers(const ir::Block& block, const std::unordered_set<const ir::Value*>& live_out = {});
+// Which ops can write their result over operand 0 (the executor passes the ops it has in-place
+// kernels for); empty: those with an inplace_variant.
+using InplacePredicate = std::function<bool(const ir::Operation&)>;
+
+BufferPlan plan_buffers(const ir::Block& block, const std::unordered_set<const ir::Value*>& live_out = {},
+                        const InplacePredicate& can_run_in_place = {});
 
 }  // namespace oar::pass

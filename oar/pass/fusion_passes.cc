@@ -31,6 +31,8 @@ void add_inference_passes(PassManager& pm, ParameterStore* params) {
   // Fusions before folding: folding first would turn a bias reshape or a BN statistic into an
   // anonymous constant that the patterns no longer recognise.
   pm.add(make_fusion_pass(params));
+  // Its fused op has no gradient: inference programs only, hence not in make_fusion_pass.
+  pm.add(std::make_unique<drr::PatternRewritePass>("attention_fusion", attention_patterns()));
   pm.add<ConstantFolding>(params, /*frozen_parameters=*/params != nullptr);
   pm.add<ElementwiseFusion>();
   pm.add<DeadCodeElimination>();

@@ -173,6 +173,38 @@ std::vector<Pattern> softmax_patterns() {
   return ps;
 }
 
+std::vector<Pattern> attention_patterns() {
+  // Multi-head attention as Paddle's MultiHeadAttention records it: heads transposed out of
+  // [B, S, H, D], the query scaled by a constant, softmax over the keys, heads transposed back.
+  Pattern p("attention");
+  const auto heads = equals(Attribute::int_array({0, 2, 1, 3}));
+  const auto no = equals(Attribute::boolean(false));
+  p.source("transpose", {"q"}, {{"perm", heads}}, {"qt"})
+      .source("transpose", {"k"}, {{"perm", heads}}, {"kt"})
+      .source("transpose", {"v"}, {{"perm", heads}}, {"vt"})
+      .source("multiply", {"qt", "s"}, {}, {"qs"})
+      .source("matmul", {"qs", "kt"}, {{"transpose_x", no}, {"transpose_y", equals(Attribute::boolean(true))}},
+              {"scores"})
+      .source("softmax", {"scores"}, {{"axis", bind("axis")}}, {"p"})
+      .source("matmul", {"p", "vt"}, {{"transpose_x", no}, {"transpose_y", no}}, {"o"})
+      .source("transpose", {"o"}, {{"perm", heads}}, {"out"})
+      .constraint([](const Match& m) {
+        const ir::TensorType& q = m.type("q");
+        const int64_t axis = m.attr("axis").as_int();
+        const bool floats = q.dtype == DType::Float32 || q.dtype == DType::Float64;
+        return q.rank() == 4 && (axis == -1 || axis == 3) && floats && m.type("qs") == m.type("qt") &&
+               splat_value(m.value("s")).has_value() && m.type("k").dtype == q.dtype && m.type("v").dtype == q.dtype;
+      })
+      .compute([](Match& m) {
+        m.set_attr("scale", Attribute::floating(*splat_value(m.value("s"))));
+        return true;
+      })
+      .result("fused_attention", {"q", "k", "v"}, {{"scale", from("scale")}}, {"out"});
+  std::vector<Pattern> ps;
+  ps.push_back(std::move(p));
+  return ps;
+}
+
 std::vector<Pattern> layer_norm_patterns() {
   std::vector<Pattern> ps;
   // The normalisation: square(xc) or xc * xc; xc / sqrt(v + eps) or xc * rsqrt(v + eps).

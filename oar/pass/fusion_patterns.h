@@ -8,6 +8,7 @@
 //   mean / subtract / square / mean / add(eps) / sqrt / divide -> layer_norm, then
 //   layer_norm * weight (+ bias)            -> layer_norm with its weight (and bias)
 //   conv2d + batch_norm (inference)          -> conv2d with the BN folded into new parameters
+//   multi-head attention (heads transposed, scaled q, softmax, transposed back) -> fused_attention
 // Activations: relu, gelu (exact and tanh forms), silu, sigmoid, tanh (fused.yaml's names).
 #pragma once
 #include <vector>
@@ -22,6 +23,9 @@ std::vector<drr::Pattern> conv_bias_patterns();
 std::vector<drr::Pattern> conv_activation_patterns();
 std::vector<drr::Pattern> softmax_patterns();
 std::vector<drr::Pattern> layer_norm_patterns();
+// transpose q/k/v heads, q * scale, q k^T, softmax, p v, transpose back -> fused_attention
+// (inference only: it has no gradient).
+std::vector<drr::Pattern> attention_patterns();
 // Reads the conv weight/bias and BN statistics from `params` (all must be `parameter` ops of
 // the program with tensors in the store) and adds the folded weight and bias to it.
 std::vector<drr::Pattern> conv_batch_norm_fold_patterns(ParameterStore& params);

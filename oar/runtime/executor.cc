@@ -4,6 +4,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 #include <unordered_set>
 
@@ -12,6 +15,9 @@
 #include "oar/core/allocator.h"
 #include "oar/core/parallel.h"
 #include "oar/ops/generated/api.h"
+#include "oar/ops/op_helpers.h"
+#include "oar/pass/buffer_plan.h"
+#include "oar/runtime/inplace_ops.h"
 #include "oar/ir/block.h"
 #include "oar/ir/op_registry.h"
 #include "oar/ir/tracer.h"
@@ -41,6 +47,7 @@ struct Executor::Plan {
     std::vector<size_t> reads;       // parallel runs: this block's values the op (or its regions) reads
     std::vector<size_t> dependents;  // parallel runs: steps waiting for this one
     size_t num_deps = 0;
+    InplaceFn inplace = nullptr;     // the buffer plan lets it write over operand 0 (dies here)
   };
   struct BlockPlan {
     std::vector<Step> steps;
@@ -75,7 +82,7 @@ struct Executor::Plan {
         for (Value* v : op->slot(1)) grad_inputs.insert(id.at(v));
       }
       has_random = has_random || (def && def->is_random);
-      Step st{op.get(), def ? def->exec : nullptr, {}, {}, {}, {}, {}, 0};
+      Step st{op.get(), def ? def->exec : nullptr, {}, {}, {}, {}, {}, 0, nullptr};
       for (Value* v : op->operands()) st.operands.push_back(id.at(v));
       for (size_t r = 0; r < op->num_results(); ++r) st.results.push_back(id.at(op->result(r)));
       bp.steps.push_back(std::move(st));
@@ -100,6 +107,13 @@ struct Executor::Plan {
     for (size_t i = 0; i < bp.steps.size(); ++i)
       for (size_t r = 0; r < bp.steps[i].op->num_results(); ++r)
         plan_value(bp.steps[i].op->result(r), static_cast<long>(i));
+    // In-place steps from the buffer plan: operand 0 dies at the op and the op has an in-place
+    // kernel. Fetched values are not known here; the run checks that nothing else holds the
+    // memory before it writes (Run::try_inplace).
+    const pass::BufferPlan buffers =
+        pass::plan_buffers(b, {}, [](const Operation& op) { return inplace_kernel(op) != nullptr; });
+    for (Step& st : bp.steps)
+      if (buffers.inplace.count(st.op)) st.inplace = inplace_kernel(*st.op);
     for (auto& op : b.ops())
       for (auto& region : op->regions())
         for (auto& inner : region->blocks()) add(*inner);
@@ -151,6 +165,8 @@ class Executor::Run {
     for (const Plan::Step& s : bp.steps) {
       if (s.op->def() && s.op->def()->is_terminator) {
         for (size_t v : s.operands) yielded.push_back(get(v));
+      } else if (profile_) {
+        profiled_step(s);
       } else {
         step(s);
       }
@@ -214,6 +230,20 @@ class Executor::Run {
     if (error) std::rethrow_exception(error);
   }
 
+  // OAR_EXEC_PROFILE=1: each op's time, result type and the allocator's peak during it (above
+  // the bytes live before the run), one line per op on stderr; for finding where time and memory go.
+  void profiled_step(const Plan::Step& s) {
+    CPUAllocator& a = CPUAllocator::instance();
+    a.reset_peak();
+    const auto t0 = std::chrono::steady_clock::now();
+    step(s);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    std::string out;
+    for (size_t v : s.results) out += (out.empty() ? "" : " ") + (env_[v].defined() ? describe(env_[v]) : std::string("-"));
+    std::fprintf(stderr, "[exec] %-24s %9.1f us  peak %8.1f KB  %s\n", s.op->name().c_str(), us,
+                 static_cast<double>(a.stats().peak_allocated - base_bytes_) / 1024.0, out.c_str());
+  }
+
   const Tensor& get(size_t v) const {
     const Tensor& t = env_[v];
     OAR_ENFORCE(t.defined(), PreconditionNotMet, "Executor: a value is read before it is computed (or after it was freed)");
@@ -222,7 +252,7 @@ class Executor::Run {
   size_t id_of(const Value* v) const { return plan_.id.at(v); }
 
   // The run's statistics (ops counted by step, possibly on several workers).
-  RunStats stats() const { return RunStats{peak_bytes_, ops_run_.load()}; }
+  RunStats stats() const { return RunStats{peak_bytes_, ops_run_.load(), ops_in_place_}; }
 
  private:
   void drop(size_t v) {
@@ -239,10 +269,33 @@ class Executor::Run {
     for (size_t i = 0; i < results.size(); ++i) env_[s.results[i]] = std::move(results[i]);
   }
 
+  // Runs an in-place step over operand 0's memory when nothing but this run holds it (not
+  // fetched, no view or second operand on it, not a feed's or NumPy's buffer, no autograd);
+  // false: the caller runs the op out of place.
+  bool try_inplace(const Plan::Step& s) {
+    const size_t x = s.operands[0];
+    if (!inplace_allowed_ || keep_[x]) return false;
+    for (size_t k = 1; k < s.operands.size(); ++k)
+      if (s.operands[k] == x) return false;  // x read twice: one handle would stay
+    std::vector<Tensor> in;
+    in.reserve(s.operands.size());
+    in.push_back(get(x));
+    env_[x] = Tensor();  // `in` holds the only handle the run had
+    for (size_t k = 1; k < s.operands.size(); ++k) in.push_back(get(s.operands[k]));
+    if (!is_exclusive_temporary(in[0]) || !s.inplace(*s.op, in)) {
+      env_[x] = std::move(in[0]);
+      return false;
+    }
+    env_[s.results[0]] = std::move(in[0]);
+    ++ops_in_place_;
+    return true;
+  }
+
   void step(const Plan::Step& s) {
     const Operation* op = s.op;
     ops_run_.fetch_add(1);
     try {
+      if (s.inplace && try_inplace(s)) return;
       if (s.exec) {
         std::vector<std::vector<Tensor>> slots;
         size_t k = 0;
@@ -349,6 +402,13 @@ class Executor::Run {
   std::vector<Tensor> env_;
   int64_t peak_bytes_ = 0;
   std::atomic<int64_t> ops_run_{0};
+  const bool profile_ = std::getenv("OAR_EXEC_PROFILE") != nullptr;
+  // In-place steps run in sequential runs without autograd recording (set by `run`).
+  bool inplace_allowed_ = false;
+  int64_t ops_in_place_ = 0;
+
+ public:
+  void allow_inplace(bool on) { inplace_allowed_ = on; }
 };
 
 Executor::Executor(std::shared_ptr<const ir::Program> program, ExecutorOptions options)
@@ -379,8 +439,12 @@ std::vector<Tensor> Executor::run(const NamedTensors& feeds, const NamedTensors&
   Run r(*plan_, feeds, params, keep);
   const bool parallel = options_.inter_op_threads > 1 && !plan_->has_grad && !plan_->has_random &&
                         !autograd::grad_enabled();
-  if (parallel) r.parallel(program_->block(), options_.inter_op_threads);
-  else r.block(program_->block(), {});
+  if (parallel) {
+    r.parallel(program_->block(), options_.inter_op_threads);
+  } else {
+    r.allow_inplace(!autograd::grad_enabled());
+    r.block(program_->block(), {});
+  }
   std::vector<Tensor> out;
   for (const Value* v : fetch) out.push_back(r.get(r.id_of(v)));
   if (stats) *stats = r.stats();

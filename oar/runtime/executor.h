@@ -32,6 +32,7 @@ struct ExecutorOptions {
 struct RunStats {
   int64_t peak_bytes = 0;  // most bytes the run held at once (allocator's live bytes between ops)
   int64_t ops_run = 0;
+  int64_t ops_in_place = 0;  // steps that wrote their result over a dying operand's memory
 };
 
 class Executor {

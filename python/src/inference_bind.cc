@@ -110,6 +110,7 @@ void bind_inference(nb::module_& parent) {
         nb::dict d;
         d["peak_bytes"] = p.last_run_stats().peak_bytes;
         d["ops_run"] = p.last_run_stats().ops_run;
+        d["ops_in_place"] = p.last_run_stats().ops_in_place;
         return d;
       });
 

@@ -214,6 +214,23 @@ TEST(PassAlgebraic, RemovesIdentitiesOnlyWhenTypesProveThem) {
       "  pass_outputs([%0, %0, %2, %3, %4])\n");
 }
 
+TEST(PassAlgebraic, InferenceDropoutPassesItsInputThrough) {
+  AlgebraicSimplification simp;
+  const std::string out = run_on(simp, program(std::string(kX) +
+      "  %1 = dropout(%0) {axis = ints[], mode = \"upscale_in_train\", p = 0.1, training = false} : float32[2, 3]\n"
+      "  %2 = dropout(%1) {axis = ints[], mode = \"upscale_in_train\", p = 0.0, training = true} : float32[2, 3]\n"
+      "  %3 = dropout(%2) {axis = ints[], mode = \"downscale_in_infer\", p = 0.1, training = false} : float32[2, 3]\n"
+      "  %4 = dropout(%3) {axis = ints[], mode = \"upscale_in_train\", p = 0.1, training = true} : float32[2, 3]\n"
+      "  pass_outputs([%4])\n"),
+      /*then_dce=*/true);
+  // Gone: inference dropout (upscale_in_train) and p = 0; kept: downscale_in_infer at inference
+  // (it scales) and training dropout.
+  EXPECT_EQ(body(out), std::string(kX) +
+      "  %1 = dropout(%0) {axis = ints[], mode = \"downscale_in_infer\", p = 0.1, training = false} : float32[2, 3]\n"
+      "  %2 = dropout(%1) {axis = ints[], mode = \"upscale_in_train\", p = 0.1, training = true} : float32[2, 3]\n"
+      "  pass_outputs([%2])\n");
+}
+
 TEST(PassAlgebraic, ComposesTransposes) {
   AlgebraicSimplification simp;
   const std::string out = run_on(simp, program(

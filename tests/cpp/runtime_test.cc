@@ -124,6 +124,65 @@ TEST(Executor, FreesIntermediatesAfterTheirLastReader) {
   EXPECT_LE(stats.peak_bytes, 3 * (4 << 20));  // never 20 intermediates
 }
 
+TEST(Executor, RunsElementwiseOpsInPlaceOnlyOverValuesNobodyElseReads) {
+  // exp(x) dies at relu: relu writes over it. a = exp(x) fetched: nothing runs over it. A view
+  // of a dying value read by the same op, and the feed itself, are never overwritten.
+  auto program = std::make_shared<ir::Program>();
+  ir::Tracer tracer(program);
+  Tensor x_sym, a_sym, b_sym, c_sym, d_sym;
+  {
+    ir::TracingScope scope(&tracer);
+    x_sym = tracer.data("x", DType::Float32, {-1, 4});
+    a_sym = exp(x_sym);
+    b_sym = relu(a_sym);                     // a dies here (unless fetched)
+    Tensor t = tanh(b_sym);
+    c_sym = add(t, t.reshape({-1, 4}));      // t dies here, but its view is the other operand
+    d_sym = add(relu(x_sym), c_sym);         // relu over the feed: never in place; add over relu's result
+  }
+  runtime::Executor exe(program);
+  const Tensor x = randn({3, 4});
+  const std::vector<float> x_before = x.to_vector<float>();
+  const Tensor a_ref = exp(x), b_ref = relu(a_ref), t_ref = tanh(b_ref), c_ref = add(t_ref, t_ref);
+  const Tensor d_ref = add(relu(x), c_ref);
+  runtime::RunStats stats;
+  auto out = exe.run({{"x", x}}, {}, {d_sym.impl()->symbolic}, &stats);
+  EXPECT_TRUE(allclose(out[0], d_ref, 1e-6, 1e-6).item<bool>());
+  EXPECT_EQ(stats.ops_in_place, 3);  // relu over exp(x), tanh over relu, the last add over relu(x)
+  EXPECT_EQ(x.to_vector<float>(), x_before);
+  // Fetching the intermediates keeps them intact: relu does not overwrite a, the add not c.
+  out = exe.run({{"x", x}}, {}, {a_sym.impl()->symbolic, b_sym.impl()->symbolic, c_sym.impl()->symbolic,
+                                 d_sym.impl()->symbolic}, &stats);
+  EXPECT_TRUE(allclose(out[0], a_ref, 1e-6, 1e-6).item<bool>());
+  EXPECT_TRUE(allclose(out[1], b_ref, 1e-6, 1e-6).item<bool>());
+  EXPECT_TRUE(allclose(out[2], c_ref, 1e-6, 1e-6).item<bool>());
+  EXPECT_TRUE(allclose(out[3], d_ref, 1e-6, 1e-6).item<bool>());
+  EXPECT_EQ(stats.ops_in_place, 1);  // only the add over relu(x), which nobody fetched (tanh's b is)
+  EXPECT_NE(out[0].impl()->storage, out[1].impl()->storage);
+  EXPECT_EQ(x.to_vector<float>(), x_before);
+}
+
+TEST(Executor, InPlaceStepsLowerThePeakOfAChain) {
+  // 20 elementwise ops over 4 MB: each writes over its dying operand, so one buffer is live.
+  auto program = std::make_shared<ir::Program>();
+  ir::Tracer tracer(program);
+  Tensor out;
+  {
+    ir::TracingScope scope(&tracer);
+    Tensor h = exp(tracer.data("x", DType::Float32, {1 << 20}));
+    for (int i = 0; i < 19; ++i) h = i % 2 ? sigmoid(h) : tanh(h);
+    out = h;
+  }
+  runtime::Executor exe(program);
+  runtime::RunStats stats;
+  const Tensor x = randn({1 << 20});
+  auto got = exe.run({{"x", x}}, {}, {out.impl()->symbolic}, &stats);
+  EXPECT_EQ(stats.ops_in_place, 19);
+  EXPECT_LE(stats.peak_bytes, (4 << 20) + 4096);
+  Tensor ref = exp(x);
+  for (int i = 0; i < 19; ++i) ref = i % 2 ? sigmoid(ref) : tanh(ref);
+  EXPECT_TRUE(allclose(got[0], ref, 1e-6, 1e-6).item<bool>());
+}
+
 TEST(Safetensors, RoundTripAndDamage) {
   const std::string path = temp_path("w.safetensors");
   io::TensorMap ts{{"a", randn({2, 3})}, {"b", arange(0, 5, 1, DType::Int64)}, {"c", ones({}, DType::Bool)}};

@@ -86,3 +86,23 @@ def test_fused_elementwise_checks_its_program_and_inputs():
     with pytest.raises(TypeError, match="must be float32 or float64, got int64"):
         oar.fused_elementwise([oar.ones([2], dtype="int64")], [0, 0, -1])
     np.testing.assert_array_equal(oar.fused_elementwise([oar.zeros([0, 3])], [0, 0, -1]).numpy().shape, (0, 3))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_attention_matches_the_transposed_heads_chain(dtype):
+    # q, k, v as [B, S, H, D]; Sk differs from Sq, so a transposed key would show.
+    q = oar.to_tensor(rand((2, 5, 3, 4), dtype, seed=10))
+    k = oar.to_tensor(rand((2, 7, 3, 4), dtype, seed=11))
+    v = oar.to_tensor(rand((2, 7, 3, 6), dtype, seed=12))
+    heads = [0, 2, 1, 3]
+    scores = oar.matmul(q.transpose(heads) * 0.5, k.transpose(heads), transpose_y=True)
+    ref = oar.matmul(F.softmax(scores, axis=-1), v.transpose(heads)).transpose(heads)
+    out = oar.fused_attention(q, k, v, 0.5)
+    assert out.shape == [2, 5, 3, 6]
+    assert_close(out, ref.numpy(), dtype, "fused_attention")
+
+
+def test_fused_attention_rejects_mismatched_heads():
+    q = oar.ones([1, 2, 3, 4])
+    with pytest.raises(ValueError, match="must share B and H"):
+        oar.fused_attention(q, oar.ones([1, 2, 2, 4]), oar.ones([1, 2, 2, 4]), 1.0)

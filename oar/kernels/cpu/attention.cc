@@ -65,13 +65,13 @@ void forward(const Dims& d, const T* q, const T* k, const T* v, const Tensor& ma
   const T* mf = mask.defined() && !bool_mask ? static_cast<const T*>(mask.raw_data()) : nullptr;
   const T ninf = -std::numeric_limits<T>::infinity();
   parallel_for(0, d.B * d.H, 1, [&](int64_t b0, int64_t b1) {
-    std::vector<T> tmp(dm ? SS : 0);
+    std::vector<T> tmp(dm ? SS : 0), scratch(probs ? 0 : SS);  // no probs: one head's P at a time
     for (int64_t bh = b0; bh < b1; ++bh) {
       const int64_t b = bh / d.H, h = bh % d.H, hk = h / group;
       const T* qp = q + (b * d.Sq * d.H + h) * d.D;
       const T* kp = k + (b * d.Sk * d.Hk + hk) * d.D;
       const T* vp = v + (b * d.Sk * d.Hk + hk) * d.Dv;
-      T* P = probs + bh * SS;
+      T* P = probs ? probs + bh * SS : scratch.data();
       gemm(false, true, d.Sq, d.Sk, d.D, qp, d.H * d.D, kp, d.Hk * d.D, P, d.Sk, false);
       for (int64_t i = 0; i < d.Sq; ++i) {
         T* row = P + i * d.Sk;
@@ -160,7 +160,7 @@ void backward(const Dims& d, const T* q, const T* k, const T* v, const T* probs,
 void sdpa_forward(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Tensor& mask0,
                   const Tensor& dmask0, double scale, bool is_causal, const Tensor& out,
                   const Tensor& probs) {
-  if (out.numel() == 0 && probs.numel() == 0) return;
+  if (out.numel() == 0 && (!probs.defined() || probs.numel() == 0)) return;
   const Tensor q = q0.contiguous(), k = k0.contiguous(), v = v0.contiguous();
   const Tensor mask = mask0.defined() ? mask0.contiguous() : mask0;
   const Tensor dmask = dmask0.defined() ? dmask0.contiguous() : dmask0;
@@ -181,11 +181,17 @@ void sdpa_forward(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Te
       forward<T>(d, static_cast<const T*>(q.raw_data()), static_cast<const T*>(k.raw_data()),
                  static_cast<const T*>(v.raw_data()), mask,
                  dmask.defined() ? static_cast<const T*>(dmask.raw_data()) : nullptr, T(scale),
-                 is_causal, static_cast<T*>(out.raw_data()), static_cast<T*>(probs.raw_data()));
+                 is_causal, static_cast<T*>(out.raw_data()),
+                 probs.defined() ? static_cast<T*>(probs.raw_data()) : nullptr);
     } else {
       unsupported_dtype("scaled_dot_product_attention", q.dtype(), "float32, float64");
     }
   });
+}
+
+void attention_inference(const Tensor& query, const Tensor& key, const Tensor& value, double scale,
+                         const Tensor& out) {
+  sdpa_forward(query, key, value, Tensor(), Tensor(), scale, false, out, Tensor());
 }
 
 std::vector<Tensor> sdpa_backward(const std::vector<Tensor>& inputs, const Tensor& probs0,

@@ -15,6 +15,10 @@ namespace oar::kernels {
 void sdpa_forward(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& mask,
                   const Tensor& dmask, double scale, bool is_causal, const Tensor& out,
                   const Tensor& probs);
+// probs may be undefined (inference): each (batch, head)'s P then lives in a per-thread buffer.
+// attention_inference: sdpa_forward without mask, dropout, causality or probs (fused_attention).
+void attention_inference(const Tensor& query, const Tensor& key, const Tensor& value, double scale,
+                         const Tensor& out);
 // inputs: {query, key, value} or {query, key, value, mask}. {dquery, dkey, dvalue} (and dmask
 // for a mask: the gradient of the scores, undefined for a bool mask) given probs (the
 // forward's P) and out_grad [B, Sq, H, Dv].

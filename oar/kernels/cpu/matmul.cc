@@ -434,7 +434,7 @@ Tensor contiguous_copy(const Tensor& t) {
   return c;
 }
 
-void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tensor& out) {
+void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tensor& out, float beta = 0.0f) {
   // Operands BLAS cannot read in place (neither row- nor column-contiguous) are copied first.
   const Tensor* x = &x0;
   const Tensor* y = &y0;
@@ -460,7 +460,7 @@ void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tens
   const float* yp = static_cast<const float*>(y->raw_data());
   float* op = static_cast<float*>(out.raw_data());
   for_each_batch(p, [&](int64_t ox, int64_t oy, int64_t oo) {
-    sgemm(ta == 'T', tb == 'T', p.M, p.N, p.K, 1.0f, xp + ox, lda, yp + oy, ldb, 0.0f, op + oo,
+    sgemm(ta == 'T', tb == 'T', p.M, p.N, p.K, 1.0f, xp + ox, lda, yp + oy, ldb, beta, op + oo,
           p.N);
   });
 }
@@ -529,6 +529,18 @@ void dgemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, const do
   const Mat<double> a = trans_a ? Mat<double>{A, 1, lda} : Mat<double>{A, lda, 1};
   const Mat<double> b = trans_b ? Mat<double>{B, 1, ldb} : Mat<double>{B, ldb, 1};
   gemm_generic<double>(M, N, K, a, b, C, ldc, accumulate);
+}
+
+void matmul_accumulate_f32(const Tensor& x, const Tensor& y, bool transpose_x, bool transpose_y,
+                           const Tensor& out) {
+  OAR_ENFORCE(x.dtype() == DType::Float32 && y.dtype() == DType::Float32 && out.dtype() == DType::Float32 &&
+                  out.is_contiguous(),
+              InvalidArgument, "matmul_accumulate_f32: float32 operands and a contiguous float32 out expected, got ",
+              dtype_name(x.dtype()), ", ", dtype_name(y.dtype()), ", ", dtype_name(out.dtype()));
+  if (out.numel() == 0) return;
+  const int64_t k = x.ndim() == 1 ? x.shape()[0] : x.shape()[x.ndim() - (transpose_x ? 2 : 1)];
+  if (k == 0) return;
+  matmul_f32(x, y, transpose_x, transpose_y, out, 1.0f);
 }
 
 void matmul(const Tensor& x, const Tensor& y, bool transpose_x, bool transpose_y,

@@ -15,6 +15,11 @@ namespace oar::kernels {
 void matmul(const Tensor& x, const Tensor& y, bool transpose_x, bool transpose_y,
             const Tensor& out);
 
+// out += op(x) @ op(y) for float32 (out contiguous, of the shape matmul gives): the GEMM
+// accumulates onto what out holds (a bias written there first, for linear layers).
+void matmul_accumulate_f32(const Tensor& x, const Tensor& y, bool transpose_x, bool transpose_y,
+                           const Tensor& out);
+
 // Row-major float32 GEMM: C[M, N] = alpha * op(A) @ op(B) + beta * C, op(A) being M x K.
 // Small problems run inline; others go to oneDNN (threaded unless called inside a parallel region).
 void sgemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float alpha,

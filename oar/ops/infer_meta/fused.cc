@@ -33,4 +33,26 @@ Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const 
   return {first.shape(), first.dtype()};
 }
 
+Meta fused_attention(const char* op, const Tensor& query, const Tensor& key, const Tensor& value, double) {
+  const Tensor* t[3] = {&query, &key, &value};
+  const char* names[3] = {"query", "key", "value"};
+  for (int i = 0; i < 3; ++i) {
+    OAR_ENFORCE_ARG(t[i]->ndim() == 4, op, ": argument '", names[i], "' must be 4-D [B, S, H, D], got shape ",
+                    shape_str(t[i]->shape()));
+    OAR_ENFORCE(t[i]->dtype() == DType::Float32 || t[i]->dtype() == DType::Float64, TypeMismatch, op,
+                ": argument '", names[i], "' must be float32 or float64, got ", dtype_name(t[i]->dtype()));
+    OAR_ENFORCE(t[i]->dtype() == query.dtype(), TypeMismatch, op, ": argument '", names[i], "' has dtype ",
+                dtype_name(t[i]->dtype()), ", expected ", dtype_name(query.dtype()), " as query");
+  }
+  auto same = [](int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; };
+  const Shape& q = query.shape();
+  const Shape& k = key.shape();
+  const Shape& v = value.shape();
+  OAR_ENFORCE_ARG(same(q[0], k[0]) && same(q[0], v[0]) && same(q[2], k[2]) && same(q[2], v[2]) && same(q[3], k[3]) &&
+                      same(k[1], v[1]),
+                  op, ": query ", shape_str(q), ", key ", shape_str(k), " and value ", shape_str(v),
+                  " must share B and H, query and key D, key and value S");
+  return Meta{Shape{q[0], q[1], q[2], v[3]}, query.dtype()};
+}
+
 }  // namespace oar::infer_meta

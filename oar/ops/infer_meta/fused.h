@@ -10,4 +10,8 @@ namespace oar::infer_meta {
 // (opcode, a, b) triples whose registers are defined before use. The result is like the inputs.
 Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const IntArray& program);
 
+// fused_attention: query [B, Sq, H, D], key [B, Sk, H, D], value [B, Sk, H, Dv] of one float
+// dtype (unknown dims, -1, match anything); the result is [B, Sq, H, Dv].
+Meta fused_attention(const char* op, const Tensor& query, const Tensor& key, const Tensor& value, double scale);
+
 }  // namespace oar::infer_meta
