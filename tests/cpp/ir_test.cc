@@ -327,14 +327,18 @@ TEST(IrBuild, DeclaredOpsTakeTheirResultTypesFromTheBuilder) {
   Program p;
   Builder b(p);
   Value* x = b.data("x", f32({4, 5}));
-  Value* mask = b.data("mask", TensorType(DType::Bool, {4, 5}));
-  EXPECT_EQ(OpRegistry::global().get("masked_select").rule, TypeRule::Declared);
-  EXPECT_TRUE(has(error_of([&] { b.create("masked_select", {{x}, {mask}}); }),
-                  "masked_select: this op has no type inference"));
-  Operation* op = b.create("masked_select", {{x}, {mask}}, {}, std::vector<TensorType>{f32({-1})});
+  Value* repeats = b.data("repeats", TensorType(DType::Int64, {20}));
+  EXPECT_EQ(OpRegistry::global().get("repeat_interleave").rule, TypeRule::Declared);
+  EXPECT_TRUE(has(error_of([&] { b.create("repeat_interleave", {{x}, {repeats}}); }),
+                  "repeat_interleave: this op has no type inference"));
+  Operation* op = b.create("repeat_interleave", {{x}, {repeats}}, {}, std::vector<TensorType>{f32({-1})});
   EXPECT_EQ(op->result(0)->type(), f32({-1}));
-  EXPECT_TRUE(has(error_of([&] { b.create("masked_select", {{x}, {mask}}, {}, std::vector<TensorType>{}); }),
-                  "masked_select: expected 1 result type(s), got 0"));
+  EXPECT_TRUE(has(error_of([&] { b.create("repeat_interleave", {{x}, {repeats}}, {}, std::vector<TensorType>{}); }),
+                  "repeat_interleave: expected 1 result type(s), got 0"));
+  // A data-dependent size with a program rule: -1 where the data decides.
+  Value* mask = b.data("mask", TensorType(DType::Bool, {4, 5}));
+  EXPECT_EQ(b.create("masked_select", {{x}, {mask}})->result(0)->type(), f32({-1}));
+  EXPECT_EQ(b.create("nonzero_coords", {{mask}})->result(0)->type(), TensorType(DType::Int64, {-1, 2}));
   // Given types that disagree with inference are refused for ops that have it.
   EXPECT_TRUE(has(error_of([&] { b.create("relu", {{x}}, {}, std::vector<TensorType>{f32({5})}); }),
                   "relu: the given result types differ from the inferred ones"));
