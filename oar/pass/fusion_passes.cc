@@ -1,6 +1,7 @@
 #include "oar/pass/fusion_passes.h"
 
 #include "oar/pass/algebraic_simplification.h"
+#include "oar/pass/blocked_conv.h"
 #include "oar/pass/common_subexpression_elimination.h"
 #include "oar/pass/constant_folding.h"
 #include "oar/pass/dead_code_elimination.h"
@@ -32,6 +33,8 @@ void add_inference_passes(PassManager& pm, ParameterStore* params) {
   // anonymous constant that the patterns no longer recognise.
   pm.add(make_fusion_pass(params));
   pm.add<ConstantFolding>(params, /*frozen_parameters=*/params != nullptr);
+  // Before elementwise chains, which would take the residual add and relu it fuses.
+  pm.add<BlockedConvolutions>();
   pm.add<ElementwiseFusion>();
   pm.add<DeadCodeElimination>();
 }

@@ -35,7 +35,7 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-enum class Kind { Forward, BackwardData, BackwardWeights };
+enum class Kind { Forward, BackwardData, BackwardWeights, ForwardFused };
 
 dnnl::engine& engine() {
   static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
@@ -77,7 +77,13 @@ struct Plan {
   size_t scratch = 0;  // scratchpad bytes of the largest of the plan's primitives
   Arg in0, in1, out;  // forward: src, weights, dst; backward data: diff_dst, weights, diff_src;
                       // backward weights: src, diff_dst, diff_weights
+  Arg residual;       // fused forward with a sum post-op: the residual into the dst's inner layout
   memory::desc bias;
+};
+
+// What a fused forward adds to a plain one (part of the plan's key).
+struct Fusion {
+  bool blocked_in = false, blocked_out = false, residual = false, relu = false;
 };
 
 // Scratchpads come from the caller (oar's allocator), not from oneDNN's shared global buffer, so
@@ -85,6 +91,16 @@ struct Plan {
 dnnl::primitive_attr user_scratchpad() {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+// The fused forward's epilogue: dst = act(conv + bias + residual), the residual already in dst.
+dnnl::primitive_attr fused_attr(const Fusion& f) {
+  dnnl::primitive_attr attr = user_scratchpad();
+  dnnl::post_ops ops;
+  if (f.residual) ops.append_sum(1.0f);
+  if (f.relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  attr.set_post_ops(ops);
   return attr;
 }
 
@@ -152,12 +168,36 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, bool with_b
                              user_scratchpad(), engine());
 }
 
-std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
+// nChw16c (nCdhw16c, nCw16c): the channel-blocked layout of oar's predictor activations.
+memory::desc blocked_desc(const memory::desc& plain, int nd) {
+  static const tag tags[] = {tag::nCw16c, tag::nChw16c, tag::nCdhw16c};
+  return memory::desc(plain.dims(), memory::data_type::f32, tags[nd - 1]);
+}
+
+std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f) {
   auto plan = std::make_shared<Plan>();
   try {
     const Descs d = describe(s);
     const auto alg = dnnl::algorithm::convolution_direct;
-    if (kind == Kind::Forward) {
+    if (kind == Kind::ForwardFused) {
+      using fwd = dnnl::convolution_forward;
+      const auto prop = dnnl::prop_kind::forward_inference;
+      const memory::desc b({s.M}, memory::data_type::f32, tag::x);
+      const auto desc = with_bias ? fwd::desc(prop, alg, d.src_any, d.wei_any, b, d.dst_any, d.strides,
+                                              d.dilates, d.pad_l, d.pad_r)
+                                  : fwd::desc(prop, alg, d.src_any, d.wei_any, d.dst_any, d.strides,
+                                              d.dilates, d.pad_l, d.pad_r);
+      const fwd::primitive_desc pd(desc, fused_attr(f), engine());
+      plan->prim = fwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
+      const memory::desc src = f.blocked_in ? blocked_desc(d.src, s.nd) : d.src;
+      const memory::desc dst = f.blocked_out ? blocked_desc(d.dst, s.nd) : d.dst;
+      make_arg(plan->in0, src, pd.src_desc(), false);
+      make_arg(plan->in1, d.wei, pd.weights_desc(), false);
+      make_arg(plan->out, dst, pd.dst_desc(), true);
+      if (f.residual) make_arg(plan->residual, dst, pd.dst_desc(), false);
+      if (with_bias) plan->bias = pd.bias_desc();
+    } else if (kind == Kind::Forward) {
       const auto pd = forward_pd(d, with_bias, s);
       plan->prim = dnnl::convolution_forward(pd);
       plan->scratch = pd.scratchpad_desc().get_size();
@@ -188,7 +228,7 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
       make_arg(plan->in1, d.dst, pd.diff_dst_desc(), false);
       make_arg(plan->out, d.wei, pd.diff_weights_desc(), true);
     }
-    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out})
+    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out, &plan->residual})
       plan->scratch = std::max(plan->scratch, a->scratch);
     plan->ok = true;
   } catch (const dnnl::error&) {
@@ -201,7 +241,7 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
 using Key = std::array<int64_t, 32>;
 constexpr size_t kCacheCapacity = 256;
 
-Key make_key(Kind kind, const ConvShape& s, bool with_bias) {
+Key make_key(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f, int threads) {
   Key k{};
   size_t i = 0;
   k[i++] = static_cast<int64_t>(kind);
@@ -221,19 +261,28 @@ Key make_key(Kind kind, const ConvShape& s, bool with_bias) {
   }
   k[i++] = s.channel_last;
   k[i++] = with_bias;
+  k[i++] = f.blocked_in | f.blocked_out << 1 | f.residual << 2 | f.relu << 3;
+  k[i++] = threads;
   return k;
 }
 
-std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias) {
+// Primitives split their work for the thread count they were created under, so a plan is made
+// (and keyed) for the count it will run with.
+std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias, int threads,
+                               const Fusion& f = {}) {
   static std::mutex mu;
   static std::map<Key, std::shared_ptr<Plan>> cache;
-  const Key key = make_key(kind, s, with_bias);
+  const Key key = make_key(kind, s, with_bias, f, threads);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
   }
-  auto plan = build(kind, s, with_bias);
+  std::shared_ptr<Plan> plan;
+  {
+    ThreadGuard guard(threads);
+    plan = build(kind, s, with_bias, f);
+  }
   std::lock_guard<std::mutex> lock(mu);
   if (cache.size() >= kCacheCapacity) cache.clear();
   cache.emplace(key, plan);
@@ -259,7 +308,8 @@ struct PackedWeights {
 };
 
 // w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
-const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner) {
+const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner,
+                           int threads) {
   static std::mutex mu;
   static std::map<std::pair<const Plan*, const void*>, PackedWeights> cache;
   const auto key = std::make_pair(p.get(), w);
@@ -268,7 +318,7 @@ const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const 
     auto it = cache.find(key);
     if (it != cache.end() && it->second.owner.lock() == owner) return it->second.packed.raw_data();
   }
-  ThreadGuard guard;
+  ThreadGuard guard(threads);
   auto& eng = engine();
   dnnl::stream strm(eng);
   Tensor scratch_buf = Tensor::make({static_cast<int64_t>(std::max<size_t>(p->in1.scratch, 1))}, DType::UInt8);
@@ -298,9 +348,11 @@ double macs(const ConvShape& s) {
   return m;
 }
 
+int threads_for(const ConvShape& s) { return macs(s) < kParallelMacs ? 1 : get_num_threads(); }
+
 void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
-         void* out, const float* bias, bool in1_packed = false, int thread_limit = 0) {
-  ThreadGuard guard(thread_limit);
+         void* out, const float* bias, bool in1_packed, int threads, const float* residual = nullptr) {
+  ThreadGuard guard(threads);
   auto& eng = engine();
   dnnl::stream strm(eng);
   Buffer b0, b1, b2, bs;
@@ -320,6 +372,13 @@ void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* i
   memory m1 = in1_packed ? memory(p.in1.inner, eng, const_cast<void*>(in1)) : input(p.in1, in1, b1);
   memory user_out(p.out.user, eng, out);
   memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
+  if (residual) {  // the sum post-op adds what dst holds
+    if (p.residual.reorder)
+      p.residual.convert.execute(strm, {{DNNL_ARG_FROM, memory(p.residual.user, eng, const_cast<float*>(residual))},
+                                        {DNNL_ARG_TO, m2}, {DNNL_ARG_SCRATCHPAD, scratch}});
+    else if (residual != out)
+      std::memcpy(out, residual, p.out.user.get_size());
+  }
   std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
                                        {DNNL_ARG_SCRATCHPAD, scratch}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias, eng, const_cast<float*>(bias)));
@@ -343,31 +402,46 @@ bool conv_enabled() {
 bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
                   float* y, const std::shared_ptr<Storage>& w_owner) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::Forward, s, bias != nullptr);
+  const int threads = threads_for(s);
+  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads);
   if (!plan->ok) return false;
-  const int limit = macs(s) < kParallelMacs ? 1 : 0;
   if (w_owner && plan->in1.reorder && weights_frozen()) {
-    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner), DNNL_ARG_DST, y, bias, true,
-        limit);
+    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads), DNNL_ARG_DST, y,
+        bias, true, threads);
     return true;
   }
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, limit);
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
+  return true;
+}
+
+bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, const float* w,
+                        const float* bias, float* y, const std::shared_ptr<Storage>& w_owner) {
+  if (!conv_enabled() || s.channel_last) return false;
+  const int threads = threads_for(s);
+  const Fusion key{f.blocked_in, f.blocked_out, f.residual != nullptr, f.relu};
+  const auto plan = plan_for(Kind::ForwardFused, s, bias != nullptr, threads, key);
+  if (!plan->ok) return false;
+  const bool packed = w_owner && plan->in1.reorder && weights_frozen();
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed ? packed_weights(plan, w, w_owner, threads) : w,
+      DNNL_ARG_DST, y, bias, packed, threads, f.residual);
   return true;
 }
 
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::BackwardData, s, false);
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardData, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr);
+  run(*plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
   return true;
 }
 
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::BackwardWeights, s, false);
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardWeights, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr);
+  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
   return true;
 }
 
