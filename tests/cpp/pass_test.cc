@@ -859,29 +859,31 @@ TEST(PassNumerics, EachPassAloneKeepsTheResults) {
 }
 
 // blocked_conv: conv + bias + relu, a padded ceil-mode max pool, conv + residual add + relu, a
-// 1x1 conv read by a sigmoid (NCHW) and a global average pool; 17 channels (a partial block).
+// 1x1 conv read by a sigmoid (NCHW) and a global average pool; 70 channels (a partial block).
 TEST(PassBlockedConv, FusesEpiloguesAndKeepsActivationsBlocked) {
   const std::string conv_attrs = "data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[1], "
                                  "padding_algorithm = \"EXPLICIT\", stride = ints[1]";
   const std::string text = program(
       "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 3, 9, 9]} : float32[-1, 3, 9, 9]\n"
-      "  %1 = parameter() {dtype = float32, name = \"w1\", shape = ints[17, 3, 3, 3]} : float32[17, 3, 3, 3]\n"
-      "  %2 = parameter() {dtype = float32, name = \"b1\", shape = ints[17]} : float32[17]\n"
-      "  %3 = parameter() {dtype = float32, name = \"w2\", shape = ints[17, 17, 3, 3]} : float32[17, 17, 3, 3]\n"
-      "  %4 = parameter() {dtype = float32, name = \"w3\", shape = ints[5, 17, 1, 1]} : float32[5, 17, 1, 1]\n"
-      "  %5 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", " + conv_attrs + "} : float32[-1, 17, 9, 9]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w1\", shape = ints[70, 3, 3, 3]} : float32[70, 3, 3, 3]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b1\", shape = ints[70]} : float32[70]\n"
+      "  %3 = parameter() {dtype = float32, name = \"w2\", shape = ints[70, 70, 3, 3]} : float32[70, 70, 3, 3]\n"
+      "  %4 = parameter() {dtype = float32, name = \"w3\", shape = ints[5, 70, 1, 1]} : float32[5, 70, 1, 1]\n"
+      "  %5 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", " + conv_attrs + "} : float32[-1, 70, 9, 9]\n"
       "  %6 = max_pool2d(%5) {ceil_mode = true, data_format = \"NCHW\", kernel_size = ints[3], padding = ints[1], "
-      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 17, 5, 5]\n"
-      "  %7 = conv2d(%6, %3, none) {" + conv_attrs + "} : float32[-1, 17, 5, 5]\n"
-      "  %8 = add(%6, %7) : float32[-1, 17, 5, 5]\n"
-      "  %9 = relu(%8) : float32[-1, 17, 5, 5]\n"
+      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 70, 5, 5]\n"
+      "  %7 = conv2d(%6, %3, none) {" + conv_attrs + "} : float32[-1, 70, 5, 5]\n"
+      "  %8 = add(%6, %7) : float32[-1, 70, 5, 5]\n"
+      "  %9 = relu(%8) : float32[-1, 70, 5, 5]\n"
       "  %10 = conv2d(%9, %4, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[0], "
       "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 5, 5, 5]\n"
       "  %11 = sigmoid(%10) : float32[-1, 5, 5, 5]\n"
-      "  %12 = adaptive_avg_pool2d(%9) {data_format = \"NCHW\", output_size = ints[1, 1]} : float32[-1, 17, 1, 1]\n"
+      "  %12 = adaptive_avg_pool2d(%9) {data_format = \"NCHW\", output_size = ints[1, 1]} : float32[-1, 70, 1, 1]\n"
       "  pass_outputs([%11, %12])\n");
   auto setup = [](PassManager& pm, ParameterStore&) { pm.add<BlockedConvolutions>(); };
-  const std::string out = check_numerics(setup, text, 1e-3);
+  // Inputs in [0.5, 1.5]: the second conv's results are ~2e4, so 0.05 is ~2.5e-6 relative
+  // (blocked and NCHW convolutions sum in different orders).
+  const std::string out = check_numerics(setup, text, 0.05);
   EXPECT_TRUE(has(out, "conv2d_fused(%0, %1, %2, none) {activation = \"relu\", blocked_out = true")) << out;
   EXPECT_TRUE(has(out, "max_pool2d_blocked(")) << out;
   EXPECT_TRUE(has(out, "global_avg_pool2d_blocked(")) << out;
@@ -906,4 +908,22 @@ TEST(PassBlockedConv, LeavesFloat64ConvolutionsAlone) {
   BlockedConvolutions pass;
   const std::string out = run_on(pass, text);
   EXPECT_TRUE(has(out, "conv2d(%0, %1, none)")) << out;
+}
+
+TEST(PassBlockedConv, KeepsFewChannelsInNchw) {
+  // 6 channels would be padded to 16 lanes: the conv fuses its relu but writes NCHW, and the pool stays.
+  const std::string text = program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 1, 8, 8]} : float32[-1, 1, 8, 8]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[6, 1, 3, 3]} : float32[6, 1, 3, 3]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[6]} : float32[6]\n"
+      "  %3 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", data_format = \"NCHW\", dilation = ints[1], "
+      "groups = 1, padding = ints[1], padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 6, 8, 8]\n"
+      "  %4 = max_pool2d(%3) {ceil_mode = false, data_format = \"NCHW\", kernel_size = ints[2], padding = ints[0], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 6, 4, 4]\n"
+      "  pass_outputs([%4])\n");
+  auto setup = [](PassManager& pm, ParameterStore&) { pm.add<BlockedConvolutions>(); };
+  const std::string out = check_numerics(setup, text, 1e-4);
+  EXPECT_TRUE(has(out, "conv2d_fused(%0, %1, %2, none) {activation = \"relu\", blocked_out = false")) << out;
+  EXPECT_TRUE(has(out, "max_pool2d(")) << out;
+  EXPECT_FALSE(has(out, "_layout(")) << out;
 }
