@@ -92,6 +92,8 @@ def _check(tmp_path, make, shape, batches):
 
 
 @pytest.mark.parametrize("make,shape", [(lenet_like, (1, 28, 28)), (resnet_like, (3, 19, 21)),
+                                        # 1x1 and 2x2 maps at the end: kernels cropped to their used taps
+                                        (resnet_like, (3, 9, 9)),
                                         (conv_then_elementwise, (3, 9, 7))])
 def test_predictor_conv_matches_eager(tmp_path, make, shape):
     _check(tmp_path, make, shape, batches=(1, 3))
@@ -101,7 +103,7 @@ def test_predictor_conv_fallback_without_onednn(tmp_path):
     # OAR_CONV_ONEDNN=0 is read once per process: run the same checks in a child.
     code = ("import sys, pathlib; sys.path.insert(0, %r); import test_predictor_conv as t; "
             "p = pathlib.Path(%r); [t._check(p / n, m, s, (1, 2)) for n, m, s in "
-            "(('a', t.lenet_like, (1, 28, 28)), ('b', t.resnet_like, (3, 19, 21)))]"
+            "(('a', t.lenet_like, (1, 28, 28)), ('b', t.resnet_like, (3, 9, 9)))]"
             % (os.path.dirname(__file__), str(tmp_path)))
     for n in ("a", "b"):
         (tmp_path / n).mkdir()

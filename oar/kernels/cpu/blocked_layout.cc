@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cfloat>
 #include <cstring>
+#include <limits>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/elementwise.h"
@@ -17,6 +21,32 @@ constexpr int64_t B = kChannelBlock;
 constexpr int64_t kGrainFloats = 1 << 15;
 
 int64_t blocks(int64_t c) { return (c + B - 1) / B; }
+
+// out[0..16) = the lane-wise maximum of x's pixels [h0, h1) x [w0, w1) (-FLT_MAX when the window
+// is empty); a NaN anywhere in a lane's window makes that lane NaN, as pool_max.
+inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+                       float* out) {
+#if defined(__AVX512F__)
+  __m512 m = _mm512_set1_ps(-FLT_MAX);
+  __mmask16 nan = 0;
+  for (int64_t h = h0; h < h1; ++h)
+    for (int64_t w = w0; w < w1; ++w) {
+      const __m512 v = _mm512_loadu_ps(plane + (h * W + w) * B);
+      nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      m = _mm512_max_ps(v, m);  // m when v is NaN; the mask restores it below
+    }
+  _mm512_storeu_ps(out, _mm512_mask_mov_ps(m, nan, _mm512_set1_ps(std::numeric_limits<float>::quiet_NaN())));
+#else
+  float m[B];
+  std::fill(m, m + B, -FLT_MAX);
+  for (int64_t h = h0; h < h1; ++h)
+    for (int64_t w = w0; w < w1; ++w) {
+      const float* v = plane + (h * W + w) * B;
+      for (int64_t l = 0; l < B; ++l) m[l] = (v[l] > m[l] || v[l] != v[l]) ? v[l] : m[l];  // NaN wins
+    }
+  std::memcpy(out, m, sizeof(m));
+#endif
+}
 
 }  // namespace
 
@@ -84,14 +114,7 @@ void max_pool2d_blocked(const Tensor& x, const IntArray& kernel, const IntArray&
       float* o = dst + (nb * OH + oh) * OW * B;
       for (int64_t ow = 0; ow < OW; ++ow) {
         const int64_t w0 = std::max<int64_t>(ow * sw - pl, 0), w1 = std::min(ow * sw - pl + kw, W);
-        float m[B];
-        std::fill(m, m + B, -FLT_MAX);
-        for (int64_t h = h0; h < h1; ++h)
-          for (int64_t w = w0; w < w1; ++w) {
-            const float* v = plane + (h * W + w) * B;
-            for (int64_t l = 0; l < B; ++l) m[l] = (v[l] > m[l] || v[l] != v[l]) ? v[l] : m[l];  // NaN wins
-          }
-        std::memcpy(o + ow * B, m, sizeof(m));
+        window_max(plane, W, h0, h1, w0, w1, o + ow * B);
       }
     }
   });

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "oar/core/parallel.h"
@@ -310,8 +311,69 @@ struct PackedWeights {
 };
 
 // w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
+// The kernel taps of `s` that read the input for some output position: [lo, hi] per spatial dim.
+// The others only ever meet padding (ResNet-18's last 3x3 convolutions on 1x1 maps use the
+// centre tap alone), so a convolution over the cropped kernel, with the padding moved along,
+// computes the same sums while reading a fraction of the weights.
+struct Taps {
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+};
+
+// The cropped problem, or nullopt when every tap is used or the crop cannot keep the output.
+std::optional<ConvShape> cropped(const ConvShape& s, Taps& t) {
+  ConvShape c = s;
+  bool crop = false;
+  for (int d = 0; d < 3; ++d) {
+    t.lo[d] = s.k[d];
+    t.hi[d] = -1;
+    for (int64_t kk = 0; kk < s.k[d]; ++kk) {
+      // Input positions of tap kk: o * stride - pad + kk * dil for o in [0, out).
+      const int64_t first = -s.pad[d] + kk * s.dil[d], last = first + (s.out[d] - 1) * s.stride[d];
+      bool used = false;
+      for (int64_t pos = first; pos <= last && !used; pos += s.stride[d]) used = pos >= 0 && pos < s.in[d];
+      if (used) {
+        t.lo[d] = std::min(t.lo[d], kk);
+        t.hi[d] = kk;
+      }
+    }
+    if (t.hi[d] < 0) return std::nullopt;  // an all-padding output: leave it to the plain path
+    if (t.lo[d] == 0 && t.hi[d] == s.k[d] - 1) {
+      t.lo[d] = 0;
+      continue;
+    }
+    crop = true;
+    c.k[d] = t.hi[d] - t.lo[d] + 1;
+    c.pad[d] = s.pad[d] - t.lo[d] * s.dil[d];
+    c.pad_after[d] = (s.out[d] - 1) * s.stride[d] + (c.k[d] - 1) * s.dil[d] + 1 - s.in[d] - c.pad[d];
+    if (c.pad[d] < 0 || c.pad_after[d] < 0) return std::nullopt;
+  }
+  if (!crop) return std::nullopt;
+  return c;
+}
+
+// w ([M][C/G][k0][k1][k2] of `s`) restricted to the taps t (the weights of the cropped problem).
+Tensor crop_weights(const ConvShape& s, const ConvShape& c, const Taps& t, const float* w) {
+  const int64_t planes = s.M * (s.C / s.G);
+  Tensor out = Tensor::make({planes * c.k_size()}, DType::Float32);
+  float* o = out.data<float>();
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t a = 0; a < c.k[0]; ++a)
+      for (int64_t b = 0; b < c.k[1]; ++b)
+        for (int64_t e = 0; e < c.k[2]; ++e)
+          *o++ = w[((p * s.k[0] + a + t.lo[0]) * s.k[1] + b + t.lo[1]) * s.k[2] + e + t.lo[2]];
+  return out;
+}
+
+// A plan for a cropped problem and the full problem its weights come from.
+struct Crop {
+  const ConvShape& full;
+  const ConvShape& cropped;
+  const Taps& taps;
+};
+
+// crop: the plan is for crop->cropped, and w holds the weights of crop->full.
 const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner,
-                           int threads) {
+                           int threads, const Crop* crop = nullptr) {
   static std::mutex mu;
   static std::map<std::pair<const Plan*, const void*>, PackedWeights> cache;
   const auto key = std::make_pair(p.get(), w);
@@ -319,6 +381,16 @@ const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const 
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
     if (it != cache.end() && it->second.owner.lock() == owner) return it->second.packed.raw_data();
+  }
+  Tensor kept;  // the cropped weights, in the user layout
+  if (crop) {
+    kept = crop_weights(crop->full, crop->cropped, crop->taps, static_cast<const float*>(w));
+    if (!p->in1.reorder) {
+      std::lock_guard<std::mutex> lock(mu);
+      cache[key] = PackedWeights{p, owner, kept};
+      return kept.raw_data();
+    }
+    w = kept.raw_data();
   }
   ThreadGuard guard(threads);
   auto& eng = engine();
@@ -421,9 +493,20 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
   if (!conv_enabled() || s.channel_last) return false;
   const int threads = threads_for(s);
   const Fusion key{f.blocked_in, f.blocked_out, f.residual != nullptr, f.relu};
+  const bool frozen = w_owner && weights_frozen();
+  Taps taps;
+  if (const auto c = frozen ? cropped(s, taps) : std::nullopt) {
+    const auto plan = plan_for(Kind::ForwardFused, *c, bias != nullptr, threads, key);
+    if (plan->ok) {
+      const Crop crop{s, *c, taps};
+      run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads, &crop),
+          DNNL_ARG_DST, y, bias, true, threads, f.residual);
+      return true;
+    }
+  }
   const auto plan = plan_for(Kind::ForwardFused, s, bias != nullptr, threads, key);
   if (!plan->ok) return false;
-  const bool packed = w_owner && plan->in1.reorder && weights_frozen();
+  const bool packed = frozen && plan->in1.reorder;
   run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed ? packed_weights(plan, w, w_owner, threads) : w,
       DNNL_ARG_DST, y, bias, packed, threads, f.residual);
   return true;
