@@ -97,7 +97,9 @@ Meta max_pool2d_blocked(const char* op, const Tensor& x, const IntArray& kernel_
                   ": expected 2 kernel sizes, 2 strides and 4 paddings (resolved form), got ", list_str(kernel_size),
                   ", ", list_str(stride), ", ", list_str(padding));
   const Shape plain{x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]};
-  const Shape sp = pool_out_spatial(op, plain, kernel_size, stride, padding, ceil_mode, false, false);
+  const Shape sp = plain[2] < 0 || plain[3] < 0
+                       ? Shape{-1, -1}
+                       : pool_out_spatial(op, plain, kernel_size, stride, padding, ceil_mode, false, false);
   return {{x.shape()[0], x.shape()[1], sp[0], sp[1], kChannelBlock}, DType::Float32};
 }
 
