@@ -175,9 +175,14 @@ bool is_global_avg_pool(const Operation& op) {
   return o && (*o)[0] == 1 && (*o)[1] == 1;
 }
 
-// Whether `reader` can read operand `v` blocked.
+bool worth_blocking(int64_t channels);
+
+// Whether `reader` would read operand `v` blocked: pools always (a vector per pixel whatever the
+// channel count), convolutions when v's channels are worth blocking.
 bool reads_blocked(const Operation& reader, const Value* v) {
-  if (reader.name() == "conv2d_fused") return reader.operand(0) == v || reader.slot(3) == std::vector<Value*>{const_cast<Value*>(v)};
+  if (reader.name() == "conv2d_fused")
+    return (reader.operand(0) == v || reader.slot(3) == std::vector<Value*>{const_cast<Value*>(v)}) &&
+           worth_blocking(v->type().shape[1]);
   return as_max_pool(reader).has_value() || is_global_avg_pool(reader);
 }
 
@@ -187,9 +192,10 @@ bool any_reader_blocked(const Value* v) {
   return false;
 }
 
-// Padded lanes cost work in every reader (LeNet's 6 channels would become 16: its second conv
-// and pools ran 2.7x the work, 15% slower end to end), and oneDNN itself keeps few-channel
-// activations in NCHW: block only where the padding adds at most a quarter.
+// Padded lanes cost a convolution reading them multiply-adds (LeNet's 6 channels would become
+// 16: its second conv did 2.7x the work, 15% slower end to end), and oneDNN itself reads
+// few-channel inputs in NCHW: a conv reads blocked input only where the padding adds at most a
+// quarter. (Pools may: their cost is per vector of 16 lanes either way.)
 bool worth_blocking(int64_t channels) {
   const int64_t padded = (channels + kernels::kChannelBlock - 1) / kernels::kChannelBlock * kernels::kChannelBlock;
   return channels > 0 && padded * 4 <= channels * 5;
@@ -212,18 +218,19 @@ bool block_layouts(ir::Block& block) {
     b.set_insertion_point(&block, iterator_of(op));
     if (op->name() == "conv2d_fused") {
       Value* x = op->operand(0);
-      Value* xb = blocked_of(x);
+      // Few channels: read NCHW (the old value, which gets its to_plain_layout below).
+      Value* xb = worth_blocking(x->type().shape[1]) ? blocked_of(x) : nullptr;
       const auto res = op->slot(3);
       // Else the primitive writes NCHW itself.
-      const bool blocked_out = worth_blocking(out->type().shape[1]) && any_reader_blocked(out);
+      const bool blocked_out = any_reader_blocked(out);
       if (!xb && !blocked_out) continue;
       // A residual must be in the result's layout.
       std::vector<Value*> rb;
       if (!res.empty()) {
         Value* r = blocked_of(res[0]);
+        // An NCHW read keeps the old value, which gets its one to_plain_layout below.
         if (blocked_out) rb.push_back(r ? r : b.create1("to_blocked_layout", {{res[0]}}));
-        else rb.push_back(r ? b.create1("to_plain_layout", {{r}}, {{"channels", Attribute::integer(out->type().shape[1])}})
-                            : res[0]);
+        else rb.push_back(res[0]);
       }
       ir::AttributeMap attrs = op->attributes();
       attrs["blocked_out"] = Attribute::boolean(blocked_out);

@@ -3,9 +3,9 @@
 //     activation none or relu) become conv2d_fused (oar/ops/specs/blocked.yaml); a following
 //     add of a same-typed value (the residual of a ResNet block) and then relu join it when the
 //     conv (then the add) has no other reader, as the primitive's sum and eltwise post-ops.
-//  2. Blocked layout: a conv2d_fused whose result feeds another conv2d_fused, a max_pool2d or a
-//     global average pool, and whose channel count rounds up to a multiple of 16 by at most a
-//     quarter (64, 70, 128, not 6 or 17), writes channel-blocked activations (kernels/cpu/blocked_layout.h);
+//  2. Blocked layout: a conv2d_fused whose result feeds a max_pool2d, a global average pool or
+//     another conv2d_fused (that one only when the channel count rounds up to a multiple of 16
+//     by at most a quarter: 64, 70, 128, not 6 or 17) writes channel-blocked activations (kernels/cpu/blocked_layout.h);
 //     those pools then run on the blocked values too (max_pool2d_blocked,
 //     global_avg_pool2d_blocked), and every other reader (flatten, fetch, elementwise ops...)
 //     reads one to_plain_layout per value. A residual that is not blocked gets to_blocked_layout.
