@@ -422,7 +422,14 @@ double macs(const ConvShape& s) {
   return m;
 }
 
-int threads_for(const ConvShape& s) { return macs(s) < kParallelMacs ? 1 : get_num_threads(); }
+// ...unless its weights are large: at batch 1 on small maps (ResNet's last layers) a conv streams
+// its weights from memory, and two cores fetch them faster than one.
+constexpr double kParallelWeightBytes = 256 << 10;
+
+int threads_for(const ConvShape& s) {
+  const double weight_bytes = 4.0 * s.M * (s.C / std::max<int64_t>(s.G, 1)) * s.k_size();
+  return macs(s) < kParallelMacs && weight_bytes < kParallelWeightBytes ? 1 : get_num_threads();
+}
 
 void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
          void* out, const float* bias, bool in1_packed, int threads, const float* residual = nullptr) {
@@ -491,11 +498,11 @@ bool conv_forward(const ConvShape& s, const float* x, const float* w, const floa
 bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, const float* w,
                         const float* bias, float* y, const std::shared_ptr<Storage>& w_owner) {
   if (!conv_enabled() || s.channel_last) return false;
-  const int threads = threads_for(s);
   const Fusion key{f.blocked_in, f.blocked_out, f.residual != nullptr, f.relu};
   const bool frozen = w_owner && weights_frozen();
   Taps taps;
   if (const auto c = frozen ? cropped(s, taps) : std::nullopt) {
+    const int threads = threads_for(*c);
     const auto plan = plan_for(Kind::ForwardFused, *c, bias != nullptr, threads, key);
     if (plan->ok) {
       const Crop crop{s, *c, taps};
@@ -504,6 +511,7 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
       return true;
     }
   }
+  const int threads = threads_for(s);
   const auto plan = plan_for(Kind::ForwardFused, s, bias != nullptr, threads, key);
   if (!plan->ok) return false;
   const bool packed = frozen && plan->in1.reorder;
