@@ -431,43 +431,84 @@ int threads_for(const ConvShape& s) {
   return macs(s) < kParallelMacs && weight_bytes < kParallelWeightBytes ? 1 : get_num_threads();
 }
 
-void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
+// A plan's stream, memory objects and argument maps on one thread, pointed at each call's
+// buffers (creating them for every call cost about a microsecond per convolution).
+struct Bound {
+  std::shared_ptr<const Plan> plan;  // keeps the plan, and so this entry's key, alive
+  dnnl::stream strm;
+  memory scratch, in0_user, in0_inner, in1_user, in1_inner, out_user, out_inner, res_user, bias;
+  std::unordered_map<int, memory> args, in0_convert, in1_convert, out_convert, res_convert;
+
+  Bound(const std::shared_ptr<const Plan>& p, int in0_arg, int in1_arg, int out_arg) : plan(p), strm(engine()) {
+    auto& eng = engine();
+    auto mem = [&](const memory::desc& d) { return memory(d, eng, nullptr); };
+    scratch = mem(memory::desc({static_cast<memory::dim>(std::max<size_t>(p->scratch, 1))}, memory::data_type::u8, tag::x));
+    in0_user = mem(p->in0.user);
+    in0_inner = p->in0.reorder ? mem(p->in0.inner) : in0_user;
+    in1_user = mem(p->in1.user);
+    in1_inner = p->in1.reorder ? mem(p->in1.inner) : in1_user;
+    out_user = mem(p->out.user);
+    out_inner = p->out.reorder ? mem(p->out.inner) : out_user;
+    if (p->residual.reorder) res_user = mem(p->residual.user);
+    args = {{in0_arg, in0_inner}, {in1_arg, in1_inner}, {out_arg, out_inner}, {DNNL_ARG_SCRATCHPAD, scratch}};
+    if (p->bias.get_size() > 0) {
+      bias = mem(p->bias);
+      args.emplace(DNNL_ARG_BIAS, bias);
+    }
+    auto convert = [&](const memory& from, const memory& to) {
+      return std::unordered_map<int, memory>{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, scratch}};
+    };
+    in0_convert = convert(in0_user, in0_inner);
+    in1_convert = convert(in1_user, in1_inner);
+    out_convert = convert(out_inner, out_user);
+    if (p->residual.reorder) res_convert = convert(res_user, out_inner);
+  }
+};
+
+Bound& bound(const std::shared_ptr<Plan>& p, int in0_arg, int in1_arg, int out_arg) {
+  thread_local std::unordered_map<const Plan*, std::unique_ptr<Bound>> cache;
+  auto it = cache.find(p.get());
+  if (it != cache.end()) return *it->second;
+  if (cache.size() >= kCacheCapacity) cache.clear();
+  return *cache.emplace(p.get(), std::make_unique<Bound>(p, in0_arg, in1_arg, out_arg)).first->second;
+}
+
+void run(const std::shared_ptr<Plan>& plan, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
          void* out, const float* bias, bool in1_packed, int threads, const float* residual = nullptr) {
   ThreadGuard guard(threads);
-  auto& eng = engine();
-  dnnl::stream strm(eng);
+  const Plan& p = *plan;
+  Bound& m = bound(plan, in0_arg, in1_arg, out_arg);
   Buffer b0, b1, b2, bs;
   // One scratchpad serves every primitive of the plan (they run one after another).
-  const memory scratch(memory::desc({static_cast<memory::dim>(std::max<size_t>(p.scratch, 1))},
-                                    memory::data_type::u8, tag::x),
-                       eng, bs.get(std::max<size_t>(p.scratch, 1)));
-  auto input = [&](const Arg& a, const void* ptr, Buffer& buf) {
-    memory user(a.user, eng, const_cast<void*>(ptr));
-    if (!a.reorder) return user;
-    memory inner(a.inner, eng, buf.get(a.inner.get_size()));
-    a.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner},
-                             {DNNL_ARG_SCRATCHPAD, scratch}});
-    return inner;
-  };
-  memory m0 = input(p.in0, in0, b0);
-  memory m1 = in1_packed ? memory(p.in1.inner, eng, const_cast<void*>(in1)) : input(p.in1, in1, b1);
-  memory user_out(p.out.user, eng, out);
-  memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
-  if (residual) {  // the sum post-op adds what dst holds
-    if (p.residual.reorder)
-      p.residual.convert.execute(strm, {{DNNL_ARG_FROM, memory(p.residual.user, eng, const_cast<float*>(residual))},
-                                        {DNNL_ARG_TO, m2}, {DNNL_ARG_SCRATCHPAD, scratch}});
-    else if (residual != out)
-      std::memcpy(out, residual, p.out.user.get_size());
+  m.scratch.set_data_handle(bs.get(std::max<size_t>(p.scratch, 1)));
+  m.in0_user.set_data_handle(const_cast<void*>(in0));
+  if (p.in0.reorder) {
+    m.in0_inner.set_data_handle(b0.get(p.in0.inner.get_size()));
+    p.in0.convert.execute(m.strm, m.in0_convert);
   }
-  std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
-                                       {DNNL_ARG_SCRATCHPAD, scratch}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias, eng, const_cast<float*>(bias)));
-  p.prim.execute(strm, args);
-  if (p.out.reorder)
-    p.out.convert.execute(strm, {{DNNL_ARG_FROM, m2}, {DNNL_ARG_TO, user_out},
-                                 {DNNL_ARG_SCRATCHPAD, scratch}});
-  strm.wait();
+  if (in1_packed) {
+    m.in1_inner.set_data_handle(const_cast<void*>(in1));
+  } else {
+    m.in1_user.set_data_handle(const_cast<void*>(in1));
+    if (p.in1.reorder) {
+      m.in1_inner.set_data_handle(b1.get(p.in1.inner.get_size()));
+      p.in1.convert.execute(m.strm, m.in1_convert);
+    }
+  }
+  m.out_user.set_data_handle(out);
+  if (p.out.reorder) m.out_inner.set_data_handle(b2.get(p.out.inner.get_size()));
+  if (residual) {  // the sum post-op adds what dst holds
+    if (p.residual.reorder) {
+      m.res_user.set_data_handle(const_cast<float*>(residual));
+      p.residual.convert.execute(m.strm, m.res_convert);
+    } else if (residual != out) {
+      std::memcpy(out, residual, p.out.user.get_size());
+    }
+  }
+  if (bias) m.bias.set_data_handle(const_cast<float*>(bias));
+  p.prim.execute(m.strm, m.args);
+  if (p.out.reorder) p.out.convert.execute(m.strm, m.out_convert);
+  m.strm.wait();
 }
 
 }  // namespace
@@ -487,11 +528,11 @@ bool conv_forward(const ConvShape& s, const float* x, const float* w, const floa
   const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads);
   if (!plan->ok) return false;
   if (w_owner && plan->in1.reorder && weights_frozen()) {
-    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads), DNNL_ARG_DST, y,
+    run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads), DNNL_ARG_DST, y,
         bias, true, threads);
     return true;
   }
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
   return true;
 }
 
@@ -506,7 +547,7 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
     const auto plan = plan_for(Kind::ForwardFused, *c, bias != nullptr, threads, key);
     if (plan->ok) {
       const Crop crop{s, *c, taps};
-      run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads, &crop),
+      run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads, &crop),
           DNNL_ARG_DST, y, bias, true, threads, f.residual);
       return true;
     }
@@ -515,7 +556,7 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
   const auto plan = plan_for(Kind::ForwardFused, s, bias != nullptr, threads, key);
   if (!plan->ok) return false;
   const bool packed = frozen && plan->in1.reorder;
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed ? packed_weights(plan, w, w_owner, threads) : w,
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed ? packed_weights(plan, w, w_owner, threads) : w,
       DNNL_ARG_DST, y, bias, packed, threads, f.residual);
   return true;
 }
@@ -525,7 +566,7 @@ bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, flo
   const int threads = get_num_threads();
   const auto plan = plan_for(Kind::BackwardData, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
+  run(plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
   return true;
 }
 
@@ -534,7 +575,7 @@ bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, f
   const int threads = get_num_threads();
   const auto plan = plan_for(Kind::BackwardWeights, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
   return true;
 }
 
