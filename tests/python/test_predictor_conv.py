@@ -46,6 +46,27 @@ def lenet_like():
                          nn.Linear(16 * 5 * 5, 20), nn.Linear(20, 10))
 
 
+def mobilenet_like():
+    # Depthwise (groups = channels, 32 and 70) and grouped (groups = 2) convolutions between
+    # blocked activations, a residual over them, and a strided pointwise conv.
+    class Net(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2D(3, 32, 3, stride=2, padding=1)
+            self.dw1 = nn.Conv2D(32, 32, 3, padding=1, groups=32)
+            self.pw1 = nn.Conv2D(32, 70, 1)
+            self.dw2 = nn.Conv2D(70, 70, 3, padding=1, groups=70)
+            self.g2 = nn.Conv2D(70, 70, 3, padding=1, groups=2)
+            self.pw2 = nn.Conv2D(70, 96, 1, stride=2)
+
+        def forward(self, x):
+            y = nn.functional.relu(self.stem(x))
+            y = nn.functional.relu(self.pw1(nn.functional.relu(self.dw1(y))))
+            y = nn.functional.relu(self.g2(nn.functional.relu(self.dw2(y))) + y)
+            return self.pw2(y).mean(axis=[2, 3])
+    return Net()
+
+
 def conv_then_elementwise():
     # A blocked conv output read by an op that wants NCHW (the sigmoid, then a second reader).
     class Net(nn.Layer):
@@ -94,7 +115,7 @@ def _check(tmp_path, make, shape, batches):
 @pytest.mark.parametrize("make,shape", [(lenet_like, (1, 28, 28)), (resnet_like, (3, 19, 21)),
                                         # 1x1 and 2x2 maps at the end: kernels cropped to their used taps
                                         (resnet_like, (3, 9, 9)),
-                                        (conv_then_elementwise, (3, 9, 7))])
+                                        (mobilenet_like, (3, 15, 17)), (conv_then_elementwise, (3, 9, 7))])
 def test_predictor_conv_matches_eager(tmp_path, make, shape):
     _check(tmp_path, make, shape, batches=(1, 3))
 
