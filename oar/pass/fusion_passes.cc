@@ -1,6 +1,7 @@
 #include "oar/pass/fusion_passes.h"
 
 #include "oar/pass/algebraic_simplification.h"
+#include "oar/pass/blocked_conv.h"
 #include "oar/pass/common_subexpression_elimination.h"
 #include "oar/pass/constant_folding.h"
 #include "oar/pass/dead_code_elimination.h"
@@ -34,6 +35,8 @@ void add_inference_passes(PassManager& pm, ParameterStore* params) {
   // Its fused op has no gradient: inference programs only, hence not in make_fusion_pass.
   pm.add(std::make_unique<drr::PatternRewritePass>("attention_fusion", attention_patterns()));
   pm.add<ConstantFolding>(params, /*frozen_parameters=*/params != nullptr);
+  // Before elementwise chains, which would take the residual add and relu it fuses.
+  pm.add<BlockedConvolutions>();
   pm.add<ElementwiseFusion>();
   pm.add<DeadCodeElimination>();
 }

@@ -7,7 +7,8 @@
 //                                  folded parameters (added to `params`).
 //   add_inference_passes(pm, params): the order an inference program is optimised in:
 //     simplify, CSE, DCE, fusions (with BN folding when a store is given), constant folding
-//     (parameters frozen when a store is given), elementwise chains, DCE.
+//     (parameters frozen when a store is given), convolutions with oneDNN epilogues and
+//     channel-blocked activations (blocked_conv.h), elementwise chains, DCE.
 #pragma once
 #include <memory>
 

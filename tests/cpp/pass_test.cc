@@ -17,6 +17,7 @@
 #include "oar/ir/verifier.h"
 #include "oar/ops/generated/api.h"
 #include "oar/pass/algebraic_simplification.h"
+#include "oar/pass/blocked_conv.h"
 #include "oar/pass/buffer_plan.h"
 #include "oar/pass/common_subexpression_elimination.h"
 #include "oar/pass/constant_folding.h"
@@ -872,4 +873,79 @@ TEST(PassNumerics, EachPassAloneKeepsTheResults) {
     if (!c.gone.empty()) EXPECT_FALSE(has(out, c.gone)) << out;
     if (!c.appears.empty()) EXPECT_TRUE(has(out, c.appears)) << out;
   }
+}
+
+// blocked_conv: conv + bias + relu, a padded ceil-mode max pool, conv + residual add + relu, a
+// 1x1 conv read by a sigmoid (NCHW) and a global average pool; 70 channels (a partial block).
+TEST(PassBlockedConv, FusesEpiloguesAndKeepsActivationsBlocked) {
+  const std::string conv_attrs = "data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[1], "
+                                 "padding_algorithm = \"EXPLICIT\", stride = ints[1]";
+  const std::string text = program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 3, 9, 9]} : float32[-1, 3, 9, 9]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w1\", shape = ints[70, 3, 3, 3]} : float32[70, 3, 3, 3]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b1\", shape = ints[70]} : float32[70]\n"
+      "  %3 = parameter() {dtype = float32, name = \"w2\", shape = ints[70, 70, 3, 3]} : float32[70, 70, 3, 3]\n"
+      "  %4 = parameter() {dtype = float32, name = \"w3\", shape = ints[5, 70, 1, 1]} : float32[5, 70, 1, 1]\n"
+      "  %5 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", " + conv_attrs + "} : float32[-1, 70, 9, 9]\n"
+      "  %6 = max_pool2d(%5) {ceil_mode = true, data_format = \"NCHW\", kernel_size = ints[3], padding = ints[1], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 70, 5, 5]\n"
+      "  %7 = conv2d(%6, %3, none) {" + conv_attrs + "} : float32[-1, 70, 5, 5]\n"
+      "  %8 = add(%6, %7) : float32[-1, 70, 5, 5]\n"
+      "  %9 = relu(%8) : float32[-1, 70, 5, 5]\n"
+      "  %10 = conv2d(%9, %4, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[0], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 5, 5, 5]\n"
+      "  %11 = sigmoid(%10) : float32[-1, 5, 5, 5]\n"
+      "  %12 = adaptive_avg_pool2d(%9) {data_format = \"NCHW\", output_size = ints[1, 1]} : float32[-1, 70, 1, 1]\n"
+      "  pass_outputs([%11, %12])\n");
+  auto setup = [](PassManager& pm, ParameterStore&) { pm.add<BlockedConvolutions>(); };
+  // Inputs in [0.5, 1.5]: the second conv's results are ~2e4, so 0.05 is ~2.5e-6 relative
+  // (blocked and NCHW convolutions sum in different orders).
+  const std::string out = check_numerics(setup, text, 0.05);
+  EXPECT_TRUE(has(out, "conv2d_fused(%0, %1, %2, none) {activation = \"relu\", blocked_out = true")) << out;
+  EXPECT_TRUE(has(out, "max_pool2d_blocked(")) << out;
+  EXPECT_TRUE(has(out, "global_avg_pool2d_blocked(")) << out;
+  // The residual conv takes the pool's blocked result as input and as residual, relu included.
+  EXPECT_TRUE(has(out, "activation = \"relu\", blocked_out = true, dilation = ints[1, 1], groups = 1, padding = ints[1, 1, 1, 1]")) << out;
+  // The 1x1 conv reads blocked input and writes NCHW for the sigmoid; the average is converted back.
+  EXPECT_TRUE(has(out, "{activation = \"none\", blocked_out = false")) << out;
+  EXPECT_EQ(out.find("to_blocked_layout("), std::string::npos) << out;
+  EXPECT_FALSE(has(out, "conv2d(") || has(out, " add(") || has(out, "relu(") || has(out, "max_pool2d(")) << out;
+  size_t plain = 0;
+  for (size_t at = 0; (at = out.find("to_plain_layout(", at)) != std::string::npos; ++at) ++plain;
+  EXPECT_EQ(plain, 1u) << out;
+}
+
+TEST(PassBlockedConv, LeavesFloat64ConvolutionsAlone) {
+  const std::string text = program(
+      "  %0 = data() {dtype = float64, name = \"x\", shape = ints[2, 3, 5, 5]} : float64[2, 3, 5, 5]\n"
+      "  %1 = parameter() {dtype = float64, name = \"w\", shape = ints[4, 3, 3, 3]} : float64[4, 3, 3, 3]\n"
+      "  %2 = conv2d(%0, %1, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[1], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float64[2, 4, 5, 5]\n"
+      "  pass_outputs([%2])\n");
+  BlockedConvolutions pass;
+  const std::string out = run_on(pass, text);
+  EXPECT_TRUE(has(out, "conv2d(%0, %1, none)")) << out;
+}
+
+TEST(PassBlockedConv, ConvolutionsReadFewChannelsInNchw) {
+  // 6 channels: the pool runs blocked (a vector per pixel either way), but the next conv reads
+  // NCHW (padded to 16 lanes it would do 2.7x the multiply-adds).
+  const std::string text = program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 1, 8, 8]} : float32[-1, 1, 8, 8]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[6, 1, 3, 3]} : float32[6, 1, 3, 3]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[6]} : float32[6]\n"
+      "  %3 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", data_format = \"NCHW\", dilation = ints[1], "
+      "groups = 1, padding = ints[1], padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 6, 8, 8]\n"
+      "  %4 = max_pool2d(%3) {ceil_mode = false, data_format = \"NCHW\", kernel_size = ints[2], padding = ints[0], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 6, 4, 4]\n"
+      "  %5 = parameter() {dtype = float32, name = \"w2\", shape = ints[16, 6, 3, 3]} : float32[16, 6, 3, 3]\n"
+      "  %6 = conv2d(%4, %5, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[0], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 16, 2, 2]\n"
+      "  pass_outputs([%6])\n");
+  auto setup = [](PassManager& pm, ParameterStore&) { pm.add<BlockedConvolutions>(); };
+  const std::string out = check_numerics(setup, text, 1e-3);
+  EXPECT_TRUE(has(out, "conv2d_fused(%0, %1, %2, none) {activation = \"relu\", blocked_out = true")) << out;
+  EXPECT_TRUE(has(out, "max_pool2d_blocked(")) << out;
+  EXPECT_TRUE(has(out, "to_plain_layout(%4) {channels = 6} : float32[-1, 6, 4, 4]")) << out;
+  EXPECT_TRUE(has(out, "conv2d_fused(%5, %6, none, none) {activation = \"none\", blocked_out = false")) << out;
 }

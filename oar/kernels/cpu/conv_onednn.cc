@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "oar/core/parallel.h"
@@ -35,7 +36,7 @@ namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
 
-enum class Kind { Forward, BackwardData, BackwardWeights };
+enum class Kind { Forward, BackwardData, BackwardWeights, ForwardFused };
 
 dnnl::engine& engine() {
   static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
@@ -77,7 +78,13 @@ struct Plan {
   size_t scratch = 0;  // scratchpad bytes of the largest of the plan's primitives
   Arg in0, in1, out;  // forward: src, weights, dst; backward data: diff_dst, weights, diff_src;
                       // backward weights: src, diff_dst, diff_weights
+  Arg residual;       // fused forward with a sum post-op: the residual into the dst's inner layout
   memory::desc bias;
+};
+
+// What a fused forward adds to a plain one (part of the plan's key).
+struct Fusion {
+  bool blocked_in = false, blocked_out = false, residual = false, relu = false;
 };
 
 // Scratchpads come from the caller (oar's allocator), not from oneDNN's shared global buffer, so
@@ -85,6 +92,16 @@ struct Plan {
 dnnl::primitive_attr user_scratchpad() {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+// The fused forward's epilogue: dst = act(conv + bias + residual), the residual already in dst.
+dnnl::primitive_attr fused_attr(const Fusion& f) {
+  dnnl::primitive_attr attr = user_scratchpad();
+  dnnl::post_ops ops;
+  if (f.residual) ops.append_sum(1.0f);
+  if (f.relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  attr.set_post_ops(ops);
   return attr;
 }
 
@@ -152,12 +169,38 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, bool with_b
                              user_scratchpad(), engine());
 }
 
-std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
+// nChw16c (nCdhw16c, nCw16c): the channel-blocked layout of oar's predictor activations.
+memory::desc blocked_desc(const memory::desc& plain, int nd) {
+  static const tag tags[] = {tag::nCw16c, tag::nChw16c, tag::nCdhw16c};
+  return memory::desc(plain.dims(), memory::data_type::f32, tags[nd - 1]);
+}
+
+std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f) {
   auto plan = std::make_shared<Plan>();
   try {
     const Descs d = describe(s);
     const auto alg = dnnl::algorithm::convolution_direct;
-    if (kind == Kind::Forward) {
+    if (kind == Kind::ForwardFused) {
+      using fwd = dnnl::convolution_forward;
+      // forward_training, as the plain forward: for forward_inference oneDNN 2.6 picks its brgconv
+      // kernels in NHWC, which cost reorders on both sides here (LeNet b1 +20%, ResNet-18 b32 +40%).
+      const auto prop = dnnl::prop_kind::forward_training;
+      const memory::desc b({s.M}, memory::data_type::f32, tag::x);
+      const auto desc = with_bias ? fwd::desc(prop, alg, d.src_any, d.wei_any, b, d.dst_any, d.strides,
+                                              d.dilates, d.pad_l, d.pad_r)
+                                  : fwd::desc(prop, alg, d.src_any, d.wei_any, d.dst_any, d.strides,
+                                              d.dilates, d.pad_l, d.pad_r);
+      const fwd::primitive_desc pd(desc, fused_attr(f), engine());
+      plan->prim = fwd(pd);
+      plan->scratch = pd.scratchpad_desc().get_size();
+      const memory::desc src = f.blocked_in ? blocked_desc(d.src, s.nd) : d.src;
+      const memory::desc dst = f.blocked_out ? blocked_desc(d.dst, s.nd) : d.dst;
+      make_arg(plan->in0, src, pd.src_desc(), false);
+      make_arg(plan->in1, d.wei, pd.weights_desc(), false);
+      make_arg(plan->out, dst, pd.dst_desc(), true);
+      if (f.residual) make_arg(plan->residual, dst, pd.dst_desc(), false);
+      if (with_bias) plan->bias = pd.bias_desc();
+    } else if (kind == Kind::Forward) {
       const auto pd = forward_pd(d, with_bias, s);
       plan->prim = dnnl::convolution_forward(pd);
       plan->scratch = pd.scratchpad_desc().get_size();
@@ -188,7 +231,7 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
       make_arg(plan->in1, d.dst, pd.diff_dst_desc(), false);
       make_arg(plan->out, d.wei, pd.diff_weights_desc(), true);
     }
-    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out})
+    for (const Arg* a : {&plan->in0, &plan->in1, &plan->out, &plan->residual})
       plan->scratch = std::max(plan->scratch, a->scratch);
     plan->ok = true;
   } catch (const dnnl::error&) {
@@ -201,7 +244,7 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias) {
 using Key = std::array<int64_t, 32>;
 constexpr size_t kCacheCapacity = 256;
 
-Key make_key(Kind kind, const ConvShape& s, bool with_bias) {
+Key make_key(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f, int threads) {
   Key k{};
   size_t i = 0;
   k[i++] = static_cast<int64_t>(kind);
@@ -221,19 +264,28 @@ Key make_key(Kind kind, const ConvShape& s, bool with_bias) {
   }
   k[i++] = s.channel_last;
   k[i++] = with_bias;
+  k[i++] = f.blocked_in | f.blocked_out << 1 | f.residual << 2 | f.relu << 3;
+  k[i++] = threads;
   return k;
 }
 
-std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias) {
+// Primitives split their work for the thread count they were created under, so a plan is made
+// (and keyed) for the count it will run with.
+std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias, int threads,
+                               const Fusion& f = {}) {
   static std::mutex mu;
   static std::map<Key, std::shared_ptr<Plan>> cache;
-  const Key key = make_key(kind, s, with_bias);
+  const Key key = make_key(kind, s, with_bias, f, threads);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
   }
-  auto plan = build(kind, s, with_bias);
+  std::shared_ptr<Plan> plan;
+  {
+    ThreadGuard guard(threads);
+    plan = build(kind, s, with_bias, f);
+  }
   std::lock_guard<std::mutex> lock(mu);
   if (cache.size() >= kCacheCapacity) cache.clear();
   cache.emplace(key, plan);
@@ -259,7 +311,69 @@ struct PackedWeights {
 };
 
 // w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
-const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner) {
+// The kernel taps of `s` that read the input for some output position: [lo, hi] per spatial dim.
+// The others only ever meet padding (ResNet-18's last 3x3 convolutions on 1x1 maps use the
+// centre tap alone), so a convolution over the cropped kernel, with the padding moved along,
+// computes the same sums while reading a fraction of the weights.
+struct Taps {
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+};
+
+// The cropped problem, or nullopt when every tap is used or the crop cannot keep the output.
+std::optional<ConvShape> cropped(const ConvShape& s, Taps& t) {
+  ConvShape c = s;
+  bool crop = false;
+  for (int d = 0; d < 3; ++d) {
+    t.lo[d] = s.k[d];
+    t.hi[d] = -1;
+    for (int64_t kk = 0; kk < s.k[d]; ++kk) {
+      // Input positions of tap kk: o * stride - pad + kk * dil for o in [0, out).
+      const int64_t first = -s.pad[d] + kk * s.dil[d], last = first + (s.out[d] - 1) * s.stride[d];
+      bool used = false;
+      for (int64_t pos = first; pos <= last && !used; pos += s.stride[d]) used = pos >= 0 && pos < s.in[d];
+      if (used) {
+        t.lo[d] = std::min(t.lo[d], kk);
+        t.hi[d] = kk;
+      }
+    }
+    if (t.hi[d] < 0) return std::nullopt;  // an all-padding output: leave it to the plain path
+    if (t.lo[d] == 0 && t.hi[d] == s.k[d] - 1) {
+      t.lo[d] = 0;
+      continue;
+    }
+    crop = true;
+    c.k[d] = t.hi[d] - t.lo[d] + 1;
+    c.pad[d] = s.pad[d] - t.lo[d] * s.dil[d];
+    c.pad_after[d] = (s.out[d] - 1) * s.stride[d] + (c.k[d] - 1) * s.dil[d] + 1 - s.in[d] - c.pad[d];
+    if (c.pad[d] < 0 || c.pad_after[d] < 0) return std::nullopt;
+  }
+  if (!crop) return std::nullopt;
+  return c;
+}
+
+// w ([M][C/G][k0][k1][k2] of `s`) restricted to the taps t (the weights of the cropped problem).
+Tensor crop_weights(const ConvShape& s, const ConvShape& c, const Taps& t, const float* w) {
+  const int64_t planes = s.M * (s.C / s.G);
+  Tensor out = Tensor::make({planes * c.k_size()}, DType::Float32);
+  float* o = out.data<float>();
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t a = 0; a < c.k[0]; ++a)
+      for (int64_t b = 0; b < c.k[1]; ++b)
+        for (int64_t e = 0; e < c.k[2]; ++e)
+          *o++ = w[((p * s.k[0] + a + t.lo[0]) * s.k[1] + b + t.lo[1]) * s.k[2] + e + t.lo[2]];
+  return out;
+}
+
+// A plan for a cropped problem and the full problem its weights come from.
+struct Crop {
+  const ConvShape& full;
+  const ConvShape& cropped;
+  const Taps& taps;
+};
+
+// crop: the plan is for crop->cropped, and w holds the weights of crop->full.
+const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner,
+                           int threads, const Crop* crop = nullptr) {
   static std::mutex mu;
   static std::map<std::pair<const Plan*, const void*>, PackedWeights> cache;
   const auto key = std::make_pair(p.get(), w);
@@ -268,7 +382,17 @@ const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const 
     auto it = cache.find(key);
     if (it != cache.end() && it->second.owner.lock() == owner) return it->second.packed.raw_data();
   }
-  ThreadGuard guard;
+  Tensor kept;  // the cropped weights, in the user layout
+  if (crop) {
+    kept = crop_weights(crop->full, crop->cropped, crop->taps, static_cast<const float*>(w));
+    if (!p->in1.reorder) {
+      std::lock_guard<std::mutex> lock(mu);
+      cache[key] = PackedWeights{p, owner, kept};
+      return kept.raw_data();
+    }
+    w = kept.raw_data();
+  }
+  ThreadGuard guard(threads);
   auto& eng = engine();
   dnnl::stream strm(eng);
   Tensor scratch_buf = Tensor::make({static_cast<int64_t>(std::max<size_t>(p->in1.scratch, 1))}, DType::UInt8);
@@ -298,36 +422,93 @@ double macs(const ConvShape& s) {
   return m;
 }
 
-void run(const Plan& p, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
-         void* out, const float* bias, bool in1_packed = false, int thread_limit = 0) {
-  ThreadGuard guard(thread_limit);
-  auto& eng = engine();
-  dnnl::stream strm(eng);
+// ...unless its weights are large: at batch 1 on small maps (ResNet's last layers) a conv streams
+// its weights from memory, and two cores fetch them faster than one.
+constexpr double kParallelWeightBytes = 256 << 10;
+
+int threads_for(const ConvShape& s) {
+  const double weight_bytes = 4.0 * s.M * (s.C / std::max<int64_t>(s.G, 1)) * s.k_size();
+  return macs(s) < kParallelMacs && weight_bytes < kParallelWeightBytes ? 1 : get_num_threads();
+}
+
+// A plan's stream, memory objects and argument maps on one thread, pointed at each call's
+// buffers (creating them for every call cost about a microsecond per convolution).
+struct Bound {
+  std::shared_ptr<const Plan> plan;  // keeps the plan, and so this entry's key, alive
+  dnnl::stream strm;
+  memory scratch, in0_user, in0_inner, in1_user, in1_inner, out_user, out_inner, res_user, bias;
+  std::unordered_map<int, memory> args, in0_convert, in1_convert, out_convert, res_convert;
+
+  Bound(const std::shared_ptr<const Plan>& p, int in0_arg, int in1_arg, int out_arg) : plan(p), strm(engine()) {
+    auto& eng = engine();
+    auto mem = [&](const memory::desc& d) { return memory(d, eng, nullptr); };
+    scratch = mem(memory::desc({static_cast<memory::dim>(std::max<size_t>(p->scratch, 1))}, memory::data_type::u8, tag::x));
+    in0_user = mem(p->in0.user);
+    in0_inner = p->in0.reorder ? mem(p->in0.inner) : in0_user;
+    in1_user = mem(p->in1.user);
+    in1_inner = p->in1.reorder ? mem(p->in1.inner) : in1_user;
+    out_user = mem(p->out.user);
+    out_inner = p->out.reorder ? mem(p->out.inner) : out_user;
+    if (p->residual.reorder) res_user = mem(p->residual.user);
+    args = {{in0_arg, in0_inner}, {in1_arg, in1_inner}, {out_arg, out_inner}, {DNNL_ARG_SCRATCHPAD, scratch}};
+    if (p->bias.get_size() > 0) {
+      bias = mem(p->bias);
+      args.emplace(DNNL_ARG_BIAS, bias);
+    }
+    auto convert = [&](const memory& from, const memory& to) {
+      return std::unordered_map<int, memory>{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, scratch}};
+    };
+    in0_convert = convert(in0_user, in0_inner);
+    in1_convert = convert(in1_user, in1_inner);
+    out_convert = convert(out_inner, out_user);
+    if (p->residual.reorder) res_convert = convert(res_user, out_inner);
+  }
+};
+
+Bound& bound(const std::shared_ptr<Plan>& p, int in0_arg, int in1_arg, int out_arg) {
+  thread_local std::unordered_map<const Plan*, std::unique_ptr<Bound>> cache;
+  auto it = cache.find(p.get());
+  if (it != cache.end()) return *it->second;
+  if (cache.size() >= kCacheCapacity) cache.clear();
+  return *cache.emplace(p.get(), std::make_unique<Bound>(p, in0_arg, in1_arg, out_arg)).first->second;
+}
+
+void run(const std::shared_ptr<Plan>& plan, int in0_arg, const void* in0, int in1_arg, const void* in1, int out_arg,
+         void* out, const float* bias, bool in1_packed, int threads, const float* residual = nullptr) {
+  ThreadGuard guard(threads);
+  const Plan& p = *plan;
+  Bound& m = bound(plan, in0_arg, in1_arg, out_arg);
   Buffer b0, b1, b2, bs;
   // One scratchpad serves every primitive of the plan (they run one after another).
-  const memory scratch(memory::desc({static_cast<memory::dim>(std::max<size_t>(p.scratch, 1))},
-                                    memory::data_type::u8, tag::x),
-                       eng, bs.get(std::max<size_t>(p.scratch, 1)));
-  auto input = [&](const Arg& a, const void* ptr, Buffer& buf) {
-    memory user(a.user, eng, const_cast<void*>(ptr));
-    if (!a.reorder) return user;
-    memory inner(a.inner, eng, buf.get(a.inner.get_size()));
-    a.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner},
-                             {DNNL_ARG_SCRATCHPAD, scratch}});
-    return inner;
-  };
-  memory m0 = input(p.in0, in0, b0);
-  memory m1 = in1_packed ? memory(p.in1.inner, eng, const_cast<void*>(in1)) : input(p.in1, in1, b1);
-  memory user_out(p.out.user, eng, out);
-  memory m2 = p.out.reorder ? memory(p.out.inner, eng, b2.get(p.out.inner.get_size())) : user_out;
-  std::unordered_map<int, memory> args{{in0_arg, m0}, {in1_arg, m1}, {out_arg, m2},
-                                       {DNNL_ARG_SCRATCHPAD, scratch}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, memory(p.bias, eng, const_cast<float*>(bias)));
-  p.prim.execute(strm, args);
-  if (p.out.reorder)
-    p.out.convert.execute(strm, {{DNNL_ARG_FROM, m2}, {DNNL_ARG_TO, user_out},
-                                 {DNNL_ARG_SCRATCHPAD, scratch}});
-  strm.wait();
+  m.scratch.set_data_handle(bs.get(std::max<size_t>(p.scratch, 1)));
+  m.in0_user.set_data_handle(const_cast<void*>(in0));
+  if (p.in0.reorder) {
+    m.in0_inner.set_data_handle(b0.get(p.in0.inner.get_size()));
+    p.in0.convert.execute(m.strm, m.in0_convert);
+  }
+  if (in1_packed) {
+    m.in1_inner.set_data_handle(const_cast<void*>(in1));
+  } else {
+    m.in1_user.set_data_handle(const_cast<void*>(in1));
+    if (p.in1.reorder) {
+      m.in1_inner.set_data_handle(b1.get(p.in1.inner.get_size()));
+      p.in1.convert.execute(m.strm, m.in1_convert);
+    }
+  }
+  m.out_user.set_data_handle(out);
+  if (p.out.reorder) m.out_inner.set_data_handle(b2.get(p.out.inner.get_size()));
+  if (residual) {  // the sum post-op adds what dst holds
+    if (p.residual.reorder) {
+      m.res_user.set_data_handle(const_cast<float*>(residual));
+      p.residual.convert.execute(m.strm, m.res_convert);
+    } else if (residual != out) {
+      std::memcpy(out, residual, p.out.user.get_size());
+    }
+  }
+  if (bias) m.bias.set_data_handle(const_cast<float*>(bias));
+  p.prim.execute(m.strm, m.args);
+  if (p.out.reorder) p.out.convert.execute(m.strm, m.out_convert);
+  m.strm.wait();
 }
 
 }  // namespace
@@ -343,31 +524,58 @@ bool conv_enabled() {
 bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
                   float* y, const std::shared_ptr<Storage>& w_owner) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::Forward, s, bias != nullptr);
+  const int threads = threads_for(s);
+  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads);
   if (!plan->ok) return false;
-  const int limit = macs(s) < kParallelMacs ? 1 : 0;
   if (w_owner && plan->in1.reorder && weights_frozen()) {
-    run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner), DNNL_ARG_DST, y, bias, true,
-        limit);
+    run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads), DNNL_ARG_DST, y,
+        bias, true, threads);
     return true;
   }
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, limit);
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
+  return true;
+}
+
+bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, const float* w,
+                        const float* bias, float* y, const std::shared_ptr<Storage>& w_owner) {
+  if (!conv_enabled() || s.channel_last) return false;
+  const Fusion key{f.blocked_in, f.blocked_out, f.residual != nullptr, f.relu};
+  const bool frozen = w_owner && weights_frozen();
+  Taps taps;
+  if (const auto c = frozen ? cropped(s, taps) : std::nullopt) {
+    const int threads = threads_for(*c);
+    const auto plan = plan_for(Kind::ForwardFused, *c, bias != nullptr, threads, key);
+    if (plan->ok) {
+      const Crop crop{s, *c, taps};
+      run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads, &crop),
+          DNNL_ARG_DST, y, bias, true, threads, f.residual);
+      return true;
+    }
+  }
+  const int threads = threads_for(s);
+  const auto plan = plan_for(Kind::ForwardFused, s, bias != nullptr, threads, key);
+  if (!plan->ok) return false;
+  const bool packed = frozen && plan->in1.reorder;
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed ? packed_weights(plan, w, w_owner, threads) : w,
+      DNNL_ARG_DST, y, bias, packed, threads, f.residual);
   return true;
 }
 
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::BackwardData, s, false);
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardData, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr);
+  run(plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
   return true;
 }
 
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw) {
   if (!conv_enabled()) return false;
-  const auto plan = plan_for(Kind::BackwardWeights, s, false);
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardWeights, s, false, threads);
   if (!plan->ok) return false;
-  run(*plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr);
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
   return true;
 }
 

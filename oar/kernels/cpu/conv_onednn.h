@@ -18,6 +18,16 @@ bool conv_enabled();
 // be cached and reused.
 bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
                   float* y, const std::shared_ptr<Storage>& w_owner = nullptr);
+// An inference convolution with its epilogue in the primitive (post-ops):
+//   y = relu?(x (*) w + bias + residual)
+// x and y are plain (NCHW...) or channel-blocked (nChw16c: [N, ceil(C/16), H, W, 16], the padded
+// channels zero); the residual is in y's layout and may alias y.
+struct FusedConv {
+  bool blocked_in = false, blocked_out = false, relu = false;
+  const float* residual = nullptr;
+};
+bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, const float* w,
+                        const float* bias, float* y, const std::shared_ptr<Storage>& w_owner = nullptr);
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx);
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw);
 
