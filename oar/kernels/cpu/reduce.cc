@@ -446,13 +446,21 @@ C extremum_row(const C* p, int64_t n) {
   return best;
 }
 
-// The sum of n contiguous floats, in double: four 8-float accumulators summed over blocks of
-// kRowBlock values (32 per lane, as the generic path), each block folded into double vectors --
-// the same accuracy as the generic lanes without their per-block scalar merge.
+// The sum of n contiguous floats, in double: four float-vector accumulators summed over blocks of
+// kRowBlock values, each block folded into double vectors -- the same accuracy as the generic
+// lanes (at most kRowBlock / (4 * lanes) values per float partial sum) without their per-block
+// scalar merge. 512-bit vectors where the build targets AVX-512: sum of 4M floats 333 -> 319 us on
+// 2 cores, where a bare 2-thread read loop takes 317 us.
 inline double sum_row_f32(const float* p, int64_t n) {
-  typedef float V __attribute__((vector_size(32)));
-  typedef double D __attribute__((vector_size(32)));
-  constexpr int L = 8, U = 4;
+#ifdef __AVX512F__
+  constexpr int L = 16;
+#else
+  constexpr int L = 8;
+#endif
+  typedef float V __attribute__((vector_size(L * 4)));
+  typedef float H __attribute__((vector_size(L * 2)));  // half a V, widened to double lanes
+  typedef double D __attribute__((vector_size(L * 4)));
+  constexpr int U = 4;
   D acc[2 * U] = {};
   int64_t i = 0;
   while (i + U * L <= n) {
@@ -465,12 +473,16 @@ inline double sum_row_f32(const float* p, int64_t n) {
         part[k] += x;
       }
     for (int k = 0; k < U; ++k) {
-      acc[2 * k] += __builtin_convertvector(__builtin_shufflevector(part[k], part[k], 0, 1, 2, 3), D);
-      acc[2 * k + 1] += __builtin_convertvector(__builtin_shufflevector(part[k], part[k], 4, 5, 6, 7), D);
+      H lo, hi;
+      std::memcpy(&lo, &part[k], sizeof(H));
+      std::memcpy(&hi, reinterpret_cast<const char*>(&part[k]) + sizeof(H), sizeof(H));
+      acc[2 * k] += __builtin_convertvector(lo, D);
+      acc[2 * k + 1] += __builtin_convertvector(hi, D);
     }
   }
   double total = 0;
-  for (int k = 0; k < 2 * U; ++k) total += acc[k][0] + acc[k][1] + acc[k][2] + acc[k][3];
+  for (int k = 0; k < 2 * U; ++k)
+    for (int l = 0; l < L / 2; ++l) total += acc[k][l];
   float tail = 0;
   for (; i < n; ++i) tail += p[i];
   return total + tail;
