@@ -10,6 +10,7 @@
 
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/shape.h"
 
 namespace oar::kernels {
 
@@ -58,11 +59,7 @@ Shape blocked_shape(const Shape& plain) {
 }
 
 void to_blocked(const Tensor& x0, const Tensor& out) {
-  Tensor x = x0;
-  if (!x.is_contiguous()) {
-    x = Tensor::make(x0.shape(), x0.dtype());
-    copy(x0, x);
-  }
+  const Tensor x = as_contiguous(x0);
   const Shape& s = x.shape();
   const int64_t N = s[0], C = s[1], HW = s[2] * s[3], CB = blocks(C);
   const float* src = static_cast<const float*>(x.raw_data());

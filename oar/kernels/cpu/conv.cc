@@ -9,6 +9,7 @@
 #include "oar/kernels/cpu/conv_onednn.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/shape.h"
 #include "oar/kernels/cpu/im2col.h"
 #include "oar/kernels/cpu/matmul.h"
 
@@ -47,14 +48,6 @@ ConvShape conv_shape(const Shape& x, const Shape& weight, const Shape& y, const 
 }
 
 namespace {
-
-// A dense copy when t is strided (no autograd: kernels run below it).
-Tensor dense(const Tensor& t) {
-  if (!t.defined() || t.is_contiguous()) return t;
-  Tensor c = Tensor::make(t.shape(), t.dtype());
-  copy(t, c);
-  return c;
-}
 
 // C (+)= op(A) @ op(B), row-major, in float or double.
 inline void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
@@ -262,7 +255,7 @@ void conv_forward(const Tensor& x0, const Tensor& w0, const Tensor& b0, const In
     copy(o32, out);
     return;
   }
-  const Tensor x = dense(x0), w = dense(w0), b = dense(b0);
+  const Tensor x = as_contiguous(x0), w = as_contiguous(w0), b = as_contiguous(b0);
   if (dt == DType::Float32) {
     const float* xp = static_cast<const float*>(x.raw_data());
     const float* wp = static_cast<const float*>(w.raw_data());
@@ -293,7 +286,7 @@ void conv_backward_data(const Tensor& dy0, const Tensor& w0, const IntArray& str
     copy(d32, dx);
     return;
   }
-  const Tensor dy = dense(dy0), w = dense(w0);
+  const Tensor dy = as_contiguous(dy0), w = as_contiguous(w0);
   if (dt == DType::Float32) {
     const float* dyp = static_cast<const float*>(dy.raw_data());
     const float* wp = static_cast<const float*>(w.raw_data());
@@ -324,7 +317,7 @@ void conv_backward_weight(const Tensor& x0, const Tensor& dy0, const IntArray& s
     copy(d32, dw);
     return;
   }
-  const Tensor x = dense(x0), dy = dense(dy0);
+  const Tensor x = as_contiguous(x0), dy = as_contiguous(dy0);
   if (dt == DType::Float32) {
     const float* xp = static_cast<const float*>(x.raw_data());
     const float* dyp = static_cast<const float*>(dy.raw_data());

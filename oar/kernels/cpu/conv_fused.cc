@@ -6,17 +6,11 @@
 #include "oar/kernels/cpu/conv.h"
 #include "oar/kernels/cpu/conv_onednn.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/shape.h"
 
 namespace oar::kernels {
 
 namespace {
-
-Tensor dense(const Tensor& t) {
-  if (!t.defined() || t.is_contiguous()) return t;
-  Tensor c = Tensor::make(t.shape(), t.dtype());
-  copy(t, c);
-  return c;
-}
 
 // The plain [N, C, H, W] shape of a plain or blocked activation with C channels.
 Shape plain_shape(const Tensor& t, int64_t channels) {
@@ -55,7 +49,7 @@ void conv2d_fused(const Tensor& x0, const Tensor& w0, const Tensor& b0, const Te
                   const IntArray& stride, const IntArray& padding, const IntArray& dilation, int64_t groups,
                   const std::string& activation, bool blocked_out, const Tensor& out) {
   if (out.numel() == 0) return;
-  const Tensor x = dense(x0), w = dense(w0), b = dense(b0), r = dense(r0);
+  const Tensor x = as_contiguous(x0), w = as_contiguous(w0), b = as_contiguous(b0), r = as_contiguous(r0);
   const int64_t C = w.shape()[1] * groups, M = w.shape()[0];
   const Shape out_plain = blocked_out ? Shape{out.shape()[0], M, out.shape()[2], out.shape()[3]} : out.shape();
   const ConvShape s = conv_shape(plain_shape(x, C), w.shape(), out_plain, stride, padding, dilation, groups, false);

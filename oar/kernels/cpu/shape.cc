@@ -29,7 +29,7 @@ char* bytes_of(const Tensor& t) { return static_cast<char*>(t.raw_data()); }
 }  // namespace
 
 Tensor as_contiguous(const Tensor& t) {
-  if (t.is_contiguous()) return t;
+  if (!t.defined() || t.is_contiguous()) return t;
   Tensor c = Tensor::make(t.shape(), t.dtype());
   copy(t, c);
   return c;

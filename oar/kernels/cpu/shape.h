@@ -28,7 +28,8 @@ struct StridedPlan {
 };
 
 // ---- helpers shared with the index kernels ----
-// `t` when it is already contiguous, else a contiguous copy (no autograd history either way).
+// `t` when it is already contiguous (or undefined), else a contiguous copy (no autograd history
+// either way).
 Tensor as_contiguous(const Tensor& t);
 // A contiguous tensor of dtype `dtype` holding t's values (t itself when nothing changes).
 Tensor as_contiguous(const Tensor& t, DType dtype);
