@@ -198,8 +198,9 @@ void searchsorted(const Tensor& seq, const Tensor& values, bool right, const Ten
 
 namespace {
 
-Tensor index_tensor(const std::vector<int64_t>& v, DType index_dtype) {
-  Tensor t = Tensor::make({static_cast<int64_t>(v.size())}, index_dtype);
+// The indices v as an int32 or int64 tensor of `shape` (v.size() elements).
+Tensor index_values(const std::vector<int64_t>& v, const Shape& shape, DType index_dtype) {
+  Tensor t = Tensor::make(shape, index_dtype);
   if (index_dtype == DType::Int32) {
     int32_t* d = t.data<int32_t>();
     for (size_t k = 0; k < v.size(); ++k) d[k] = static_cast<int32_t>(v[k]);
@@ -254,8 +255,9 @@ std::vector<Tensor> unique_rows(const Tensor& x, bool consecutive, DType index_d
       ++counts.back();
       inverse[r] = static_cast<int64_t>(first.size()) - 1;
     }
-    result = {index_tensor(first, index_dtype), index_tensor(inverse, index_dtype),
-              index_tensor(counts, index_dtype)};
+    const auto sized = [](const std::vector<int64_t>& v) { return Shape{static_cast<int64_t>(v.size())}; };
+    result = {index_values(first, sized(first), index_dtype), index_values(inverse, sized(inverse), index_dtype),
+              index_values(counts, sized(counts), index_dtype)};
   });
   return result;
 }
@@ -290,17 +292,8 @@ std::vector<Tensor> unique_flat(const Tensor& x, bool consecutive, DType index_d
     Tensor values = Tensor::make({u}, c.dtype());
     T* vp = static_cast<T*>(values.raw_data());
     for (int64_t g = 0; g < u; ++g) vp[g] = p[first[g]];
-    auto as_index = [&](const std::vector<int64_t>& v, const Shape& shape) {
-      Tensor t = Tensor::make(shape, index_dtype);
-      if (index_dtype == DType::Int32) {
-        int32_t* d = t.data<int32_t>();
-        for (size_t k = 0; k < v.size(); ++k) d[k] = static_cast<int32_t>(v[k]);
-      } else {
-        std::copy(v.begin(), v.end(), t.data<int64_t>());
-      }
-      return t;
-    };
-    result = {values, as_index(first, {u}), as_index(inverse, c.shape()), as_index(counts, {u})};
+    result = {values, index_values(first, {u}, index_dtype), index_values(inverse, c.shape(), index_dtype),
+              index_values(counts, {u}, index_dtype)};
   });
   return result;
 }
