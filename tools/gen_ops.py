@@ -490,7 +490,8 @@ ATTR_KINDS = {  # spec type -> (AttrKind, nullable)
     "int?": ("Int", True), "DataType?": ("DType", True), "Scalar?": ("Scalar", True),
 }
 # Kernels that only compute a view's geometry: safe to run on shape-only placeholders.
-META_KERNELS = {"reshape_view", "permute_view", "expand_view", "slice_view", "split_views", "unbind_views"}
+META_KERNELS = {"reshape_view", "permute_view", "expand_view", "slice_view", "split_views", "unbind_views",
+                "as_strided_view"}
 
 
 def ir_default(a):

@@ -118,3 +118,25 @@ def test_unfold_errors(args, msg):
     x = oar.zeros([3, 4])
     with pytest.raises((ValueError, TypeError), match=msg):
         x.unfold(*args)
+
+
+def test_as_strided_and_unfold_in_static_programs():
+    # Their shape rule is the view kernel on placeholders: the storage bound is checked against x's
+    # own elements while building, and the views run on the executor.
+    oar.enable_static()
+    try:
+        prog = oar.static.Program()
+        with oar.static.program_guard(prog):
+            x = oar.static.data("x", [12], "float32")
+            grid, windows = oar.as_strided(x, [3, 4], [4, 1], 0), x.unfold(0, 3, 2)
+            overlap = oar.as_strided(x, [2, 2], [1, 1], 1)
+            assert grid.shape == [3, 4] and windows.shape == [5, 3] and overlap.shape == [2, 2]
+            with pytest.raises(ValueError, match=r"reaches storage element 24, but x's storage holds 12"):
+                oar.as_strided(x, [5, 5], [5, 1], 0)
+        a = np.arange(12, dtype=np.float32)
+        got = oar.static.Executor().run(prog, feed={"x": a}, fetch_list=[grid, windows, overlap])
+    finally:
+        oar.disable_static()
+    np.testing.assert_array_equal(got[0], a.reshape(3, 4))
+    np.testing.assert_array_equal(got[1], np_as_strided(a, (5, 3), (8, 4)))
+    np.testing.assert_array_equal(got[2], np_as_strided(a[1:], (2, 2), (4, 4)))
