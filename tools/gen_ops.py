@@ -557,6 +557,8 @@ def ir_rule(op):
         return "Composite"
     if (op.infer_meta or op.ir_meta) and not op.view and not op.multi:
         return "InferMeta"
+    if op.ir_meta and op.multi:  # a program rule for a variable list of results (unique_flat)
+        return "InferMeta"
     called = set(re.findall(r"kernels::(\w+)", op.kernel or ""))
     if called and called <= META_KERNELS:
         return "MetaKernel"
@@ -598,8 +600,10 @@ def gen_ir_meta(op, rule):
         return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
 
     if rule == "InferMeta":
-        if len(op.outputs) == 1:
+        if len(op.outputs) == 1 and not op.multi:
             lines.append(f'  return {{infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {call_args})}};')
+        elif op.multi:
+            lines.append(f'  return infer_meta::{op.ir_meta}("{op.name}", {call_args});')
         else:
             lines.append(f'  return infer_meta::{op.infer_meta}("{op.name}", {call_args});')
     elif op.multi:
@@ -646,7 +650,11 @@ def gen_shape_only(op, rule):
             return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
 
         if rule == "InferMeta":
-            if len(op.outputs) == 1:
+            if op.multi:
+                lines.append(f'  std::vector<MetaTensor> results;')
+                lines.append(f'  for (const Meta& m : infer_meta::{op.ir_meta}("{op.name}", {args})) results.push_back(MetaTensor(m));')
+                lines.append(f'  return results;')
+            elif len(op.outputs) == 1:
                 lines.append(f'  return MetaTensor(infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {args}));')
             else:
                 lines.append(f'  const std::vector<Meta> m = infer_meta::{op.infer_meta}("{op.name}", {args});')

@@ -21,7 +21,7 @@ from conformance import NAMESPACES, flatten_outputs, presence, resolve  # noqa: 
 # Why a name cannot be recorded into a static program (the error it raises says so too).
 STATIC_LIMITS = {
     "no shape rule": "it is, or is built from, an op without a compile-time shape rule: a result shape "
-                     "that depends on the input values (unique: four results of data-dependent sizes) "
+                     "that depends on the input values "
                      "with no program rule yet; it runs in dynamic mode",
     "reads values": "the Python layer reads input values while building (a Python number or a check "
                     "on the data); it runs in dynamic mode",

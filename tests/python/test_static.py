@@ -277,3 +277,29 @@ def test_data_dependent_shapes_in_programs(static_mode):
         static.Executor().run(static_mode, feed={"x": three_rows, "cols": np.array([2, 0])}, fetch_list=[picked])
     with pytest.raises(TypeError, match="must be a bool tensor"):
         oar.masked_select(x, x)
+
+
+def test_unique_in_programs(static_mode):
+    x = static.data("x", [None, 3], "int64")
+    flat = oar.unique(x, return_index=True, return_inverse=True, return_counts=True, dtype="int32")
+    rows = oar.unique(x, return_inverse=True, return_counts=True, axis=0)
+    runs = oar.unique_consecutive(x, return_counts=True)
+    assert [t.shape for t in flat] == [[-1], [-1], [-1, 3], [-1]]
+    assert [t.shape for t in rows] == [[-1, 3], [-1], [-1]] and flat[1].dtype == oar.int32
+    fetch = [*flat, *rows, *runs]
+    for a in (np.array([[1, 2, 2], [3, 1, 1], [1, 2, 2]]), np.array([[5, 5, 5]])):
+        got = static.Executor().run(static_mode, feed={"x": a}, fetch_list=fetch)
+        want = [*np.unique(a, return_index=True, return_inverse=True, return_counts=True),
+                *np.unique(a, return_inverse=True, return_counts=True, axis=0)[::2],
+                np.unique(a, axis=0, return_inverse=True)[1]]
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        np.testing.assert_array_equal(got[2], want[2].reshape(a.shape))
+        np.testing.assert_array_equal(got[3], want[3])
+        np.testing.assert_array_equal(got[4], want[4])
+        np.testing.assert_array_equal(got[5], want[6].ravel())
+        np.testing.assert_array_equal(got[6], want[5])
+        flat_a = a.ravel()
+        starts = np.r_[True, flat_a[1:] != flat_a[:-1]]
+        np.testing.assert_array_equal(got[7], flat_a[starts])
+        np.testing.assert_array_equal(got[8], np.diff(np.r_[np.flatnonzero(starts), flat_a.size]))

@@ -69,4 +69,13 @@ Meta nonzero_coords(const char*, const Tensor& x) {
   return {Shape{-1, x.ndim()}, DType::Int64};
 }
 
+std::vector<Meta> unique_flat(const char*, const Tensor& x, bool, DType index_dtype) {
+  return {{Shape{-1}, x.dtype()}, {Shape{-1}, index_dtype}, {x.shape(), index_dtype}, {Shape{-1}, index_dtype}};
+}
+
+std::vector<Meta> unique_rows(const char* op, const Tensor& x, bool, DType index_dtype) {
+  OAR_ENFORCE_ARG(x.ndim() == 2, op, ": argument 'x' must be 2-D, got shape ", shape_str(x.shape()), ".");
+  return {{Shape{-1}, index_dtype}, {Shape{x.shape()[0]}, index_dtype}, {Shape{-1}, index_dtype}};
+}
+
 }  // namespace oar::infer_meta

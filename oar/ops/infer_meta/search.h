@@ -3,6 +3,7 @@
 // allocate the outputs, and programs see the data-dependent dims as -1 (unknown until run).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "oar/ops/op_helpers.h"
 
@@ -26,5 +27,10 @@ Meta put_along_axis(const char* op, const Tensor& arr, const Tensor& indices,
 // Program types of nonzero_coords: int64 [-1, x.ndim()], one row per nonzero element (the count
 // is known only when the op runs; the kernel allocates the result).
 Meta nonzero_coords(const char* op, const Tensor& x);
+// Program types of unique_flat: values [-1] (x's dtype), first index [-1], inverse (x's shape) and
+// counts [-1] in index_dtype.
+std::vector<Meta> unique_flat(const char* op, const Tensor& x, bool consecutive, DType index_dtype);
+// Program types of unique_rows over 2-D x: first index [-1], inverse [rows], counts [-1].
+std::vector<Meta> unique_rows(const char* op, const Tensor& x, bool consecutive, DType index_dtype);
 
 }  // namespace oar::infer_meta
