@@ -480,9 +480,12 @@ inline double sum_row_f32(const float* p, int64_t n) {
       acc[2 * k + 1] += __builtin_convertvector(hi, D);
     }
   }
+  // Vector adds first, then one horizontal sum: short rows (sum over axis=1 of 2048 columns) pay
+  // this once per row.
+  D all = acc[0];
+  for (int k = 1; k < 2 * U; ++k) all += acc[k];
   double total = 0;
-  for (int k = 0; k < 2 * U; ++k)
-    for (int l = 0; l < L / 2; ++l) total += acc[k][l];
+  for (int l = 0; l < L / 2; ++l) total += all[l];
   float tail = 0;
   for (; i < n; ++i) tail += p[i];
   return total + tail;
