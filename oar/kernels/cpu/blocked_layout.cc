@@ -58,39 +58,41 @@ Shape blocked_shape(const Shape& plain) {
   return s;
 }
 
-void to_blocked(const Tensor& x0, const Tensor& out) {
-  const Tensor x = as_contiguous(x0);
-  const Shape& s = x.shape();
-  const int64_t N = s[0], C = s[1], HW = s[2] * s[3], CB = blocks(C);
-  const float* src = static_cast<const float*>(x.raw_data());
-  float* dst = static_cast<float*>(out.raw_data());
+namespace {
+
+// body(plain, blocked, lanes) for each (image, channel block) of a plain [N, C, H, W] shape, in
+// parallel: `plain` points at the block's first channel plane (HW floats apart), `blocked` at its
+// HW x B tile, and `lanes` channels of the block are real (the last block may be partial).
+template <typename Body>
+void for_each_channel_block(const Shape& plain_shape, float* plain_data, float* blocked_data, Body body) {
+  const int64_t N = plain_shape[0], C = plain_shape[1], HW = plain_shape[2] * plain_shape[3], CB = blocks(C);
   parallel_for(0, N * CB, std::max<int64_t>(1, kGrainFloats / std::max<int64_t>(HW * B, 1)), [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
-      const int64_t n = i / CB, cb = i % CB, lanes = std::min(B, C - cb * B);
-      const float* in = src + (n * C + cb * B) * HW;
-      float* o = dst + i * HW * B;
-      for (int64_t p = 0; p < HW; ++p) {
-        for (int64_t l = 0; l < lanes; ++l) o[p * B + l] = in[l * HW + p];
-        for (int64_t l = lanes; l < B; ++l) o[p * B + l] = 0.0f;
-      }
+      const int64_t n = i / CB, cb = i % CB;
+      body(plain_data + (n * C + cb * B) * HW, blocked_data + i * HW * B, std::min(B, C - cb * B), HW);
     }
   });
 }
 
+}  // namespace
+
+void to_blocked(const Tensor& x0, const Tensor& out) {
+  const Tensor x = as_contiguous(x0);
+  for_each_channel_block(x.shape(), static_cast<float*>(x.raw_data()), static_cast<float*>(out.raw_data()),
+                         [](const float* in, float* o, int64_t lanes, int64_t HW) {
+                           for (int64_t p = 0; p < HW; ++p) {
+                             for (int64_t l = 0; l < lanes; ++l) o[p * B + l] = in[l * HW + p];
+                             for (int64_t l = lanes; l < B; ++l) o[p * B + l] = 0.0f;  // padding lanes
+                           }
+                         });
+}
+
 void to_plain(const Tensor& x, const Tensor& out) {
-  const Shape& s = out.shape();
-  const int64_t N = s[0], C = s[1], HW = s[2] * s[3], CB = blocks(C);
-  const float* src = static_cast<const float*>(x.raw_data());
-  float* dst = static_cast<float*>(out.raw_data());
-  parallel_for(0, N * CB, std::max<int64_t>(1, kGrainFloats / std::max<int64_t>(HW * B, 1)), [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      const int64_t n = i / CB, cb = i % CB, lanes = std::min(B, C - cb * B);
-      const float* in = src + i * HW * B;
-      float* o = dst + (n * C + cb * B) * HW;
-      for (int64_t l = 0; l < lanes; ++l)
-        for (int64_t p = 0; p < HW; ++p) o[l * HW + p] = in[p * B + l];
-    }
-  });
+  for_each_channel_block(out.shape(), static_cast<float*>(out.raw_data()), static_cast<float*>(x.raw_data()),
+                         [](float* o, const float* in, int64_t lanes, int64_t HW) {
+                           for (int64_t l = 0; l < lanes; ++l)
+                             for (int64_t p = 0; p < HW; ++p) o[l * HW + p] = in[p * B + l];
+                         });
 }
 
 void max_pool2d_blocked(const Tensor& x, const IntArray& kernel, const IntArray& stride,
