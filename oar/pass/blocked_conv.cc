@@ -17,16 +17,14 @@ using ir::Attribute;
 using ir::Operation;
 using ir::Value;
 
-const Attribute* attr_of(const Operation& op, const char* name) { return op.attr(name); }
-
 std::string string_attr(const Operation& op, const char* name, const std::string& fallback) {
-  const Attribute* a = attr_of(op, name);
+  const Attribute* a = op.attr(name);
   return a && a->kind() == ir::AttrKind::Str ? a->as_string() : fallback;
 }
 
 // Paddle's per-dim forms (one value, one per dim) -> 2 values; nullopt for other forms.
 std::optional<std::vector<int64_t>> two(const Operation& op, const char* name) {
-  const Attribute* a = attr_of(op, name);
+  const Attribute* a = op.attr(name);
   if (!a || a->kind() != ir::AttrKind::IntArray) return std::nullopt;
   const auto& v = a->as_int_array();
   if (v.size() == 1) return std::vector<int64_t>{v[0], v[0]};
@@ -36,7 +34,7 @@ std::optional<std::vector<int64_t>> two(const Operation& op, const char* name) {
 
 // Padding as [top, bottom, left, right] from 1, 2 or 4 values; nullopt for other forms.
 std::optional<std::vector<int64_t>> pairs(const Operation& op) {
-  const Attribute* a = attr_of(op, "padding");
+  const Attribute* a = op.attr("padding");
   if (!a || a->kind() != ir::AttrKind::IntArray) return std::nullopt;
   const auto& v = a->as_int_array();
   if (v.size() == 1) return std::vector<int64_t>{v[0], v[0], v[0], v[0]};
@@ -79,7 +77,7 @@ std::optional<Conv> as_conv(const Operation& op) {
     if (d < 0) return std::nullopt;
   auto s = two(op, "stride"), d = two(op, "dilation");
   auto p = pairs(op);
-  const Attribute* g = attr_of(op, "groups");
+  const Attribute* g = op.attr("groups");
   if (!s || !d || !p || !g || g->kind() != ir::AttrKind::Int) return std::nullopt;
   c.stride = *s;
   c.dilation = *d;
@@ -158,13 +156,13 @@ std::optional<Pool> as_max_pool(const Operation& op) {
   auto k = two(op, "kernel_size"), p = pairs(op);
   if (!k || !p) return std::nullopt;
   Pool pool{*k, *k, *p, false};
-  const Attribute* s = attr_of(op, "stride");
+  const Attribute* s = op.attr("stride");
   if (s && s->kind() == ir::AttrKind::IntArray && !s->as_int_array().empty()) {
     auto st = two(op, "stride");
     if (!st) return std::nullopt;
     pool.stride = *st;
   }
-  const Attribute* cm = attr_of(op, "ceil_mode");
+  const Attribute* cm = op.attr("ceil_mode");
   pool.ceil_mode = cm && cm->kind() == ir::AttrKind::Bool && cm->as_bool();
   return pool;
 }
@@ -175,7 +173,14 @@ bool is_global_avg_pool(const Operation& op) {
   return o && (*o)[0] == 1 && (*o)[1] == 1;
 }
 
-bool worth_blocking(int64_t channels);
+// Padded lanes cost a convolution reading them multiply-adds (LeNet's 6 channels would become
+// 16: its second conv did 2.7x the work, 15% slower end to end), and oneDNN itself reads
+// few-channel inputs in NCHW: a conv reads blocked input only where the padding adds at most a
+// quarter. (Pools may: their cost is per vector of 16 lanes either way.)
+bool worth_blocking(int64_t channels) {
+  const int64_t padded = (channels + kernels::kChannelBlock - 1) / kernels::kChannelBlock * kernels::kChannelBlock;
+  return channels > 0 && padded * 4 <= channels * 5;
+}
 
 // Whether `reader` would read operand `v` blocked: pools always (a vector per pixel whatever the
 // channel count), convolutions when v's channels are worth blocking.
@@ -192,14 +197,6 @@ bool any_reader_blocked(const Value* v) {
   return false;
 }
 
-// Padded lanes cost a convolution reading them multiply-adds (LeNet's 6 channels would become
-// 16: its second conv did 2.7x the work, 15% slower end to end), and oneDNN itself reads
-// few-channel inputs in NCHW: a conv reads blocked input only where the padding adds at most a
-// quarter. (Pools may: their cost is per vector of 16 lanes either way.)
-bool worth_blocking(int64_t channels) {
-  const int64_t padded = (channels + kernels::kChannelBlock - 1) / kernels::kChannelBlock * kernels::kChannelBlock;
-  return channels > 0 && padded * 4 <= channels * 5;
-}
 
 // Step 2: blocked outputs and readers. New ops are built beside the old ones; at the end each
 // old value still read by something else reads one to_plain_layout, and the old ops go.

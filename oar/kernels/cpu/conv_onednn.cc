@@ -310,7 +310,6 @@ struct PackedWeights {
   Tensor packed;
 };
 
-// w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
 // The kernel taps of `s` that read the input for some output position: [lo, hi] per spatial dim.
 // The others only ever meet padding (ResNet-18's last 3x3 convolutions on 1x1 maps use the
 // centre tap alone), so a convolution over the cropped kernel, with the padding moved along,
@@ -371,6 +370,7 @@ struct Crop {
   const Taps& taps;
 };
 
+// w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
 // crop: the plan is for crop->cropped, and w holds the weights of crop->full.
 const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner,
                            int threads, const Crop* crop = nullptr) {
