@@ -181,7 +181,8 @@ def main():
         print(f"{key:14s} {harness.fmt(mine):>10s} " + " ".join(f"{c:>17s}" for c in cells))
     print("\nPeak memory of one forward (MB, allocator peak above the live bytes before it): oar predictor vs oar eager")
     for key in sorted({k.rsplit(' ', 3)[0] for k in oar_res if k.endswith("peak MB")}):
-        print(f"{key:14s} predictor {oar_res[key + ' predictor peak MB']:8.2f}   eager {oar_res[key + ' eager peak MB']:8.2f}")
+        p, e = oar_res[key + ' predictor peak MB'], oar_res[key + ' eager peak MB']
+        print(f"{key:14s} predictor {p:8.3f}   eager {e:8.3f}   predictor/eager {p / e:5.2f}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 
 #include "oar/ir/builder.h"
 #include "oar/kernels/cpu/blocked_layout.h"
+#include "oar/kernels/cpu/conv_pool_fused.h"
 #include "oar/pass/rewrite_helpers.h"
 
 namespace oar::pass {
@@ -198,7 +199,50 @@ bool any_reader_blocked(const Value* v) {
 }
 
 
-// Step 2: blocked outputs and readers. New ops are built beside the old ones; at the end each
+// Step 2: a few-channel first layer and its max pool -> conv2d_max_pool_fused (NCHW in and out).
+// Above this many taps per output a convolution is better left to oneDNN.
+constexpr int64_t kFusedPoolMaxTaps = 64;
+
+bool ints_are(const Operation& op, const char* name, int64_t v) {
+  const Attribute* a = op.attr(name);
+  if (!a || a->kind() != ir::AttrKind::IntArray) return false;
+  for (int64_t x : a->as_int_array())
+    if (x != v) return false;
+  return true;
+}
+
+bool fuse_first_layer_pools(ir::Block& block) {
+  std::vector<Operation*> ops;
+  for (auto& op : block.ops()) ops.push_back(op.get());
+  bool changed = false;
+  for (Operation* op : ops) {
+    if (op->name() != "conv2d_fused" || !op->slot(3).empty() || op->operand(0)->type().shape.size() != 4 ||
+        !ints_are(*op, "stride", 1) || !ints_are(*op, "dilation", 1) || op->attr("groups")->as_int() != 1)
+      continue;
+    const Shape& w = op->operand(1)->type().shape;
+    const Shape& conv_out = op->result(0)->type().shape;
+    if (w[1] * w[2] * w[3] > kFusedPoolMaxTaps || worth_blocking(w[0]) || conv_out[3] > kernels::kConvPoolMaxRow)
+      continue;
+    Operation* pool_op = only_reader(op->result(0));
+    if (!pool_op || pool_op->parent_block() != &block) continue;
+    std::optional<Pool> pool = as_max_pool(*pool_op);
+    if (!pool) continue;
+    ir::Builder b(&block);
+    b.set_insertion_point(&block, iterator_of(pool_op));
+    Value* fused = b.create1(
+        "conv2d_max_pool_fused", {op->slot(0), op->slot(1), op->slot(2)},
+        {{"padding", *op->attr("padding")}, {"activation", *op->attr("activation")},
+         {"pool_kernel", Attribute::int_array(pool->kernel)}, {"pool_stride", Attribute::int_array(pool->stride)},
+         {"pool_padding", Attribute::int_array(pool->padding)}, {"ceil_mode", Attribute::boolean(pool->ceil_mode)}});
+    pool_op->result(0)->replace_all_uses_with(fused);
+    block.erase(pool_op);
+    block.erase(op);
+    changed = true;
+  }
+  return changed;
+}
+
+// Step 3: blocked outputs and readers. New ops are built beside the old ones; at the end each
 // old value still read by something else reads one to_plain_layout, and the old ops go.
 bool block_layouts(ir::Block& block) {
   std::vector<Operation*> ops;
@@ -276,8 +320,9 @@ bool BlockedConvolutions::run(ir::Program& program) {
   for (Operation* op : program.all_ops())
     if (op->name() == "grad") return false;
   const bool fused = fuse_epilogues(program.block());
+  const bool first = fuse_first_layer_pools(program.block());
   const bool blocked = block_layouts(program.block());
-  return fused || blocked;
+  return fused || first || blocked;
 }
 
 }  // namespace oar::pass

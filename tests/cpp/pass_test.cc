@@ -929,10 +929,11 @@ TEST(PassBlockedConv, LeavesFloat64ConvolutionsAlone) {
 
 TEST(PassBlockedConv, ConvolutionsReadFewChannelsInNchw) {
   // 6 channels: the pool runs blocked (a vector per pixel either way), but the next conv reads
-  // NCHW (padded to 16 lanes it would do 2.7x the multiply-adds).
+  // NCHW (padded to 16 lanes it would do 2.7x the multiply-adds). The first conv has 8 x 3 x 3
+  // taps, too many for conv2d_max_pool_fused.
   const std::string text = program(
-      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 1, 8, 8]} : float32[-1, 1, 8, 8]\n"
-      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[6, 1, 3, 3]} : float32[6, 1, 3, 3]\n"
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 8, 8, 8]} : float32[-1, 8, 8, 8]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[6, 8, 3, 3]} : float32[6, 8, 3, 3]\n"
       "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[6]} : float32[6]\n"
       "  %3 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", data_format = \"NCHW\", dilation = ints[1], "
       "groups = 1, padding = ints[1], padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 6, 8, 8]\n"
@@ -948,4 +949,29 @@ TEST(PassBlockedConv, ConvolutionsReadFewChannelsInNchw) {
   EXPECT_TRUE(has(out, "max_pool2d_blocked(")) << out;
   EXPECT_TRUE(has(out, "to_plain_layout(%4) {channels = 6} : float32[-1, 6, 4, 4]")) << out;
   EXPECT_TRUE(has(out, "conv2d_fused(%5, %6, none, none) {activation = \"none\", blocked_out = false")) << out;
+  EXPECT_FALSE(has(out, "conv2d_max_pool_fused(")) << out;
+}
+
+TEST(PassBlockedConv, FusesFewChannelFirstLayerWithItsPool) {
+  // LeNet's first layer: 1 -> 6 channels, 9 taps, read only by a max pool. One op computes both,
+  // NCHW out (never the 8x8 output padded to 16 channels); the next conv reads it as it is.
+  const std::string text = program(
+      "  %0 = data() {dtype = float32, name = \"x\", shape = ints[-1, 1, 8, 8]} : float32[-1, 1, 8, 8]\n"
+      "  %1 = parameter() {dtype = float32, name = \"w\", shape = ints[6, 1, 3, 3]} : float32[6, 1, 3, 3]\n"
+      "  %2 = parameter() {dtype = float32, name = \"b\", shape = ints[6]} : float32[6]\n"
+      "  %3 = fused_conv2d_bias_act(%0, %1, %2) {activation = \"relu\", data_format = \"NCHW\", dilation = ints[1], "
+      "groups = 1, padding = ints[1], padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 6, 8, 8]\n"
+      "  %4 = max_pool2d(%3) {ceil_mode = true, data_format = \"NCHW\", kernel_size = ints[3], padding = ints[1], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[2]} : float32[-1, 6, 5, 5]\n"
+      "  %5 = parameter() {dtype = float32, name = \"w2\", shape = ints[16, 6, 3, 3]} : float32[16, 6, 3, 3]\n"
+      "  %6 = conv2d(%4, %5, none) {data_format = \"NCHW\", dilation = ints[1], groups = 1, padding = ints[0], "
+      "padding_algorithm = \"EXPLICIT\", stride = ints[1]} : float32[-1, 16, 3, 3]\n"
+      "  pass_outputs([%6])\n");
+  auto setup = [](PassManager& pm, ParameterStore&) { pm.add<BlockedConvolutions>(); };
+  const std::string out = check_numerics(setup, text, 1e-3);
+  EXPECT_TRUE(has(out, "conv2d_max_pool_fused(%0, %1, %2) {activation = \"relu\", ceil_mode = true, padding = ints[1, 1, 1, 1], "
+                       "pool_kernel = ints[3, 3], pool_padding = ints[1, 1, 1, 1], pool_stride = ints[2, 2]} : float32[-1, 6, 5, 5]"))
+      << out;
+  EXPECT_TRUE(has(out, "conv2d_fused(%3, %4, none, none) {activation = \"none\", blocked_out = false")) << out;
+  EXPECT_FALSE(has(out, "max_pool2d") || has(out, "layout(")) << out;
 }

@@ -145,9 +145,52 @@ def test_predictor_program_keeps_blocked_layout(tmp_path):
     program, params, _ = _ir.load_model(prefix + ".pdmodel", prefix + ".pdiparams")
     _ir.optimize_for_inference(program, params)
     text = str(program)
-    assert text.count("conv2d_fused(") == 11, text
+    # The stem (3 -> 17 channels, 27 taps) and its pool are one conv2d_max_pool_fused writing NCHW,
+    # which the next convs read (17 channels are not worth blocking).
+    assert text.count("conv2d_max_pool_fused(") == 1 and text.count("conv2d_fused(") == 10, text
     assert "conv2d(" not in text and "to_blocked_layout(" not in text, text
-    # After the stem's pool (17 channels: the next conv reads NCHW) and before flatten.
-    assert text.count("to_plain_layout(") == 2, text
-    assert "max_pool2d(" not in text and text.count("max_pool2d_blocked(") == 2, text
+    # Blocked from the first 70-channel conv on; one conversion, before flatten.
+    assert text.count("to_plain_layout(") == 1, text
+    assert "max_pool2d(" not in text and text.count("max_pool2d_blocked(") == 1, text
     assert "global_avg_pool2d_blocked(" in text, text
+
+
+def _conv_pool(ci, co, k, padding, pool_k, pool_s, pool_p, ceil_mode, relu):
+    layers = [nn.Conv2D(ci, co, k, padding=padding)] + ([nn.ReLU()] if relu else [])
+    return nn.Sequential(*layers, nn.MaxPool2D(pool_k, pool_s, padding=pool_p, ceil_mode=ceil_mode))
+
+
+@pytest.mark.parametrize("ci,co,k,padding,pool,shape,relu", [
+    (1, 6, 3, 1, (2, 2, 0, False), (28, 28), True),     # LeNet's first layer: the vector pair path
+    (1, 6, 5, 2, (2, 2, 0, True), (13, 35), False),     # odd sizes: the last window is clipped
+    (3, 17, 3, 1, (3, 2, 1, True), (19, 21), True),     # overlapping padded windows, 5 filter groups
+    (2, 5, 3, 0, (3, 1, 0, False), (9, 40), False),     # stride-1 pool, rows of two column groups
+    (3, 9, (2, 3), (0, 1), (2, 2, 0, False), (8, 70), True),  # rectangular kernel, 3 column groups
+])
+def test_first_layer_conv_and_pool_fused(tmp_path, ci, co, k, padding, pool, shape, relu):
+    # A few-channel conv and the max pool reading it become one conv2d_max_pool_fused (its
+    # full-resolution output never exists); results equal eager's, NaN and -inf included.
+    oar.seed(1)
+    model = _conv_pool(ci, co, k, padding, *pool, relu)
+    model.eval()
+    prefix = str(tmp_path / "m")
+    oar.jit.save(model, prefix, input_spec=[InputSpec([None, ci, *shape], "float32", "x")])
+    program, params, _ = oar._C._ir.load_model(prefix + ".pdmodel", prefix + ".pdiparams")
+    oar._C._ir.optimize_for_inference(program, params)
+    text = str(program)
+    assert "conv2d_max_pool_fused(" in text and "max_pool2d" not in text, text
+    predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    rng = np.random.default_rng(0)
+    for batch in (1, 3):
+        x = rng.standard_normal((batch, ci, *shape)).astype("float32")
+        x[0, 0, 2, 3] = np.nan
+        x[-1, -1, 4, 5] = np.inf
+        x[-1, 0, 1, :] = -np.inf
+        predictor.get_input_handle("x").copy_from_cpu(x)
+        predictor.run()
+        out = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+        with oar.no_grad():
+            ref = model(oar.to_tensor(x)).numpy()
+        assert out.shape == ref.shape
+        np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
+        np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)

@@ -1,6 +1,7 @@
 #include "oar/ops/infer_meta/blocked.h"
 
 #include "oar/kernels/cpu/blocked_layout.h"
+#include "oar/kernels/cpu/conv_pool_fused.h"
 #include "oar/ops/infer_meta/conv.h"
 #include "oar/ops/infer_meta/pool.h"
 
@@ -74,6 +75,26 @@ Meta conv2d_fused(const char* op, const Tensor& x, const Tensor& weight, const T
     OAR_ENFORCE_ARG(same, op, ": residual ", shape_str(residual.shape()), " must have the result's shape ",
                     shape_str(out));
   }
+  return {out, DType::Float32};
+}
+
+Meta conv2d_max_pool_fused(const char* op, const Tensor& x, const Tensor& weight, const Tensor& bias,
+                           const IntArray& padding, const std::string& activation, const IntArray& pool_kernel,
+                           const IntArray& pool_stride, const IntArray& pool_padding, bool ceil_mode) {
+  OAR_ENFORCE_ARG(x.ndim() == 4, op, ": x must be [N, C, H, W], got ", shape_str(x.shape()));
+  const Meta conv = conv2d_fused(op, x, weight, bias, Tensor(), {1, 1}, padding, {1, 1}, 1, activation, false);
+  OAR_ENFORCE_ARG(pool_kernel.size() == 2 && pool_stride.size() == 2 && pool_padding.size() == 4, op,
+                  ": expected 2 pool kernel sizes, 2 strides and 4 paddings (resolved form), got ",
+                  list_str(pool_kernel), ", ", list_str(pool_stride), ", ", list_str(pool_padding));
+  Shape out = conv.shape;
+  if (out[2] >= 0 && out[3] >= 0) {
+    const Shape sp = pool_out_spatial(op, out, pool_kernel, pool_stride, pool_padding, ceil_mode, false, false);
+    out[2] = sp[0];
+    out[3] = sp[1];
+  }
+  OAR_ENFORCE_ARG(conv.shape[3] <= kernels::kConvPoolMaxRow, op,
+                  ": convolution rows wider than ", kernels::kConvPoolMaxRow, " are not supported, got ",
+                  shape_str(conv.shape));
   return {out, DType::Float32};
 }
 
