@@ -120,11 +120,37 @@ def test_predictor_conv_matches_eager(tmp_path, make, shape):
     _check(tmp_path, make, shape, batches=(1, 3))
 
 
+def _check_nan_relu(tmp_path):
+    # conv + bias + relu (oneDNN post-op, or the fallback) with NaN in the input: relu maps the NaN
+    # results to 0 as the eager relu does (and Paddle); +inf stays +inf.
+    oar.seed(2)
+    model = nn.Sequential(nn.Conv2D(3, 20, 3, padding=1), nn.ReLU(), nn.Conv2D(20, 4, 1))
+    model.eval()
+    prefix = str(tmp_path / "nan")
+    oar.jit.save(model, prefix, input_spec=[InputSpec([None, 3, 6, 6], "float32", "x")])
+    predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    x = np.random.default_rng(0).standard_normal((2, 3, 6, 6)).astype("float32")
+    x[0, 1, 2, 2] = np.nan
+    x[1, 0, 4, 4] = np.inf
+    predictor.get_input_handle("x").copy_from_cpu(x)
+    predictor.run()
+    out = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    with oar.no_grad():
+        ref = model(oar.to_tensor(x)).numpy()
+    assert not np.isnan(ref[0]).any()  # the eager relu zeroed the NaN conv results
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
+    np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_predictor_conv_relu_maps_nan_to_zero(tmp_path):
+    _check_nan_relu(tmp_path)
+
+
 def test_predictor_conv_fallback_without_onednn(tmp_path):
     # OAR_CONV_ONEDNN=0 is read once per process: run the same checks in a child.
     code = ("import sys, pathlib; sys.path.insert(0, %r); import test_predictor_conv as t; "
             "p = pathlib.Path(%r); [t._check(p / n, m, s, (1, 2)) for n, m, s in "
-            "(('a', t.lenet_like, (1, 28, 28)), ('b', t.resnet_like, (3, 9, 9)))]"
+            "(('a', t.lenet_like, (1, 28, 28)), ('b', t.resnet_like, (3, 9, 9)))]; t._check_nan_relu(p)"
             % (os.path.dirname(__file__), str(tmp_path)))
     for n in ("a", "b"):
         (tmp_path / n).mkdir()

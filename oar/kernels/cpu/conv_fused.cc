@@ -32,9 +32,9 @@ void fallback(const ConvShape& s, const Tensor& x, const Tensor& w, const Tensor
   const Tensor y = blocked_out ? Tensor::make({s.N, s.M, s.out[1], s.out[2]}, DType::Float32) : out;
   conv_forward(as_plain(x, s.C), w, bias, stride, padding, dilation, groups, false, y);
   if (residual.defined()) binary(BinaryOp::Add, y, as_plain(residual, s.M), y);
-  if (relu) {  // NaN stays NaN, as oneDNN's relu post-op (the eager relu kernel maps it to 0)
+  if (relu) {  // NaN becomes 0, as the relu op and the primitive's clip post-op
     float* yp = static_cast<float*>(y.raw_data());
-    for (int64_t i = 0, n = y.numel(); i < n; ++i) yp[i] = yp[i] > 0.0f ? yp[i] : (yp[i] != yp[i] ? yp[i] : 0.0f);
+    for (int64_t i = 0, n = y.numel(); i < n; ++i) yp[i] = yp[i] > 0.0f ? yp[i] : 0.0f;
   }
   if (blocked_out) to_blocked(y, out);
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -100,7 +101,8 @@ dnnl::primitive_attr fused_attr(const Fusion& f) {
   dnnl::primitive_attr attr = user_scratchpad();
   dnnl::post_ops ops;
   if (f.residual) ops.append_sum(1.0f);
-  if (f.relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  // relu as clip to [0, inf]: it maps NaN to 0 as the relu op does (eltwise_relu keeps NaN).
+  if (f.relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, std::numeric_limits<float>::infinity());
   attr.set_post_ops(ops);
   return attr;
 }
