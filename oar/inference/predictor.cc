@@ -1,8 +1,10 @@
 #include "oar/inference/predictor.h"
 
+#include <chrono>
 #include <cstring>
 
 #include "oar/core/parallel.h"
+#include "oar/inference/thread_tuner.h"
 #include "oar/kernels/cpu/frozen_weights.h"
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
@@ -46,6 +48,7 @@ struct Predictor::Shared {
   std::unordered_map<std::string, ir::TensorType> input_types;
   std::vector<std::string> input_names;
   int threads = 0;
+  std::unique_ptr<ThreadCountTuner> tuner;  // the thread count of each run (shared by clones)
 };
 
 Predictor::Predictor(const Config& config) {
@@ -75,6 +78,7 @@ Predictor::Predictor(const Config& config) {
   shared->executor = std::make_unique<runtime::Executor>(
       shared->program, runtime::ExecutorOptions{config.inter_op_num_threads()});
   shared->threads = config.cpu_math_library_num_threads();
+  shared->tuner = std::make_unique<ThreadCountTuner>(shared->threads > 0 ? shared->threads : get_num_threads());
   shared_ = std::move(shared);
   input_names_ = shared_->input_names;
   for (auto& [name, v] : shared_->outputs) output_names_.push_back(name);
@@ -122,7 +126,14 @@ bool Predictor::Run() {
   kernels::FrozenWeightsScope frozen;  // the model's weights never change: kernels may cache packed forms
   std::vector<const ir::Value*> fetch;
   for (auto& [name, v] : shared_->outputs) fetch.push_back(v);
+  std::string signature;
+  for (auto& n : input_names_) signature += shape_str(inputs_.at(n).shape());
+  const int threads = shared_->tuner->choose(signature);
+  ThreadCountScope cores(threads);
+  const auto start = std::chrono::steady_clock::now();
   std::vector<oar::Tensor> outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
+  shared_->tuner->record(signature, threads,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (size_t i = 0; i < outs.size(); ++i) outputs_[shared_->outputs[i].first] = outs[i].contiguous();
   return true;
 }
