@@ -1,8 +1,6 @@
 """Order statistics, counting and integration as Paddle: quantile, nanquantile, nanmedian,
 histogram, bincount, trapezoid, cumulative_trapezoid, renorm. Written over the C++ ops (sort,
 take_along_axis, index_add, ...), so gradients flow where Paddle has them."""
-import builtins
-
 from .. import _C
 from ..framework.dtype import convert_dtype
 
@@ -91,14 +89,15 @@ def bincount(x, weights=None, minlength=0, name=None):
         raise TypeError(f"bincount: argument 'x' must be an integer tensor, got {x.dtype.name}")
     if x.ndim != 1:
         raise ValueError(f"bincount: argument 'x' must be 1-D, got shape {x.shape}")
-    if x.size and int(_C.min(x, [], False)) < 0:
-        raise ValueError("bincount: argument 'x' must hold non-negative values")
-    n = builtins.max(int(_C.max(x, [], False)) + 1 if x.size else 0, int(minlength))
-    if weights is None:
-        vals = _C.ones([x.shape[0]], convert_dtype("int64"))
-    else:
-        vals = weights
-    return _C.index_add(_C.zeros([n], vals.dtype), x, 0, vals)
+    # No value is read here (a static program decides the size when it runs): the check and
+    # the length max(max(x) + 1, minlength) are ops; -1 stands in for the max of an empty x.
+    i64 = convert_dtype("int64")
+    x = _C.check_values(x, _C.greater_equal(x, _C.zeros_like(x)), "bincount: argument 'x' must hold non-negative values")
+    top = _C.max(_C.concat([_C.cast(x, i64), _C.full([1], -1, i64)], 0), [], False)
+    n = _C.maximum(top + 1, _C.full([], int(minlength), i64))
+    vals = _C.ones_like(x, i64) if weights is None else weights
+    zero = _C.full([], 0, i64)
+    return _C.index_add(_C.zeros_like(_C.arange_tensor(zero, n, zero + 1, i64), vals.dtype), x, 0, vals)
 
 
 def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
