@@ -114,11 +114,25 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     outside are ignored, the last bin includes max."""
     if bins < 1:
         raise ValueError(f"histogram: argument 'bins' must be positive, got {bins}")
-    edges = histogram_bin_edges(input, bins, min, max)
-    lo, hi = float(edges[0]), float(edges[-1])
     x = _C.reshape(_float(input), [-1])
-    inside = _C.logical_and(_C.greater_equal(x, _C.full([], lo, x.dtype)), _C.less_equal(x, _C.full([], hi, x.dtype)))
-    idx = _C.cast(_C.floor((x - lo) * (bins / (hi - lo))), convert_dtype("int64"))
+    # The range is computed by ops (a static program reads the data when it runs): float64 as
+    # Python numbers would be, then rounded to x's dtype as histogram_bin_edges' first and last
+    # edges are; the scale bins / (hi - lo) from those rounded ends, in float64.
+    f64 = convert_dtype("float64")
+    lo = _C.full([], float(min), f64)
+    hi = _C.full([], float(max), f64)
+    if float(min) == 0 and float(max) == 0:  # the data's range; (0, 0) for an empty input
+        flat = _C.cast(_C.reshape(input, [-1]), f64)
+        dlo = _C.min(_C.concat([flat, _C.full([1], float("inf"), f64)], 0), [], False)
+        dhi = _C.max(_C.concat([flat, _C.full([1], float("-inf"), f64)], 0), [], False)
+        empty = _C.greater_than(dlo, dhi)
+        lo, hi = _C.where(empty, lo, dlo), _C.where(empty, hi, dhi)
+    same = _C.equal(lo, hi)  # as Paddle: an empty range widens by one each side
+    lo, hi = _C.where(same, lo - 1.0, lo), _C.where(same, hi + 1.0, hi)
+    lo, hi = _C.cast(lo, x.dtype), _C.cast(hi, x.dtype)
+    width = _C.cast(hi, f64) - _C.cast(lo, f64)
+    inside = _C.logical_and(_C.greater_equal(x, lo), _C.less_equal(x, hi))
+    idx = _C.cast(_C.floor((x - lo) * _C.cast(float(bins) / width, x.dtype)), convert_dtype("int64"))
     idx = _C.clip(idx, 0, bins - 1)
     if weight is None:
         vals = _C.cast(inside, convert_dtype("int64"))
@@ -128,7 +142,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     out = _C.index_add(_C.zeros([bins], vals.dtype), idx, 0, vals)
     if density:
         out = _C.cast(out, x.dtype)
-        out = out / (_C.sum(out, [], None, False) * ((hi - lo) / bins))
+        out = out / (_C.sum(out, [], None, False) * _C.cast(width / float(bins), x.dtype))
     return out
 
 
