@@ -118,9 +118,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
                   [-1], convert_dtype("int32"), False)
     empty = _C.zeros([0], x.dtype)
     residuals = empty
-    if driver != "gelsy" and m > n and bool(_C.all(_C.equal(rank, _C.full([], n, rank.dtype)), [], False)):
+    if driver != "gelsy" and m > n:  # and at full rank, which keep_if_all reads when it runs
         r = _C.matmul(x, sol) - y
-        residuals = _C.sum(r * r, [-2], None, False)
+        residuals = _C.keep_if_all(_C.sum(r * r, [-2], None, False), _C.equal(rank, _C.full([], n, rank.dtype)))
     return sol, residuals, rank, (s if driver in ("gelsd", "gelss") else empty)
 
 
