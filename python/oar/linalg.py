@@ -118,9 +118,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
                   [-1], convert_dtype("int32"), False)
     empty = _C.zeros([0], x.dtype)
     residuals = empty
-    if driver != "gelsy" and m > n and bool(_C.all(_C.equal(rank, _C.full([], n, rank.dtype)), [], False)):
+    if driver != "gelsy" and m > n:  # and at full rank, which keep_if_all reads when it runs
         r = _C.matmul(x, sol) - y
-        residuals = _C.sum(r * r, [-2], None, False)
+        residuals = _C.keep_if_all(_C.sum(r * r, [-2], None, False), _C.equal(rank, _C.full([], n, rank.dtype)))
     return sol, residuals, rank, (s if driver in ("gelsd", "gelss") else empty)
 
 
@@ -138,21 +138,9 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
 
 
 def matrix_exp(x, name=None):
-    """exp of square matrices by scaling and squaring: x / 2^s has 1-norm at most 1/2, where an
-    18-term Taylor series is exact to double precision, then s squarings."""
-    import math as _math
-    n = x.shape[-1]
-    norm1 = float(_C.max(_C.sum(_C.abs(x), [-2], None, False), [], False)) if x.size else 0.0
-    s = max(0, int(_math.ceil(_math.log2(norm1))) + 1) if norm1 > 0 else 0
-    a = x * (1.0 / 2 ** s)
-    eye = _C.broadcast_to(_C.eye(n, n, x.dtype), x.shape)
-    term, out = eye, eye
-    for k in range(1, 19):
-        term = _C.matmul(term, a) * (1.0 / k)
-        out = out + term
-    for _ in range(s):
-        out = _C.matmul(out, out)
-    return out
+    """exp of square matrices by scaling and squaring (one C++ op: it reads the norm that sets
+    the number of squarings, so a static program decides it when it runs)."""
+    return _C.matrix_exp(x)
 
 
 def pinv(x, rcond=1e-15, hermitian=False, name=None):

@@ -328,13 +328,23 @@ TEST(IrBuild, DeclaredOpsTakeTheirResultTypesFromTheBuilder) {
   Builder b(p);
   Value* x = b.data("x", f32({4, 5}));
   Value* repeats = b.data("repeats", TensorType(DType::Int64, {20}));
-  EXPECT_EQ(OpRegistry::global().get("repeat_interleave").rule, TypeRule::Declared);
-  EXPECT_TRUE(has(error_of([&] { b.create("repeat_interleave", {{x}, {repeats}}); }),
-                  "repeat_interleave: this op has no type inference"));
-  Operation* op = b.create("repeat_interleave", {{x}, {repeats}}, {}, std::vector<TensorType>{f32({-1})});
-  EXPECT_EQ(op->result(0)->type(), f32({-1}));
-  EXPECT_TRUE(has(error_of([&] { b.create("repeat_interleave", {{x}, {repeats}}, {}, std::vector<TensorType>{}); }),
-                  "repeat_interleave: expected 1 result type(s), got 0"));
+  // A fused backward kernel without infer_meta: whoever builds it gives the result types.
+  Value* label = b.data("label", TensorType(DType::Int64, {4}));
+  Value* lse = b.data("lse", f32({4}));
+  const AttributeMap ce{{"ignore_index", Attribute::integer(-100)}, {"input_kind", Attribute::integer(0)}};
+  const Operands ce_in{{x}, {label}, {}, {lse}, {lse}};
+  EXPECT_EQ(OpRegistry::global().get("hard_cross_entropy_grad").rule, TypeRule::Declared);
+  EXPECT_TRUE(has(error_of([&] { b.create("hard_cross_entropy_grad", ce_in, ce); }),
+                  "hard_cross_entropy_grad: this op has no type inference"));
+  Operation* op = b.create("hard_cross_entropy_grad", ce_in, ce, std::vector<TensorType>{f32({4, 5})});
+  EXPECT_EQ(op->result(0)->type(), f32({4, 5}));
+  EXPECT_TRUE(has(error_of([&] { b.create("hard_cross_entropy_grad", ce_in, ce, std::vector<TensorType>{}); }),
+                  "hard_cross_entropy_grad: expected 1 result type(s), got 0"));
+  // repeat_interleave is a composite over repeat_interleave_index, whose program rule gives -1.
+  EXPECT_EQ(OpRegistry::global().get("repeat_interleave").rule, TypeRule::Composite);
+  EXPECT_EQ(b.create("repeat_interleave", {{x}, {repeats}})->result(0)->type(), f32({-1}));
+  EXPECT_EQ(b.create("repeat_interleave_index", {{repeats}}, {{"n", Attribute::integer(20)}})->result(0)->type(),
+            TensorType(DType::Int64, {-1}));
   // A data-dependent size with a program rule: -1 where the data decides.
   Value* mask = b.data("mask", TensorType(DType::Bool, {4, 5}));
   EXPECT_EQ(b.create("masked_select", {{x}, {mask}})->result(0)->type(), f32({-1}));

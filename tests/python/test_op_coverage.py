@@ -59,3 +59,37 @@ def test_masked_scatter():
     mask = np.array([[True, False, True], [False, True, False]])
     check_grad(lambda a, b: oar.masked_scatter(a, oar.to_tensor(mask), b),
                [rand((2, 3), seed=3), rand((6,), seed=4)], what="masked_scatter")
+
+
+def test_value_sized_internal_ops():
+    # Internal ops whose result size comes from values (oar._C only; the layers over them are
+    # tested in test_static.py, eager and static).
+    _C = oar._C
+    for name in ("arange_tensor", "repeat_interleave_index", "keep_if_all"):
+        assert name not in dir(oar)
+    T = oar.to_tensor
+    r = _C.arange_tensor(T(np.array(1)), T(np.array([7])), T(np.array(2)), None)
+    assert r.dtype == oar.int64 and r.numpy().tolist() == [1, 3, 5]
+    r = _C.arange_tensor(T(np.array(0.5)), T(np.array(2)), T(np.array(0.5, np.float32)), None)
+    assert r.dtype == oar.float32 and r.numpy().tolist() == [0.5, 1.0, 1.5]
+    assert _C.arange_tensor(T(np.array(3)), T(np.array(1)), T(np.array(1)), oar.float64).shape == [0]
+    with pytest.raises(ValueError, match="arange: argument 'step' must not be 0"):
+        _C.arange_tensor(T(np.array(0)), T(np.array(3)), T(np.array(0)), None)
+    with pytest.raises(ValueError, match="arange: argument 'end' must hold one value"):
+        _C.arange_tensor(T(np.array(0)), T(np.array([3, 4])), T(np.array(1)), None)
+    idx = _C.repeat_interleave_index(T(np.array([2, 0, 1], np.int32)), 3)
+    assert idx.dtype == oar.int64 and idx.numpy().tolist() == [0, 0, 2]
+    assert _C.repeat_interleave_index(T(np.array([2])), 3).numpy().tolist() == [0, 0, 1, 1, 2, 2]
+    with pytest.raises(ValueError, match="'repeats' must be non-negative, got -1"):
+        _C.repeat_interleave_index(T(np.array([1, -1])), 2)
+    x = T(rand((2, 3), seed=5), stop_gradient=False)
+    kept = _C.keep_if_all(x, T(np.array([True, True])))
+    np.testing.assert_array_equal(kept.numpy(), x.numpy())
+    dropped = _C.keep_if_all(x, T(np.array([True, False])))
+    assert dropped.shape == [0] and dropped.dtype == x.dtype
+    g, = oar.grad([(kept * 2.0).sum()], [x])
+    np.testing.assert_array_equal(g.numpy(), np.full((2, 3), 2.0))
+    g, = oar.grad([dropped.sum() + (x * 0.0).sum()], [x])
+    np.testing.assert_array_equal(g.numpy(), np.zeros((2, 3)))
+    with pytest.raises(TypeError, match="keep_if_all: argument 'ok' must be a bool tensor"):
+        _C.keep_if_all(x, x)

@@ -303,3 +303,133 @@ def test_unique_in_programs(static_mode):
         starts = np.r_[True, flat_a[1:] != flat_a[:-1]]
         np.testing.assert_array_equal(got[7], flat_a[starts])
         np.testing.assert_array_equal(got[8], np.diff(np.r_[np.flatnonzero(starts), flat_a.size]))
+
+
+def _eager(fn, *arrays):
+    """fn run eagerly on tensors of `arrays` (static mode is suspended), as NumPy arrays."""
+    with static.mode.eager():
+        out = fn(*[oar.to_tensor(a) for a in arrays])
+    return [o.numpy() for o in (out if isinstance(out, (list, tuple)) else [out])]
+
+
+def _run_both(program, feeds, fetch, fn):
+    """Runs `program` on each feed dict and checks that every fetched value equals fn run eagerly
+    on the same arrays (same dtype, shape and values); returns the static results."""
+    results = []
+    for feed in feeds:
+        got = static.Executor().run(program, feed=feed, fetch_list=fetch)
+        want = _eager(fn, *feed.values())
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape, (g, w)
+            np.testing.assert_array_equal(g, w)
+        results.append(got)
+    return results
+
+
+def test_bincount_and_histogram_in_programs(static_mode):
+    # Output sizes (bincount) and ranges (histogram) come from the data when the program runs.
+    x = static.data("x", [None], "int64")
+    w = static.data("w", [None], "float64")
+    v = static.data("v", [None], "float32")
+
+    def fn(x, w, v):
+        return [oar.bincount(x), x.bincount(minlength=8), oar.bincount(x, weights=w),
+                oar.histogram(v, bins=5), v.histogram(bins=4, min=0, max=3),
+                oar.histogram(v, bins=3, weight=w, density=True)]
+
+    fetch = fn(x, w, v)
+    assert fetch[0].shape == [-1] and fetch[3].shape == [5]
+    rng = np.random.default_rng(3)
+    feeds = [{"x": np.array([1, 2, 1, 5]), "w": rng.random(4), "v": (rng.random(4) * 3).astype(np.float32)},
+             {"x": np.array([0, 11, 3, 3, 3, 7]), "w": rng.random(6), "v": np.array([-2, 4, 0.5, 9, 9, 1], np.float32)},
+             {"x": np.array([2, 2]), "w": rng.random(2), "v": np.array([1.5, 1.5], np.float32)},
+             {"x": np.zeros([0], np.int64), "w": np.zeros([0]), "v": np.zeros([0], np.float32)}]
+    results = _run_both(static_mode, feeds, fetch, fn)
+    for feed, got in zip(feeds, results):
+        np.testing.assert_array_equal(got[0], np.bincount(feed["x"]))
+        np.testing.assert_array_equal(got[1], np.bincount(feed["x"], minlength=8))
+        np.testing.assert_allclose(got[2], np.bincount(feed["x"], feed["w"]), rtol=1e-12)
+        np.testing.assert_array_equal(got[4], np.histogram(feed["v"], 4, (0, 3))[0])
+    assert [len(r[0]) for r in results] == [6, 12, 3, 0] and results[3][1].tolist() == [0] * 8
+    assert results[3][3].tolist() == [0] * 5  # an empty input: range (-1, 1), no counts
+    np.testing.assert_array_equal(results[0][3], np.histogram(feeds[0]["v"], 5)[0])
+    np.testing.assert_array_equal(results[1][3], [1, 2, 1, 0, 2])  # range [-2, 9]
+    np.testing.assert_array_equal(results[2][3], [0, 0, 2, 0, 0])  # one value: range 0.5 .. 2.5
+    # A negative value raises the eager error when the program runs.
+    with pytest.raises(ValueError, match="bincount: argument 'x' must hold non-negative values"):
+        static.Executor().run(static_mode, feed={"x": np.array([3, -1]), "w": np.ones(2), "v": np.ones(2, np.float32)},
+                              fetch_list=fetch[:1])
+
+
+def test_repeat_interleave_and_sequence_mask_in_programs(static_mode):
+    x = static.data("x", [None, 3], "float32")
+    r = static.data("r", [3], "int64")
+    lens = static.data("lens", [None], "int64")
+    top = static.data("top", [], "int64")
+
+    def fn(x, r, lens, top):
+        return [oar.repeat_interleave(x, r, axis=1), x.repeat_interleave(r[:1]), oar.repeat_interleave(x, 2, axis=0),
+                F.sequence_mask(lens), F.sequence_mask(lens, maxlen=top, dtype="float32"),
+                F.sequence_mask(lens, maxlen=4, dtype="bool"), oar.arange(0, top + 3, 2)]
+
+    fetch = fn(x, r, lens, top)
+    assert fetch[6].shape == [-1]
+    assert fetch[0].shape == [-1, -1] and fetch[3].shape == [-1, -1] and fetch[5].shape == [-1, 4]
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    feeds = [{"x": a, "r": np.array([1, 0, 3]), "lens": np.array([1, 3, 0]), "top": np.array(2)},
+             {"x": a[:1], "r": np.array([2, 2, 2]), "lens": np.array([5, 2]), "top": np.array(-1)},
+             {"x": a, "r": np.array([0, 0, 0]), "lens": np.zeros([0], np.int64), "top": np.array(3)}]
+    results = _run_both(static_mode, feeds, fetch, fn)
+    for feed, got in zip(feeds, results):
+        np.testing.assert_array_equal(got[0], np.repeat(feed["x"], feed["r"], 1))
+        np.testing.assert_array_equal(got[1], np.repeat(feed["x"], feed["r"][0]))
+        np.testing.assert_array_equal(got[2], np.repeat(feed["x"], 2, 0))
+        width = max(int(feed["lens"].max(initial=0)), 0)
+        np.testing.assert_array_equal(got[3], (np.arange(width) < feed["lens"][:, None]).astype(np.int64))
+        np.testing.assert_array_equal(got[4], np.arange(max(int(feed["top"]), 0)) < feed["lens"][:, None])
+        np.testing.assert_array_equal(got[6], np.arange(0, int(feed["top"]) + 3, 2))
+    assert [r[0].shape for r in results] == [(2, 4), (1, 6), (2, 0)] and [r[3].shape for r in results] == [(3, 3), (2, 5), (0, 0)]
+    with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must be non-negative, got -1"):
+        static.Executor().run(static_mode, feed={**feeds[0], "r": np.array([1, -1, 2])}, fetch_list=fetch[:1])
+
+
+def test_lstsq_and_matrix_exp_in_programs(static_mode):
+    a = static.data("a", [5, 3], "float64")
+    b = static.data("b", [5, 2], "float64")
+    m = static.data("m", [None, 3, 3], "float64")
+
+    def fn(a, b, m):
+        return [*oar.linalg.lstsq(a, b, driver="gelsd"), oar.linalg.matrix_exp(m)]
+
+    fetch = fn(a, b, m)
+    assert fetch[1].shape == [-1] and fetch[4].shape == [-1, 3, 3]
+    rng = np.random.default_rng(5)
+    deficient = np.ones((5, 3))
+    feeds = [{"a": rng.random((5, 3)), "b": rng.random((5, 2)), "m": rng.random((2, 3, 3)) * 0.1},
+             {"a": deficient, "b": rng.random((5, 2)), "m": rng.random((1, 3, 3)) * 40}]
+    full, low = _run_both(static_mode, feeds, fetch, fn)
+    assert full[1].shape == (2,) and low[1].shape == (0,)  # residuals only at full rank
+    np.testing.assert_allclose(full[1], np.linalg.lstsq(feeds[0]["a"], feeds[0]["b"], rcond=None)[1], rtol=1e-9)
+    assert full[2] == 3 and low[2] == 1
+    s = rng.random((3, 3))
+    s = (s + s.T) * 3  # a norm that needs squarings
+    wv, vv = np.linalg.eigh(s)
+    got, = static.Executor().run(static_mode, feed={**feeds[0], "m": s[None]}, fetch_list=fetch[4:])
+    np.testing.assert_allclose(got[0], (vv * np.exp(wv)) @ vv.T, rtol=1e-10)
+
+
+def test_matrix_exp_gradient_in_programs(static_mode):
+    m = static.data("m", [3, 3], "float64")
+    m.stop_gradient = False
+    out = oar.linalg.matrix_exp(m)
+    loss = (out * out).sum()
+    grad, = static.gradients([loss], [m])
+    x = np.random.default_rng(8).random((3, 3)) * 2
+    got = static.Executor().run(static_mode, feed={"m": x}, fetch_list=[out, grad])
+    with static.mode.eager():
+        t = oar.to_tensor(x, stop_gradient=False)
+        e = oar.linalg.matrix_exp(t)
+        g, = oar.grad([(e * e).sum()], [t])
+    np.testing.assert_array_equal(got[0], e.numpy())
+    np.testing.assert_array_equal(got[1], g.numpy())

@@ -11,5 +11,8 @@ namespace oar::kernels {
 // out = x when every element of the bool tensor `ok` is true; otherwise raises InvalidArgument
 // (Python ValueError) with `message`.
 void check_values(const Tensor& x, const Tensor& ok, const std::string& message, const Tensor& out);
+// A copy of x when every element of the bool tensor `ok` is true, else an empty [0] tensor of
+// x's dtype (lstsq's residuals, present only at full rank).
+Tensor keep_if_all(const Tensor& x, const Tensor& ok);
 
 }  // namespace oar::kernels

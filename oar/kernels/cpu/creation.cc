@@ -1,12 +1,15 @@
 #include "oar/kernels/cpu/creation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "oar/core/error.h"
 #include "oar/core/random.h"
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/loops.h"
+#include "oar/kernels/cpu/shape.h"
 
 namespace oar::kernels {
 
@@ -22,6 +25,31 @@ void arange(const Scalar& start, const Scalar& step, const Tensor& out) {
       for (int64_t i = 0; i < out.numel(); ++i) p[i] = convert<T>(s + static_cast<double>(i) * d);
     }
   });
+}
+
+namespace {
+// The one value of a 1-element tensor, integral when its dtype is.
+Scalar single_value(const Tensor& t, const char* name) {
+  OAR_ENFORCE_ARG(t.numel() == 1, "arange: argument '", name, "' must hold one value, got shape ",
+                  shape_str(t.shape()));
+  if (is_integral(t.dtype(), true)) return Scalar(as_contiguous(t, DType::Int64).data<int64_t>()[0]);
+  return Scalar(as_contiguous(t, DType::Float64).data<double>()[0]);
+}
+}  // namespace
+
+Tensor arange_tensor(const Tensor& start, const Tensor& end, const Tensor& step,
+                     std::optional<DType> dtype) {
+  const Scalar s = single_value(start, "start"), e = single_value(end, "end"), d = single_value(step, "step");
+  // The length and dtype rules of infer_meta::arange (oar.arange with Python numbers).
+  const double sv = s.to<double>(), ev = e.to<double>(), dv = d.to<double>();
+  OAR_ENFORCE_ARG(dv != 0, "arange: argument 'step' must not be 0");
+  OAR_ENFORCE_ARG(std::isfinite(sv) && std::isfinite(ev), "arange: arguments 'start' and 'end' must be finite, got ",
+                  sv, " and ", ev);
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((ev - sv) / dv)));
+  const bool all_int = s.is_integral() && e.is_integral() && d.is_integral();
+  Tensor out = Tensor::make({n}, dtype.value_or(all_int ? DType::Int64 : default_float_dtype()));
+  arange(s, d, out);
+  return out;
 }
 
 void linspace(const Scalar& start, const Scalar& stop, const Tensor& out) {

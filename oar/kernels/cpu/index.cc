@@ -325,6 +325,26 @@ void masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value, const
   });
 }
 
+Tensor repeat_interleave_index(const Tensor& repeats, int64_t n) {
+  OAR_ENFORCE(repeats.dtype() == DType::Int32 || repeats.dtype() == DType::Int64, TypeMismatch,
+              "repeat_interleave: argument 'repeats' must be an int32 or int64 tensor, but received dtype ",
+              dtype_name(repeats.dtype()), ".");
+  OAR_ENFORCE_ARG(repeats.numel() == 1 || repeats.numel() == n, "repeat_interleave: 'repeats' must hold one ",
+                  "count or ", n, " (one per element along the axis), got ", repeats.numel());
+  const Tensor r = as_contiguous(repeats, DType::Int64);
+  const int64_t* c = r.data<int64_t>();
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = c[r.numel() == 1 ? 0 : i];
+    OAR_ENFORCE_ARG(k >= 0, "repeat_interleave: 'repeats' must be non-negative, got ", k);
+    total += k;
+  }
+  Tensor out = Tensor::make({total}, DType::Int64);
+  int64_t* o = out.data<int64_t>();
+  for (int64_t i = 0; i < n; ++i) o = std::fill_n(o, c[r.numel() == 1 ? 0 : i], i);
+  return out;
+}
+
 Tensor masked_select(const Tensor& x, const Tensor& mask) {
   OAR_ENFORCE(mask.dtype() == DType::Bool, TypeMismatch, "masked_select: argument 'mask' must be ",
               "a bool tensor, but received dtype ", dtype_name(mask.dtype()), ".");

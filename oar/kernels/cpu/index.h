@@ -30,6 +30,10 @@ Tensor masked_select(const Tensor& x, const Tensor& mask);
 // out = x broadcast with mask; the positions where mask is true take value's elements in order.
 void masked_scatter(const Tensor& x, const Tensor& mask, const Tensor& value, const Tensor& out);
 
+// repeat_interleave's picks: index i repeated repeats[i] times (repeats[0] times when it holds one
+// count), int64 [sum]; repeats is an int32/int64 tensor of 1 or n counts, none negative.
+Tensor repeat_interleave_index(const Tensor& repeats, int64_t n);
+
 // Advanced indexing over the leading dims of x: each index tensor (int32/int64, or a bool mask
 // standing for its nonzero coordinates) addresses one dim (a mask: as many as it has); all are
 // broadcast together to shape B. index_tensor returns B + x.shape[k:].

@@ -31,6 +31,17 @@ Meta arange(const char* op, const Scalar& start, const Scalar& end, const Scalar
   return {{n}, dtype.value_or(all_int ? DType::Int64 : default_float_dtype())};
 }
 
+Meta arange_tensor(const char* op, const Tensor& start, const Tensor& end, const Tensor& step,
+                   std::optional<DType> dtype) {
+  bool all_int = true;
+  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"start", &start}, {"end", &end}, {"step", &step}}) {
+    OAR_ENFORCE_ARG(t->numel() == 1, op, ": argument '", name, "' must hold one value, got shape ",
+                    shape_str(t->shape()));
+    all_int = all_int && is_integral(t->dtype(), true);
+  }
+  return {Shape{-1}, dtype.value_or(all_int ? DType::Int64 : default_float_dtype())};
+}
+
 Meta linspace(const char* op, const Scalar&, const Scalar&, int64_t num,
               std::optional<DType> dtype) {
   OAR_ENFORCE_ARG(num >= 0, op, ": argument 'num' must be >= 0, got ", num);

@@ -13,6 +13,10 @@ Meta full(const char* op, const IntArray& shape, const Scalar& fill_value,
           std::optional<DType> dtype);
 Meta arange(const char* op, const Scalar& start, const Scalar& end, const Scalar& step,
             std::optional<DType> dtype);
+// Program type of arange_tensor: [-1] (the length depends on the values); each bound must hold
+// one element; int64 when all three are integer tensors, else the default float dtype.
+Meta arange_tensor(const char* op, const Tensor& start, const Tensor& end, const Tensor& step,
+                   std::optional<DType> dtype);
 Meta linspace(const char* op, const Scalar& start, const Scalar& stop, int64_t num,
               std::optional<DType> dtype);
 Meta eye(const char* op, int64_t num_rows, std::optional<int64_t> num_columns,

@@ -141,4 +141,11 @@ Meta masked_select(const char* op, const Tensor& x, const Tensor& mask) {
   return {Shape{-1}, x.dtype()};
 }
 
+Meta repeat_interleave_index(const char* op, const Tensor& repeats, int64_t n) {
+  check_index_dtype(op, "repeats", repeats);
+  OAR_ENFORCE_ARG(repeats.numel() == 1 || repeats.numel() == n, "repeat_interleave: 'repeats' must hold one ",
+                  "count or ", n, " (one per element along the axis), got ", repeats.numel());
+  return {Shape{-1}, DType::Int64};
+}
+
 }  // namespace oar::infer_meta

@@ -34,4 +34,8 @@ Meta index_tensor(const char* op, const Tensor& x, const std::vector<Tensor>& in
 // masked_select for programs: 1-D of unknown length (-1), x's dtype; mask bool, broadcastable.
 Meta masked_select(const char* op, const Tensor& x, const Tensor& mask);
 
+// Program type of repeat_interleave_index: int64 [-1] (the sum of the counts); repeats is an
+// int32/int64 tensor of one count or n.
+Meta repeat_interleave_index(const char* op, const Tensor& repeats, int64_t n);
+
 }  // namespace oar::infer_meta

@@ -43,4 +43,15 @@ Meta matmul(const char* op, const Tensor& x, const Tensor& y, bool transpose_x,
   return {std::move(out), x.dtype()};
 }
 
+Meta matrix_exp(const char* op, const Tensor& x) {
+  OAR_ENFORCE(is_floating(x.dtype()) || is_complex(x.dtype()), TypeMismatch, op,
+              ": argument 'x' must be a floating or complex tensor, but received dtype ",
+              dtype_name(x.dtype()), ".");
+  const int64_t d = x.ndim();
+  OAR_ENFORCE_ARG(d >= 2 && x.shape()[d - 1] == x.shape()[d - 2], op,
+                  ": argument 'x' must be a batch of square matrices [..., n, n], got shape ",
+                  shape_str(x.shape()));
+  return {x.shape(), x.dtype()};
+}
+
 }  // namespace oar::infer_meta

@@ -8,5 +8,8 @@ namespace oar::infer_meta {
 // their transpose flags are ignored); batch dims broadcast. x and y must share a dtype.
 Meta matmul(const char* op, const Tensor& x, const Tensor& y, bool transpose_x,
             bool transpose_y);
+// x's meta after checking that it is a batch of square matrices [..., n, n] of a floating or
+// complex dtype.
+Meta matrix_exp(const char* op, const Tensor& x);
 
 }  // namespace oar::infer_meta

@@ -562,4 +562,10 @@ Meta tril_triu(const char* op, const Tensor& x, int64_t) {
   return {x.shape(), x.dtype()};
 }
 
+Meta keep_if_all(const char* op, const Tensor& x, const Tensor& ok) {
+  OAR_ENFORCE(ok.dtype() == DType::Bool, TypeMismatch, op, ": argument 'ok' must be a bool tensor, ",
+              "but received dtype ", dtype_name(ok.dtype()), ".");
+  return {Shape(std::max<int64_t>(x.ndim(), 1), -1), x.dtype()};
+}
+
 }  // namespace oar::infer_meta

@@ -97,4 +97,8 @@ std::vector<int64_t> flip_axes(const char* op, const Tensor& x, const IntArray& 
 Meta roll(const char* op, const Tensor& x, const IntArray& shifts, const IntArray& axis);
 Meta tril_triu(const char* op, const Tensor& x, int64_t diagonal);
 
+// Program type of keep_if_all: x's dtype, x's rank (at least 1) with every dim -1 (x itself or
+// an empty [0] tensor, decided by the values of ok).
+Meta keep_if_all(const char* op, const Tensor& x, const Tensor& ok);
+
 }  // namespace oar::infer_meta

@@ -91,6 +91,14 @@ def from_numpy_shared(arr):
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
+    from ..static.mode import is_symbolic
+    if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, end, step)):
+        # A program value as a bound: the length is decided when the program runs.
+        def bound(v):
+            if isinstance(v, Tensor):
+                return v
+            return _C.full([], v, convert_dtype("int64" if isinstance(v, numbers.Integral) else "float64"))
+        return _C.arange_tensor(bound(start), bound(end), bound(step), convert_dtype(dtype))
     vals = []
     for v in (start, end, step):
         vals.append(v.item() if isinstance(v, Tensor) else v)

@@ -1,8 +1,6 @@
 """Order statistics, counting and integration as Paddle: quantile, nanquantile, nanmedian,
 histogram, bincount, trapezoid, cumulative_trapezoid, renorm. Written over the C++ ops (sort,
 take_along_axis, index_add, ...), so gradients flow where Paddle has them."""
-import builtins
-
 from .. import _C
 from ..framework.dtype import convert_dtype
 
@@ -91,14 +89,15 @@ def bincount(x, weights=None, minlength=0, name=None):
         raise TypeError(f"bincount: argument 'x' must be an integer tensor, got {x.dtype.name}")
     if x.ndim != 1:
         raise ValueError(f"bincount: argument 'x' must be 1-D, got shape {x.shape}")
-    if x.size and int(_C.min(x, [], False)) < 0:
-        raise ValueError("bincount: argument 'x' must hold non-negative values")
-    n = builtins.max(int(_C.max(x, [], False)) + 1 if x.size else 0, int(minlength))
-    if weights is None:
-        vals = _C.ones([x.shape[0]], convert_dtype("int64"))
-    else:
-        vals = weights
-    return _C.index_add(_C.zeros([n], vals.dtype), x, 0, vals)
+    # No value is read here (a static program decides the size when it runs): the check and
+    # the length max(max(x) + 1, minlength) are ops; -1 stands in for the max of an empty x.
+    i64 = convert_dtype("int64")
+    x = _C.check_values(x, _C.greater_equal(x, _C.zeros_like(x)), "bincount: argument 'x' must hold non-negative values")
+    top = _C.max(_C.concat([_C.cast(x, i64), _C.full([1], -1, i64)], 0), [], False)
+    n = _C.maximum(top + 1, _C.full([], int(minlength), i64))
+    vals = _C.ones_like(x, i64) if weights is None else weights
+    zero = _C.full([], 0, i64)
+    return _C.index_add(_C.zeros_like(_C.arange_tensor(zero, n, zero + 1, i64), vals.dtype), x, 0, vals)
 
 
 def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
@@ -115,11 +114,25 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     outside are ignored, the last bin includes max."""
     if bins < 1:
         raise ValueError(f"histogram: argument 'bins' must be positive, got {bins}")
-    edges = histogram_bin_edges(input, bins, min, max)
-    lo, hi = float(edges[0]), float(edges[-1])
     x = _C.reshape(_float(input), [-1])
-    inside = _C.logical_and(_C.greater_equal(x, _C.full([], lo, x.dtype)), _C.less_equal(x, _C.full([], hi, x.dtype)))
-    idx = _C.cast(_C.floor((x - lo) * (bins / (hi - lo))), convert_dtype("int64"))
+    # The range is computed by ops (a static program reads the data when it runs): float64 as
+    # Python numbers would be, then rounded to x's dtype as histogram_bin_edges' first and last
+    # edges are; the scale bins / (hi - lo) from those rounded ends, in float64.
+    f64 = convert_dtype("float64")
+    lo = _C.full([], float(min), f64)
+    hi = _C.full([], float(max), f64)
+    if float(min) == 0 and float(max) == 0:  # the data's range; (0, 0) for an empty input
+        flat = _C.cast(_C.reshape(input, [-1]), f64)
+        dlo = _C.min(_C.concat([flat, _C.full([1], float("inf"), f64)], 0), [], False)
+        dhi = _C.max(_C.concat([flat, _C.full([1], float("-inf"), f64)], 0), [], False)
+        empty = _C.greater_than(dlo, dhi)
+        lo, hi = _C.where(empty, lo, dlo), _C.where(empty, hi, dhi)
+    same = _C.equal(lo, hi)  # as Paddle: an empty range widens by one each side
+    lo, hi = _C.where(same, lo - 1.0, lo), _C.where(same, hi + 1.0, hi)
+    lo, hi = _C.cast(lo, x.dtype), _C.cast(hi, x.dtype)
+    width = _C.cast(hi, f64) - _C.cast(lo, f64)
+    inside = _C.logical_and(_C.greater_equal(x, lo), _C.less_equal(x, hi))
+    idx = _C.cast(_C.floor((x - lo) * _C.cast(float(bins) / width, x.dtype)), convert_dtype("int64"))
     idx = _C.clip(idx, 0, bins - 1)
     if weight is None:
         vals = _C.cast(inside, convert_dtype("int64"))
@@ -129,7 +142,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     out = _C.index_add(_C.zeros([bins], vals.dtype), idx, 0, vals)
     if density:
         out = _C.cast(out, x.dtype)
-        out = out / (_C.sum(out, [], None, False) * ((hi - lo) / bins))
+        out = out / (_C.sum(out, [], None, False) * _C.cast(width / float(bins), x.dtype))
     return out
 
 

@@ -5,6 +5,7 @@ so their gradients come from the ops they use. Random ones draw from oar's Philo
 import math
 
 from ... import _C
+from ...framework.dtype import convert_dtype
 
 __all__ = ["celu", "selu", "mish", "softsign", "softshrink", "hardshrink", "hardtanh",
            "hardtanh_", "tanhshrink", "thresholded_relu", "thresholded_relu_", "log_sigmoid",
@@ -261,12 +262,19 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
 
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     """out[..., j] = j < x[...], with j in [0, maxlen) (maxlen = max(x) when None)."""
-    if maxlen is None:
-        maxlen = int(_C.max(x, None, False).item()) if x.numel() else 0
-    elif hasattr(maxlen, "item"):
-        maxlen = int(maxlen.item())
-    maxlen = max(int(maxlen), 0)
-    r = _C.arange(0, maxlen, 1, x.dtype)
+    i64 = convert_dtype("int64")
+    if maxlen is None or isinstance(maxlen, _C.Tensor):
+        # maxlen from values: an op (a static program reads them when it runs); max(x, 0)
+        # truncated to an integer, 0 for an empty x.
+        if maxlen is None:
+            top = _C.max(_C.concat([_C.reshape(x, [-1]), _C.zeros([1], x.dtype)], 0), [], False)
+            n = _C.cast(top, i64)
+        else:
+            n = _C.maximum(_C.cast(maxlen, i64), _C.zeros_like(maxlen, i64))
+        zero = _C.zeros([], i64)
+        r = _C.arange_tensor(zero, n, zero + 1, x.dtype)
+    else:
+        r = _C.arange(0, max(int(maxlen), 0), 1, x.dtype)
     return _C.less_than(r, _C.unsqueeze(x, [-1])).astype(dtype)
 
 
