@@ -62,10 +62,16 @@ void ThreadCountTuner::record(const std::string& signature, int threads, double 
   Signature& s = state(signature);
   const bool warm = s.last_threads == threads;  // else this run woke threads or made plans
   s.last_threads = threads;
-  if (!warm) return;
   for (Candidate& c : s.candidates) {
     if (c.threads != threads) continue;
-    c.average = c.kept++ == 0 ? seconds : c.average + kAlpha * (seconds - c.average);
+    if (!warm) {
+      c.streak = 0;  // a new streak starts with the next run
+      return;
+    }
+    ++c.kept;
+    ++c.streak;
+    const double alpha = std::max(kAlpha, 1.0 / static_cast<double>(c.streak));
+    c.average += alpha * (seconds - c.average);
     return;
   }
 }

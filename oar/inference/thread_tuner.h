@@ -6,7 +6,7 @@
 // input-shape signature, a moving average of the run times of each candidate count (max, max/2,
 // ..., 1), runs the fastest, and tries the others in short bursts now and then so that it notices
 // when conditions change. Thread count does not change results for the convolution, matmul and elementwise
-// kernels the predictor runs (tests/python/test_inference.py checks ResNet-like, LeNet and
+// kernels the predictor runs (tests/python/test_jit_inference.py checks conv, LeNet and
 // encoder programs bitwise). OAR_PREDICTOR_ADAPTIVE_THREADS=0 pins the configured count.
 #pragma once
 #include <cstdint>
@@ -33,16 +33,19 @@ class ThreadCountTuner {
   // waking the threads and is not kept).
   static constexpr int64_t kExploreEvery = 256;
   static constexpr int64_t kBurst = 6;
-  // Weight of a new time in a candidate's moving average. Under contention run times come in
-  // spikes (a parallel region waiting for a descheduled thread): the average, not a median,
-  // is what a caller's throughput sees.
+  // Weight of a new time in a candidate's moving average. Each streak of runs with one count
+  // (a burst, or the fastest running on) starts the average afresh: a plain mean until it has
+  // 1 / kAlpha times, then exponential. Under contention run times come in spikes (a parallel
+  // region waiting for a descheduled thread): the average, not a median, is what a caller's
+  // throughput sees.
   static constexpr double kAlpha = 0.2;
 
  private:
   struct Candidate {
     int threads;
-    double average = 0;  // of the warm run times kept
-    int64_t kept = 0;
+    double average = 0;  // of the warm times of its latest streak of runs
+    int64_t kept = 0;    // warm times ever kept
+    int64_t streak = 0;  // warm times kept in the latest streak
   };
   struct Signature {
     std::vector<Candidate> candidates;

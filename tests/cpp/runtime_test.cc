@@ -7,11 +7,14 @@
 #include "error_of.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 
 #include "oar/inference/predictor.h"
+#include "oar/inference/thread_tuner.h"
 #include "oar/io/safetensors.h"
 #include "oar/ir/block.h"
 #include "oar/ir/tracer.h"
@@ -285,4 +288,53 @@ TEST(Executor, InterOpThreadsRunIndependentOpsAndRethrowErrors) {
   feeds["w"] = randn({3, 64});
   const std::string err = error_of([&] { par.run(feeds, {}, {out.impl()->symbolic}); });
   EXPECT_NE(err.find("op 'matmul' (inputs: float32[64, 64], float32[3, 64])"), std::string::npos) << err;
+}
+
+TEST(ThreadCountTuner, RunsTheFastestCountAndFollowsChanges) {
+  // Candidates 4, 2 and 1 on a made-up machine; each run reports the time its count takes.
+  inference::ThreadCountTuner tuner(4);
+  std::map<int, double> cost{{4, 1.0}, {2, 1.5}, {1, 3.0}};
+  auto run = [&](int runs) {
+    std::map<int, int> used;
+    for (int i = 0; i < runs; ++i) {
+      const int n = tuner.choose("[1, 3]");
+      ++used[n];
+      tuner.record("[1, 3]", n, cost.at(n));
+    }
+    return used;
+  };
+  // Quiet: all threads, besides the warm-up and the bursts that try the others.
+  std::map<int, int> used = run(1024);
+  EXPECT_GT(used[4], 950);
+  EXPECT_GT(used[2], 0);
+  EXPECT_GT(used[1], 0);
+  // Contention: 4 threads wait on each other (20), 2 do not (2): the next runs take 2.
+  cost = {{4, 20.0}, {2, 2.0}, {1, 3.0}};
+  // (A burst may be under way, and the first run after a change of count is not kept.)
+  run(10);
+  used = run(100);
+  EXPECT_GE(used[2], 94);  // at most one burst of 6 on another count
+  EXPECT_LE(used[4], 6);
+  // Quiet again: a burst on 4 finds it fast, and it takes over.
+  cost = {{4, 1.0}, {2, 1.5}, {1, 3.0}};
+  run(600);
+  used = run(100);
+  EXPECT_GE(used[4], 94);
+  // Another input shape has its own times: it warms up from 4.
+  EXPECT_EQ(tuner.choose("[8, 3]"), 4);
+}
+
+TEST(ThreadCountTuner, OneThreadAndPinnedCountsAreFixed) {
+  inference::ThreadCountTuner one(1);
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(one.choose("[1]"), 1);
+    one.record("[1]", 1, 1.0);
+  }
+  setenv("OAR_PREDICTOR_ADAPTIVE_THREADS", "0", 1);
+  inference::ThreadCountTuner pinned(4);
+  unsetenv("OAR_PREDICTOR_ADAPTIVE_THREADS");
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_EQ(pinned.choose("[1]"), 4);
+    pinned.record("[1]", 4, 100.0);
+  }
 }

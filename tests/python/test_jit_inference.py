@@ -181,6 +181,33 @@ def test_predictor_pool_serves_threads(tmp_path):
             np.testing.assert_allclose(out, net(oar.to_tensor(imgs)).numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_predictor_results_do_not_depend_on_the_thread_count(tmp_path):
+    # The predictor picks each run's thread count from measured times (ThreadCountTuner): that
+    # is only sound because the kernels it runs give the same bits on 1 and 2 threads. Checked on
+    # a conv/batch-norm/pool network, a LeNet-like one and a transformer encoder layer.
+    oar.seed(4)
+    lenet = oar.nn.Sequential(oar.nn.Conv2D(1, 6, 3, padding=1), oar.nn.ReLU(), oar.nn.MaxPool2D(2, 2),
+                              oar.nn.Conv2D(6, 16, 5), oar.nn.ReLU(), oar.nn.MaxPool2D(2, 2), oar.nn.Flatten(),
+                              oar.nn.Linear(16 * 4 * 4, 30), oar.nn.Linear(30, 10))
+    encoder = oar.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0)
+    cases = [(Net(), [None, 1, 12, 12], (9, 1, 12, 12)), (lenet, [None, 1, 26, 26], (9, 1, 26, 26)),
+             (encoder, [None, 16, 64], (3, 16, 64))]
+    for k, (model, spec, shape) in enumerate(cases):
+        model.eval()
+        prefix = str(tmp_path / f"m{k}")
+        oar.jit.save(model, prefix, input_spec=[InputSpec(spec, "float32", "x")])
+        x = np.random.default_rng(k).standard_normal(shape).astype("float32")
+        outs = []
+        for threads in (1, 2):
+            config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+            config.set_cpu_math_library_num_threads(threads)
+            predictor = oar.inference.create_predictor(config)
+            predictor.get_input_handle(predictor.get_input_names()[0]).copy_from_cpu(x)
+            predictor.run()
+            outs.append(predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu())
+        np.testing.assert_array_equal(outs[0], outs[1])
+
+
 def test_model_save_for_inference(tmp_path):
     oar.seed(5)
     net = Net()
