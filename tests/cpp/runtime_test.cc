@@ -338,3 +338,28 @@ TEST(ThreadCountTuner, OneThreadAndPinnedCountsAreFixed) {
     pinned.record("[1]", 4, 100.0);
   }
 }
+
+TEST(InferenceKernels, ConvMaxPoolFusedEqualsConvReluPoolAndChecksArguments) {
+  // The predictor's fused first layer, called directly: equal to conv2d + relu + max_pool2d, over
+  // overlapping padded ceil-mode windows and 5 filters (a partial group of 4).
+  NoGradGuard no_grad;
+  const Tensor x = randn({2, 3, 11, 37}), w = randn({5, 3, 3, 3}), b = randn({5});
+  const Tensor ref = max_pool2d(relu(conv2d(x, w, b, 1, 1)), 3, 2, 1, true);
+  const Tensor got = conv2d_max_pool_fused(x, w, b, {1, 1, 1, 1}, "relu", {3, 3}, {2, 2}, {1, 1, 1, 1}, true);
+  EXPECT_EQ(got.shape(), ref.shape());
+  EXPECT_TRUE(allclose(got, ref, 1e-5, 1e-5).item<bool>());
+  auto fused = [&](const Tensor& xx, const Tensor& ww, const std::string& act, const IntArray& kernel) {
+    return conv2d_max_pool_fused(xx, ww, b, {1, 1, 1, 1}, act, kernel, {2, 2}, {0, 0, 0, 0}, false);
+  };
+  EXPECT_NE(error_of([&] { fused(randn({3, 11, 37}), w, "relu", {2, 2}); }).find("x must be [N, C, H, W], got [3, 11, 37]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fused(randn({2, 4, 11, 37}), w, "relu", {2, 2}); }).find("must be [N, 3, H, W] for weight [5, 3, 3, 3]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fused(x, w, "gelu", {2, 2}); }).find("argument 'activation' must be none or relu, got 'gelu'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fused(x, w, "relu", {2}); }).find("expected 2 pool kernel sizes, 2 strides and 4 paddings"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fused(randn({1, 1, 2, 1100}), randn({5, 1, 1, 1}), "relu", {2, 2}); })
+                .find("convolution rows wider than 1024 are not supported, got [1, 5, 4, 1102]"),
+            std::string::npos);
+}
