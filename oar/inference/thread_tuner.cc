@@ -18,9 +18,8 @@ bool adaptive_enabled() {
 ThreadCountTuner::ThreadCountTuner(int max_threads) {
   const int top = std::max(max_threads, 1);
   counts_.push_back(top);
-  if (adaptive_enabled())
-    for (int n = top / 2; n >= 1; n /= 2) counts_.push_back(n);
-  if (counts_.back() != 1 && adaptive_enabled()) counts_.push_back(1);
+  if (!adaptive_enabled()) return;
+  for (int n = top / 2; n >= 1; n /= 2) counts_.push_back(n);  // halvings end at 1
 }
 
 ThreadCountTuner::Signature& ThreadCountTuner::state(const std::string& signature) {
@@ -39,11 +38,10 @@ int ThreadCountTuner::choose(const std::string& signature) {
     size_t best = 0;
     for (size_t i = 1; i < s.candidates.size(); ++i)
       if (s.candidates[i].kept > 0 && s.candidates[i].average < s.candidates[best].average) best = i;
-    size_t untried = s.candidates.size();
-    for (size_t i = 0; i < s.candidates.size() && untried == s.candidates.size(); ++i)
-      if (s.candidates[i].kept == 0) untried = i;
-    if (untried < s.candidates.size()) {  // warm-up: every candidate once, in order
-      s.trying = untried;
+    const auto untried = std::find_if(s.candidates.begin(), s.candidates.end(),
+                                      [](const Candidate& c) { return c.kept == 0; });
+    if (untried != s.candidates.end()) {  // warm-up: every candidate once, in order
+      s.trying = static_cast<size_t>(untried - s.candidates.begin());
     } else if (s.runs % kExploreEvery == 0) {  // round robin over the others
       s.trying = (s.trying + 1) % s.candidates.size();
       if (s.trying == best) s.trying = (s.trying + 1) % s.candidates.size();

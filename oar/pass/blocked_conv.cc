@@ -234,8 +234,7 @@ bool fuse_first_layer_pools(ir::Block& block) {
         {{"padding", *op->attr("padding")}, {"activation", *op->attr("activation")},
          {"pool_kernel", Attribute::int_array(pool->kernel)}, {"pool_stride", Attribute::int_array(pool->stride)},
          {"pool_padding", Attribute::int_array(pool->padding)}, {"ceil_mode", Attribute::boolean(pool->ceil_mode)}});
-    pool_op->result(0)->replace_all_uses_with(fused);
-    block.erase(pool_op);
+    replace_op(pool_op, {fused});
     block.erase(op);
     changed = true;
   }
