@@ -17,7 +17,7 @@ from .framework.dtype import (  # noqa: F401
     dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
     complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
 from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
-from .tensor.creation import to_tensor, arange, randint, randint_like, normal, assign  # noqa: F401
+from .tensor.creation import to_tensor, arange, linspace, randint, randint_like, normal, assign  # noqa: F401
 from .tensor.repr import set_printoptions  # noqa: F401
 from .tensor.patch import CPUPlace, Place  # noqa: F401
 from . import autograd, device  # noqa: F401

@@ -65,7 +65,7 @@ def test_value_sized_internal_ops():
     # Internal ops whose result size comes from values (oar._C only; the layers over them are
     # tested in test_static.py, eager and static).
     _C = oar._C
-    for name in ("arange_tensor", "repeat_interleave_index", "keep_if_all"):
+    for name in ("arange_tensor", "linspace_tensor", "repeat_interleave_index", "keep_if_all"):
         assert name not in dir(oar)
     T = oar.to_tensor
     r = _C.arange_tensor(T(np.array(1)), T(np.array([7])), T(np.array(2)), None)
@@ -77,6 +77,12 @@ def test_value_sized_internal_ops():
         _C.arange_tensor(T(np.array(0)), T(np.array(3)), T(np.array(0)), None)
     with pytest.raises(ValueError, match="arange: argument 'end' must hold one value"):
         _C.arange_tensor(T(np.array(0)), T(np.array([3, 4])), T(np.array(1)), None)
+    ends = (T(np.array(-1.5)), T(np.array([2.25], np.float32)))
+    r = _C.linspace_tensor(*ends, 7, None)  # the linspace kernel over the values they hold
+    assert r.dtype == oar.float32 and r.numpy().tolist() == oar.linspace(-1.5, 2.25, 7).numpy().tolist()
+    assert _C.linspace_tensor(*ends, 0, oar.float64).shape == [0]
+    with pytest.raises(ValueError, match="linspace: argument 'start' must hold one value, got shape \\[2\\]"):
+        _C.linspace_tensor(T(np.zeros(2)), ends[1], 3, None)
     idx = _C.repeat_interleave_index(T(np.array([2, 0, 1], np.int32)), 3)
     assert idx.dtype == oar.int64 and idx.numpy().tolist() == [0, 0, 2]
     assert _C.repeat_interleave_index(T(np.array([2])), 3).numpy().tolist() == [0, 0, 1, 1, 2, 2]

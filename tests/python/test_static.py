@@ -362,6 +362,33 @@ def test_bincount_and_histogram_in_programs(static_mode):
                               fetch_list=fetch[:1])
 
 
+def test_histogram_bin_edges_and_linspace_in_programs(static_mode):
+    # Ends that come from the data (histogram_bin_edges' range) or are program values
+    # (linspace's start and stop): the linspace kernel reads them when the program runs.
+    v = static.data("v", [None], "float32")
+    lo = static.data("lo", [], "float64")
+    hi = static.data("hi", [1], "float32")
+
+    def fn(v, lo, hi):
+        return [oar.histogram_bin_edges(v, bins=4), oar.histogram_bin_edges(v, 3, min=-1, max=2),
+                oar.linspace(lo, hi, 5), oar.linspace(0, hi, 3, "float64")]
+
+    fetch = fn(v, lo, hi)
+    assert fetch[0].shape == [5] and fetch[2].shape == [5]
+    feeds = [{"v": np.array([3, -1, 0.5, 7], np.float32), "lo": np.array(-2.0), "hi": np.array([1.5], np.float32)},
+             {"v": np.array([2, 2], np.float32), "lo": np.array(0.1), "hi": np.array([0.1], np.float32)},
+             {"v": np.zeros([0], np.float32), "lo": np.array(1e6), "hi": np.array([-3.0], np.float32)}]
+    results = _run_both(static_mode, feeds, fetch, fn)
+    np.testing.assert_allclose(results[0][0], np.histogram_bin_edges(feeds[0]["v"], 4), rtol=1e-6)
+    np.testing.assert_allclose(results[1][0], [1, 1.5, 2, 2.5, 3])  # one value: widened by one
+    np.testing.assert_allclose(results[2][0], [-1, -0.5, 0, 0.5, 1])  # empty: (-1, 1)
+    np.testing.assert_allclose(results[0][1], [-1, 0, 1, 2])
+    np.testing.assert_allclose(results[0][2], np.linspace(-2.0, 1.5, 5), rtol=1e-6)
+    np.testing.assert_allclose(results[2][3], np.linspace(0, -3.0, 3))
+    with pytest.raises(ValueError, match="linspace: argument 'stop' must hold one value, got shape \\[2\\]"):
+        oar.linspace(lo, static.data("two", [2], "float32"), 3)
+
+
 def test_repeat_interleave_and_sequence_mask_in_programs(static_mode):
     x = static.data("x", [None, 3], "float32")
     r = static.data("r", [3], "int64")

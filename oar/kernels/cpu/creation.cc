@@ -29,8 +29,8 @@ void arange(const Scalar& start, const Scalar& step, const Tensor& out) {
 
 namespace {
 // The one value of a 1-element tensor, integral when its dtype is.
-Scalar single_value(const Tensor& t, const char* name) {
-  OAR_ENFORCE_ARG(t.numel() == 1, "arange: argument '", name, "' must hold one value, got shape ",
+Scalar single_value(const Tensor& t, const char* op, const char* name) {
+  OAR_ENFORCE_ARG(t.numel() == 1, op, ": argument '", name, "' must hold one value, got shape ",
                   shape_str(t.shape()));
   if (is_integral(t.dtype(), true)) return Scalar(as_contiguous(t, DType::Int64).data<int64_t>()[0]);
   return Scalar(as_contiguous(t, DType::Float64).data<double>()[0]);
@@ -39,7 +39,8 @@ Scalar single_value(const Tensor& t, const char* name) {
 
 Tensor arange_tensor(const Tensor& start, const Tensor& end, const Tensor& step,
                      std::optional<DType> dtype) {
-  const Scalar s = single_value(start, "start"), e = single_value(end, "end"), d = single_value(step, "step");
+  const Scalar s = single_value(start, "arange", "start"), e = single_value(end, "arange", "end"),
+               d = single_value(step, "arange", "step");
   // The length and dtype rules of infer_meta::arange (oar.arange with Python numbers).
   const double sv = s.to<double>(), ev = e.to<double>(), dv = d.to<double>();
   OAR_ENFORCE_ARG(dv != 0, "arange: argument 'step' must not be 0");
@@ -66,6 +67,10 @@ void linspace(const Scalar& start, const Scalar& stop, const Tensor& out) {
       p[i] = convert<T>(v);
     }
   });
+}
+
+void linspace_tensor(const Tensor& start, const Tensor& stop, const Tensor& out) {
+  linspace(single_value(start, "linspace", "start"), single_value(stop, "linspace", "stop"), out);
 }
 
 void eye(const Tensor& out) {

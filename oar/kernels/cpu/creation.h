@@ -14,6 +14,8 @@ void arange(const Scalar& start, const Scalar& step, const Tensor& out);
 Tensor arange_tensor(const Tensor& start, const Tensor& end, const Tensor& step,
                      std::optional<DType> dtype);
 void linspace(const Scalar& start, const Scalar& stop, const Tensor& out);
+// linspace between the one value each of start and stop holds.
+void linspace_tensor(const Tensor& start, const Tensor& stop, const Tensor& out);
 void eye(const Tensor& out);
 // Random draws take (seed, offset) from the generator so results do not depend on threads.
 void uniform(double low, double high, uint64_t seed, uint64_t offset, const Tensor& out);

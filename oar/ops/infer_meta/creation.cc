@@ -42,6 +42,15 @@ Meta arange_tensor(const char* op, const Tensor& start, const Tensor& end, const
   return {Shape{-1}, dtype.value_or(all_int ? DType::Int64 : default_float_dtype())};
 }
 
+Meta linspace_tensor(const char*, const Tensor& start, const Tensor& stop, int64_t num,
+                     std::optional<DType> dtype) {
+  const char* op = "linspace";  // what the user called
+  for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"start", &start}, {"stop", &stop}})
+    OAR_ENFORCE_ARG(t->numel() == 1 || t->numel() < 0, op, ": argument '", name, "' must hold one value, got shape ",
+                    shape_str(t->shape()));
+  return linspace(op, Scalar(0), Scalar(0), num, dtype);
+}
+
 Meta linspace(const char* op, const Scalar&, const Scalar&, int64_t num,
               std::optional<DType> dtype) {
   OAR_ENFORCE_ARG(num >= 0, op, ": argument 'num' must be >= 0, got ", num);

@@ -14,6 +14,9 @@ Meta full(const char* op, const IntArray& shape, const Scalar& fill_value,
 Meta arange(const char* op, const Scalar& start, const Scalar& end, const Scalar& step,
             std::optional<DType> dtype);
 // Program type of arange_tensor: [-1] (the length depends on the values); each bound must hold
+// [num] of dtype (default: the default float dtype); start and stop must hold one value each.
+Meta linspace_tensor(const char* op, const Tensor& start, const Tensor& stop, int64_t num,
+                     std::optional<DType> dtype);
 // one element; int64 when all three are integer tensors, else the default float dtype.
 Meta arange_tensor(const char* op, const Tensor& start, const Tensor& end, const Tensor& step,
                    std::optional<DType> dtype);

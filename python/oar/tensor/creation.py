@@ -88,6 +88,17 @@ def from_numpy_shared(arr):
     return _C._from_array(arr, False)
 
 
+def linspace(start, stop, num, dtype=None, name=None):
+    from ..static.mode import is_symbolic
+    if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, stop)):
+        # Program values as ends: the kernel reads them when the program runs (num stays known).
+        def end(v):
+            return v if isinstance(v, Tensor) else _C.full([], float(v), convert_dtype("float64"))
+        n = num.item() if isinstance(num, Tensor) else num
+        return _C.linspace_tensor(end(start), end(stop), int(n), convert_dtype(dtype))
+    return _C.linspace(start, stop, num, dtype)
+
+
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start

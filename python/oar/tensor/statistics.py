@@ -100,13 +100,27 @@ def bincount(x, weights=None, minlength=0, name=None):
     return _C.index_add(_C.zeros_like(_C.arange_tensor(zero, n, zero + 1, i64), vals.dtype), x, 0, vals)
 
 
+def _histogram_range(input, min, max):
+    """[lo, hi] of histogram and histogram_bin_edges as float64 0-d tensors, computed by ops (a
+    static program reads the data when it runs) as Python numbers would be: min and max, or the
+    data's range when both are 0 ((0, 0) for an empty input); as Paddle, an empty range widens by
+    one each side."""
+    f64 = convert_dtype("float64")
+    lo = _C.full([], float(min), f64)
+    hi = _C.full([], float(max), f64)
+    if float(min) == 0 and float(max) == 0:
+        flat = _C.cast(_C.reshape(input, [-1]), f64)
+        dlo = _C.min(_C.concat([flat, _C.full([1], float("inf"), f64)], 0), [], False)
+        dhi = _C.max(_C.concat([flat, _C.full([1], float("-inf"), f64)], 0), [], False)
+        empty = _C.greater_than(dlo, dhi)
+        lo, hi = _C.where(empty, lo, dlo), _C.where(empty, hi, dhi)
+    same = _C.equal(lo, hi)
+    return _C.where(same, lo - 1.0, lo), _C.where(same, hi + 1.0, hi)
+
+
 def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
-    lo, hi = float(min), float(max)
-    if lo == 0 and hi == 0 and input.size:
-        lo, hi = float(_C.min(input, [], False)), float(_C.max(input, [], False))
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1  # as Paddle: an empty range widens by one each side
-    return _C.linspace(lo, hi, bins + 1, _float(input).dtype)
+    lo, hi = _histogram_range(input, min, max)
+    return _C.linspace_tensor(lo, hi, bins + 1, _float(input).dtype)
 
 
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
@@ -115,20 +129,10 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if bins < 1:
         raise ValueError(f"histogram: argument 'bins' must be positive, got {bins}")
     x = _C.reshape(_float(input), [-1])
-    # The range is computed by ops (a static program reads the data when it runs): float64 as
-    # Python numbers would be, then rounded to x's dtype as histogram_bin_edges' first and last
-    # edges are; the scale bins / (hi - lo) from those rounded ends, in float64.
+    # The ends rounded to x's dtype, as histogram_bin_edges' first and last edges are; the scale
+    # bins / (hi - lo) from those rounded ends, in float64.
     f64 = convert_dtype("float64")
-    lo = _C.full([], float(min), f64)
-    hi = _C.full([], float(max), f64)
-    if float(min) == 0 and float(max) == 0:  # the data's range; (0, 0) for an empty input
-        flat = _C.cast(_C.reshape(input, [-1]), f64)
-        dlo = _C.min(_C.concat([flat, _C.full([1], float("inf"), f64)], 0), [], False)
-        dhi = _C.max(_C.concat([flat, _C.full([1], float("-inf"), f64)], 0), [], False)
-        empty = _C.greater_than(dlo, dhi)
-        lo, hi = _C.where(empty, lo, dlo), _C.where(empty, hi, dhi)
-    same = _C.equal(lo, hi)  # as Paddle: an empty range widens by one each side
-    lo, hi = _C.where(same, lo - 1.0, lo), _C.where(same, hi + 1.0, hi)
+    lo, hi = _histogram_range(input, min, max)
     lo, hi = _C.cast(lo, x.dtype), _C.cast(hi, x.dtype)
     width = _C.cast(hi, f64) - _C.cast(lo, f64)
     inside = _C.logical_and(_C.greater_equal(x, lo), _C.less_equal(x, hi))
