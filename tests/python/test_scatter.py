@@ -80,6 +80,20 @@ def test_repeat_interleave():
     check_grad(lambda t: oar.repeat_interleave(t, 3, axis=1), [rand((2, 2), seed=77)], what="repeat_interleave")
     with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must hold one count or 2"):
         oar.repeat_interleave(T(x), T(np.array([1, 2, 3])), axis=0)
+    # An int count (unsqueeze, expand, reshape; the count op for 0 and for empty dims): every axis,
+    # 0-d and zero-size inputs, as NumPy.
+    for shape in [(), (5,), (2, 3, 4), (0, 3), (2, 0, 4)]:
+        a = rand(shape, seed=81) if shape else np.array(1.5)
+        for axis in [None] + list(range(-len(shape), len(shape))):
+            for r in (1, 3, 0):
+                got = oar.repeat_interleave(T(a), r, axis).numpy()
+                want = np.repeat(a, r, axis=axis)
+                assert got.shape == want.shape and np.array_equal(got, want), (shape, axis, r)
+    check_grad(lambda t: oar.repeat_interleave(t, 2), [rand((2, 3), seed=82)], what="repeat_interleave axis=None")
+    with pytest.raises(ValueError, match="repeat_interleave: 'repeats' must be non-negative, got -1"):
+        oar.repeat_interleave(T(x), -1, 0)
+    with pytest.raises(ValueError, match="repeat_interleave: argument 'axis' is out of range"):
+        oar.repeat_interleave(T(x), 2, 2)
 
 
 def test_index_fill_scatter_add_reduce_select_scatter():

@@ -389,6 +389,23 @@ def test_histogram_bin_edges_and_linspace_in_programs(static_mode):
         oar.linspace(lo, static.data("two", [2], "float32"), 3)
 
 
+def test_repeat_interleave_with_an_int_count_keeps_known_sizes(static_mode):
+    # A Python int count over a known dim gives a known size in the program (the count op would
+    # give -1); the unknown batch dim stays -1, and an empty batch runs.
+    v = static.data("v", [None, 3, 4], "float32")
+
+    def fn(v):
+        return [oar.repeat_interleave(v, 2, 1), v.repeat_interleave(3, -1), oar.repeat_interleave(v, 2, 0)]
+
+    fetch = fn(v)
+    assert [f.shape for f in fetch] == [[-1, 6, 4], [-1, 3, 12], [-1, 3, 4]]
+    feeds = [{"v": np.random.default_rng(5).standard_normal((2, 3, 4)).astype(np.float32)},
+             {"v": np.zeros((0, 3, 4), np.float32)}]
+    results = _run_both(static_mode, feeds, fetch, fn)
+    np.testing.assert_array_equal(results[0][1], np.repeat(feeds[0]["v"], 3, -1))
+    assert [r.shape for r in results[1]] == [(0, 6, 4), (0, 3, 12), (0, 3, 4)]
+
+
 def test_repeat_interleave_and_sequence_mask_in_programs(static_mode):
     x = static.data("x", [None, 3], "float32")
     r = static.data("r", [3], "int64")

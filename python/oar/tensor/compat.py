@@ -434,7 +434,18 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
 def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     """Each element (or slice along axis) repeated `repeats` times (an int or a tensor of counts)."""
     if not isinstance(repeats, Tensor):
-        repeats = _C.full([], int(repeats), convert_dtype("int64"))
+        r = int(repeats)
+        src = _C.reshape(x, [-1]) if axis is None else x
+        a = 0 if axis is None else (axis + src.ndim if axis < 0 else axis)
+        if r > 0 and 0 <= a < src.ndim and all(d > 0 for d in src.shape[a:]):
+            # A known count over known, non-empty dims: every slice copied r times by unsqueeze,
+            # expand and reshape, so programs keep the sizes they know (the count op would make
+            # the length -1). Reshape's 0 keeps the dims before axis, which may be unknown.
+            shape = [-1] * (src.ndim + 1)
+            shape[a + 1] = r
+            merged = [0] * a + [src.shape[a] * r] + list(src.shape[a + 1:])
+            return _C.reshape(_C.expand(_C.unsqueeze(src, [a + 1]), shape), merged)
+        repeats = _C.full([], r, convert_dtype("int64"))
     return _C.repeat_interleave(x, repeats, axis)
 
 
