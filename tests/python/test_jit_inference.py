@@ -208,6 +208,27 @@ def test_predictor_results_do_not_depend_on_the_thread_count(tmp_path):
         np.testing.assert_array_equal(outs[0], outs[1])
 
 
+def test_predictor_thread_counts_share_packed_weights(tmp_path):
+    # The tuner runs a predictor on 2 threads, then tries 1 (its warm-up: bursts of 6 runs). The
+    # convolutions' plans for the two counts want the same weight layout and share one packed
+    # copy: the memory held does not grow when the second count first runs.
+    oar.seed(6)
+    model = oar.nn.Sequential(oar.nn.Conv2D(3, 64, 3, padding=1), oar.nn.ReLU(), oar.nn.Conv2D(64, 64, 3, padding=1),
+                              oar.nn.ReLU(), oar.nn.AdaptiveAvgPool2D(1), oar.nn.Flatten(), oar.nn.Linear(64, 10))
+    model.eval()
+    prefix = str(tmp_path / "m")
+    oar.jit.save(model, prefix, input_spec=[InputSpec([None, 3, 16, 16], "float32", "x")])
+    config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.set_cpu_math_library_num_threads(2)
+    predictor = oar.inference.create_predictor(config)
+    predictor.get_input_handle("x").copy_from_cpu(np.random.default_rng(0).random((1, 3, 16, 16), np.float32))
+    held = []
+    for _ in range(14):
+        predictor.run()
+        held.append(oar._C._memory_stats()["allocated"])
+    assert held[-1] == held[0], held
+
+
 def test_model_save_for_inference(tmp_path):
     oar.seed(5)
     net = Net()

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "oar/core/parallel.h"
 
@@ -303,11 +304,12 @@ struct Buffer {
   }
 };
 
-// Frozen weights already reordered into a plan's layout, by (plan, weight pointer); an entry is
-// valid while its storage is the very object it was made from.
-// The entry keeps its plan alive, so the plan's address is not reused while the key exists.
+// Frozen weights already in a plan's weight layout, by (weight pointer, taps kept) and layout:
+// the plans of one problem for different thread counts (the predictor tunes its count) mostly
+// want the same layout and then share one copy. An entry is valid while its storage is the very
+// object it was made from.
 struct PackedWeights {
-  std::shared_ptr<Plan> plan;
+  memory::desc layout;
   std::weak_ptr<Storage> owner;
   Tensor packed;
 };
@@ -372,26 +374,36 @@ struct Crop {
   const Taps& taps;
 };
 
-// w in the plan's weight layout: reordered once per (plan, weight storage), then reused.
+// w in the plan's weight layout: reordered once per (weight storage, taps, layout), then reused.
 // crop: the plan is for crop->cropped, and w holds the weights of crop->full.
 const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const std::shared_ptr<Storage>& owner,
                            int threads, const Crop* crop = nullptr) {
   static std::mutex mu;
-  static std::map<std::pair<const Plan*, const void*>, PackedWeights> cache;
-  const auto key = std::make_pair(p.get(), w);
+  static std::map<std::pair<const void*, std::array<int64_t, 6>>, std::vector<PackedWeights>> cache;
+  std::array<int64_t, 6> taps{-1, -1, -1, -1, -1, -1};  // all of them
+  if (crop)
+    for (int d = 0; d < 3; ++d) taps[2 * d] = crop->taps.lo[d], taps[2 * d + 1] = crop->taps.hi[d];
+  const auto key = std::make_pair(w, taps);
+  const memory::desc& layout = p->in1.reorder ? p->in1.inner : p->in1.user;
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
-    if (it != cache.end() && it->second.owner.lock() == owner) return it->second.packed.raw_data();
+    if (it != cache.end())
+      for (const PackedWeights& e : it->second)
+        if (e.layout == layout && e.owner.lock() == owner) return e.packed.raw_data();
   }
+  auto keep = [&](Tensor packed) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (cache.size() >= 4096) cache.clear();
+    auto& entries = cache[key];
+    std::erase_if(entries, [&](const PackedWeights& e) { return e.owner.lock() != owner; });  // older storage
+    entries.push_back(PackedWeights{layout, owner, packed});
+    return packed.raw_data();
+  };
   Tensor kept;  // the cropped weights, in the user layout
   if (crop) {
     kept = crop_weights(crop->full, crop->cropped, crop->taps, static_cast<const float*>(w));
-    if (!p->in1.reorder) {
-      std::lock_guard<std::mutex> lock(mu);
-      cache[key] = PackedWeights{p, owner, kept};
-      return kept.raw_data();
-    }
+    if (!p->in1.reorder) return keep(kept);
     w = kept.raw_data();
   }
   ThreadGuard guard(threads);
@@ -405,10 +417,7 @@ const void* packed_weights(const std::shared_ptr<Plan>& p, const void* w, const 
   memory inner(p->in1.inner, eng, packed.raw_data());
   p->in1.convert.execute(strm, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner}, {DNNL_ARG_SCRATCHPAD, scratch}});
   strm.wait();
-  std::lock_guard<std::mutex> lock(mu);
-  if (cache.size() >= 4096) cache.clear();
-  cache[key] = PackedWeights{p, owner, packed};
-  return packed.raw_data();
+  return keep(packed);
 }
 
 // Runs a plan: inputs reordered into the primitive's layouts as needed, the output written in
