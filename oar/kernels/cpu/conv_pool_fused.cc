@@ -9,6 +9,7 @@
 #endif
 
 #include "oar/core/parallel.h"
+#include "oar/kernels/cpu/pool.h"
 #include "oar/kernels/cpu/shape.h"
 
 namespace oar::kernels {
@@ -36,12 +37,9 @@ void pad_image(const Geometry& g, const float* x, float* pad) {
       std::memcpy(pad + (c * g.HP + h + g.pt) * g.WP + g.pl, x + (c * g.H + h) * g.W, sizeof(float) * g.W);
 }
 
-// The max pool's "better": NaN wins, otherwise the larger value (as pool_max).
-inline float pool_max(float best, float v) { return (v > best) | ((v != v) & (best == best)) ? v : best; }
-
 // best[f][0, row_len) = for filters m[f], the column-wise maximum of convolution rows [r0, r1)
 // (r0 < r1), bias and activation applied: the vertical half of the pool's windows. A NaN in any
-// row wins, as in pool_max.
+// row wins (pool.h's pool_better).
 void window_rows_max(const Geometry& g, const float* pad, const float* w, const float* bias, const int64_t* m,
                      bool relu, int64_t r0, int64_t r1, float (*best)[kConvPoolMaxRow]) {
   const int64_t taps = g.C * g.kh * g.kw;
@@ -90,7 +88,7 @@ void window_rows_max(const Geometry& g, const float* pad, const float* w, const 
                 acc += w[m[f] * taps + (c * g.kh + i) * g.kw + j] * pad[(c * g.HP + r + i) * g.WP + x0 + l + j];
           float y = acc + bias[f];
           if (relu) y = y > 0.0f ? y : 0.0f;
-          best[f][x0 + l] = r == r0 ? y : pool_max(best[f][x0 + l], y);
+          best[f][x0 + l] = r == r0 || pool_better(y, best[f][x0 + l]) ? y : best[f][x0 + l];
         }
 #endif
   }
@@ -123,7 +121,7 @@ void window_columns_max(const Geometry& g, const float* best, bool rows_empty, f
       continue;
     }
     float v = best[c0];
-    for (int64_t c = c0 + 1; c < c1; ++c) v = pool_max(v, best[c]);
+    for (int64_t c = c0 + 1; c < c1; ++c) v = pool_better(best[c], v) ? best[c] : v;
     orow[pw] = v;
   }
 }

@@ -67,13 +67,6 @@ inline void for_each_window(const PoolShape& s, int64_t o, const F& f) {
   f(b, e);
 }
 
-template <typename T>
-inline bool better(T v, T best) {
-  // NaN wins, the first maximum is kept; no short-circuit, so the compiler can select without
-  // branching (random data makes these branches unpredictable).
-  return (v > best) | ((v != v) & (best == best));
-}
-
 // Planes (image, channel) per thread chunk: at least this many elements of work.
 constexpr int64_t kGrain = 1 << 14;
 
@@ -111,7 +104,7 @@ void max_plane_2d(const PoolShape& s, const Windows& win, int64_t lo, int64_t hi
       for (int64_t h = h0; h < h1; ++h)
         for (int64_t w = w0; w < w1; ++w) {
           const T v = xp[h * W + w];
-          const bool take = better(v, best);
+          const bool take = pool_better(v, best);
           best = take ? v : best;
           idx = take ? h * W + w : idx;
         }
@@ -136,7 +129,7 @@ void max_plane_2d(const PoolShape& s, const Windows& win, int64_t lo, int64_t hi
         const T* row = xp + base;
         for (int64_t ow = lo; ow < hi; ++ow) {
           const T v = row[ow * S];
-          const bool take = better(v, yp[ow]);
+          const bool take = pool_better(v, yp[ow]);
           yp[ow] = take ? v : yp[ow];
           mp[ow] = take ? static_cast<int32_t>(base + ow * S) : mp[ow];
         }
@@ -183,7 +176,7 @@ void max_cf(const PoolShape& s, const T* x, T* y, int32_t* mask) {
                 const int64_t row = (d * H + h) * W;
                 for (int64_t w = w0; w < w1; ++w) {
                   const T v = xp[row + w];
-                  const bool take = better(v, best);
+                  const bool take = pool_better(v, best);
                   best = take ? v : best;
                   idx = take ? row + w : idx;
                 }
@@ -216,7 +209,7 @@ void max_cl(const PoolShape& s, const T* x, T* y, int32_t* mask) {
               const int64_t pos = (d * H + h) * W + w;
               const T* xr = xn + pos * C;
               for (int64_t c = 0; c < C; ++c)
-                if (mo[c] < 0 || better(xr[c], yo[c])) {
+                if (mo[c] < 0 || pool_better(xr[c], yo[c])) {
                   yo[c] = xr[c];
                   mo[c] = static_cast<int32_t>(pos);
                 }

@@ -14,6 +14,13 @@
 
 namespace oar::kernels {
 
+// Whether v replaces best in a max window: NaN wins, the first maximum is kept; no short-circuit,
+// so the compiler can select without branching (random data makes these branches unpredictable).
+template <typename T>
+inline bool pool_better(T v, T best) {
+  return (v > best) | ((v != v) & (best == best));
+}
+
 void pool_max(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
               const IntArray& padding, bool adaptive, bool channel_last, const Tensor& out,
               const Tensor& mask);

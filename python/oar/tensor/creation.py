@@ -88,14 +88,20 @@ def from_numpy_shared(arr):
     return _C._from_array(arr, False)
 
 
+def _bound(v):
+    """v as a 0-d tensor for the range ops that read their bounds when a program runs (int64 for a
+    Python int, else float64)."""
+    if isinstance(v, Tensor):
+        return v
+    return _C.full([], v, convert_dtype("int64" if isinstance(v, numbers.Integral) else "float64"))
+
+
 def linspace(start, stop, num, dtype=None, name=None):
     from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, stop)):
         # Program values as ends: the kernel reads them when the program runs (num stays known).
-        def end(v):
-            return v if isinstance(v, Tensor) else _C.full([], float(v), convert_dtype("float64"))
         n = num.item() if isinstance(num, Tensor) else num
-        return _C.linspace_tensor(end(start), end(stop), int(n), convert_dtype(dtype))
+        return _C.linspace_tensor(_bound(start), _bound(stop), int(n), convert_dtype(dtype))
     return _C.linspace(start, stop, num, dtype)
 
 
@@ -105,11 +111,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, end, step)):
         # A program value as a bound: the length is decided when the program runs.
-        def bound(v):
-            if isinstance(v, Tensor):
-                return v
-            return _C.full([], v, convert_dtype("int64" if isinstance(v, numbers.Integral) else "float64"))
-        return _C.arange_tensor(bound(start), bound(end), bound(step), convert_dtype(dtype))
+        return _C.arange_tensor(_bound(start), _bound(end), _bound(step), convert_dtype(dtype))
     vals = []
     for v in (start, end, step):
         vals.append(v.item() if isinstance(v, Tensor) else v)
