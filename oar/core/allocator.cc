@@ -1,6 +1,7 @@
 #include "oar/core/allocator.h"
 
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -40,6 +41,9 @@ size_t CPUAllocator::round_size(size_t nbytes) {
 
 void* CPUAllocator::allocate(size_t nbytes) {
   if (nbytes == 0) return nullptr;
+  // round_size doubles up to nbytes: beyond half the address space it would wrap to 0.
+  OAR_ENFORCE(nbytes <= (std::numeric_limits<size_t>::max() >> 2), ResourceExhausted,
+              "CPUAllocator: out of memory allocating ", nbytes, " bytes");
   const size_t size = round_size(nbytes);
   CacheState& s = state();
   {

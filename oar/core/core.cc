@@ -1,6 +1,7 @@
 // Small pieces of the core: dtype names and promotion, shapes, errors, scalars, threads, RNG.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "oar/core/dtype.h"
 #include "oar/core/error.h"
@@ -90,18 +91,40 @@ const char* error_kind_name(ErrorKind k) {
 }
 
 // ---- shapes ----
+int64_t checked_mul(int64_t a, int64_t b, const char* op, const char* what) {
+  int64_t r;
+  OAR_ENFORCE(!__builtin_mul_overflow(a, b, &r), ResourceExhausted, op, ": ", what, " (", a,
+              " * ", b, ") is too large: it overflows int64");
+  return r;
+}
+
+int64_t checked_add(int64_t a, int64_t b, const char* op, const char* what) {
+  int64_t r;
+  OAR_ENFORCE(!__builtin_add_overflow(a, b, &r), ResourceExhausted, op, ": ", what, " (", a,
+              " + ", b, ") is too large: it overflows int64");
+  return r;
+}
+
 int64_t numel_of(const Shape& s) {
+  // A zero dim makes the tensor empty whatever the others are ([2^40, 2^40, 0] is fine).
+  if (std::find(s.begin(), s.end(), 0) != s.end()) return 0;
   int64_t n = 1;
-  for (int64_t d : s) n *= d;
+  for (int64_t d : s) {
+    OAR_ENFORCE(!__builtin_mul_overflow(n, d, &n), ResourceExhausted, "the shape ", shape_str(s),
+                " holds more elements than can be addressed (the count overflows int64)");
+  }
   return n;
 }
 
 Strides contiguous_strides(const Shape& s) {
+  // Only an empty tensor's strides can overflow (numel_of refuses the rest); nothing is
+  // addressed through them, so they saturate instead of wrapping.
   Strides st(s.size());
   int64_t acc = 1;
   for (size_t i = s.size(); i-- > 0;) {
     st[i] = acc;
-    acc *= std::max<int64_t>(s[i], 1);
+    if (__builtin_mul_overflow(acc, std::max<int64_t>(s[i], 1), &acc))
+      acc = std::numeric_limits<int64_t>::max();
   }
   return st;
 }

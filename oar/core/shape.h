@@ -11,7 +11,11 @@ namespace oar {
 using Shape = std::vector<int64_t>;
 using Strides = std::vector<int64_t>;
 
+// The element count; throws ResourceExhausted when it overflows int64.
 int64_t numel_of(const Shape& s);
+// a * b for sizes computed from user input; throws ResourceExhausted naming op and what on overflow.
+int64_t checked_mul(int64_t a, int64_t b, const char* op, const char* what);
+int64_t checked_add(int64_t a, int64_t b, const char* op, const char* what);
 Strides contiguous_strides(const Shape& s);
 std::string shape_str(const Shape& s);  // "[2, 3]"
 

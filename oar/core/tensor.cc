@@ -33,12 +33,19 @@ autograd::AutogradMeta& TensorImpl::meta() {
 Tensor Tensor::make(const Shape& shape, DType dtype, Place place) {
   OAR_ENFORCE(place.is_cpu(), Unimplemented, "Tensor::make: only CPU tensors are supported ",
               "in this build, got ", place.str());
+  for (int64_t d : shape)
+    OAR_ENFORCE_ARG(d >= 0, "Tensor::make: every dim of a shape must be >= 0, got ",
+                    shape_str(shape));
   auto impl = std::make_shared<TensorImpl>();
   impl->dtype = dtype;
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->numel = numel_of(shape);
-  impl->storage = std::make_shared<Storage>(static_cast<size_t>(impl->numel) * dtype_size(dtype), place);
+  int64_t nbytes;
+  OAR_ENFORCE(!__builtin_mul_overflow(impl->numel, static_cast<int64_t>(dtype_size(dtype)), &nbytes),
+              ResourceExhausted, "Tensor::make: a ", dtype_name(dtype), " tensor of shape ",
+              shape_str(shape), " needs more bytes than can be addressed");
+  impl->storage = std::make_shared<Storage>(static_cast<size_t>(nbytes), place);
   return Tensor(std::move(impl));
 }
 

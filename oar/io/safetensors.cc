@@ -1,10 +1,12 @@
 #include "oar/io/safetensors.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -83,6 +85,9 @@ class JsonParser {
     return out;
   }
   Json value() {
+    // A header is two levels deep; a bound on nesting keeps a damaged one from overflowing the stack.
+    if (++depth_ > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
+    struct Leave { int& d; ~Leave() { --d; } } leave{depth_};
     Json v;
     const char c = peek();
     if (c == '{') {
@@ -127,9 +132,11 @@ class JsonParser {
     fail(std::string("unexpected character '") + c + "'");
   }
 
+  static constexpr int kMaxDepth = 64;
   const std::string& s_;
   const std::string& file_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 std::string json_string(const std::string& s) {
@@ -152,9 +159,12 @@ std::string read_file(const std::string& path, const char* what) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // A unique temporary beside the target (mkstemp: two threads or processes saving to one path
+  // never share it), readable as model files usually are (mkstemp creates it 0600).
+  std::string tmp = path + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
   OAR_ENFORCE(fd >= 0, External, "cannot write '", path, "': ", std::strerror(errno));
+  ::fchmod(fd, 0644);
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -172,6 +182,14 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
     const int err = errno;
     ::unlink(tmp.c_str());
     OAR_THROW(External, "cannot write '", path, "': ", std::strerror(err));
+  }
+  // The rename itself lasts a power loss only once the directory is on disk too.
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
   }
 }
 
@@ -209,7 +227,10 @@ void save_safetensors(const std::string& path, const TensorMap& tensors, const M
 }
 
 TensorMap load_safetensors(const std::string& path, Metadata* metadata) {
-  const std::string bytes = read_file(path, "parameter file");
+  return parse_safetensors(read_file(path, "parameter file"), path, metadata);
+}
+
+TensorMap parse_safetensors(const std::string& bytes, const std::string& path, Metadata* metadata) {
   OAR_ENFORCE(bytes.size() >= 8, InvalidArgument, "'", path, "' is not a valid safetensors file: it is truncated (",
               bytes.size(), " bytes, shorter than the 8-byte header length)");
   uint64_t n = 0;
@@ -251,14 +272,18 @@ TensorMap load_safetensors(const std::string& path, Metadata* metadata) {
       s.push_back(d.number);
     }
     const int64_t begin = offs->items[0].number, end = offs->items[1].number;
-    Tensor t = Tensor::make(s, dtype);
-    const int64_t nbytes = t.numel() * static_cast<int64_t>(t.element_size());
+    // The size the shape claims, checked against the offsets before anything is allocated: a
+    // damaged shape must not become a huge allocation.
+    int64_t nbytes = static_cast<int64_t>(dtype_size(dtype));
+    for (int64_t d : s)
+      if (__builtin_mul_overflow(nbytes, d, &nbytes)) bad("has a shape " + shape_str(s) + " too large to address");
     if (begin < 0 || end < begin || end - begin != nbytes)
       bad("has data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "] that do not match its " +
           std::to_string(nbytes) + " bytes");
     if (static_cast<uint64_t>(end) > data_size)
       OAR_THROW(InvalidArgument, "'", path, "' is truncated: tensor '", name, "' needs bytes up to ", end,
                 " of the data section, which has only ", data_size);
+    Tensor t = Tensor::make(s, dtype);
     if (nbytes) std::memcpy(t.raw_data(), bytes.data() + data_begin + begin, static_cast<size_t>(nbytes));
     out.emplace(name, std::move(t));
   }

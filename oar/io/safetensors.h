@@ -18,6 +18,8 @@ using Metadata = std::map<std::string, std::string>;
 
 void save_safetensors(const std::string& path, const TensorMap& tensors, const Metadata& metadata = {});
 TensorMap load_safetensors(const std::string& path, Metadata* metadata = nullptr);
+// The same from the file's bytes; `where` names the source in errors (the fuzzer's entry point).
+TensorMap parse_safetensors(const std::string& bytes, const std::string& where, Metadata* metadata = nullptr);
 
 // Writes `bytes` to `path` atomically (shared by every file oar saves from C++).
 void write_file_atomic(const std::string& path, const std::string& bytes);

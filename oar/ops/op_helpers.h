@@ -58,6 +58,10 @@ Tensor mask_grad(const Tensor& grad, const Tensor& cond);
 void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
 // The same for any floating dtype (float16, bfloat16, float32, float64).
 void check_floating(const char* op, const char* arg, const Tensor& t);
+// For backward ops (which a program file may also call with anything): `t` is defined and has
+// `like`'s shape and dtype (the tensor it is the gradient of, or its statistics); InvalidArgument
+// naming op and arg otherwise.
+void check_same_meta(const char* op, const char* arg, const Tensor& t, const Shape& shape, DType dtype);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);
 // conj(t) for complex t, t itself otherwise: the chain rule for complex inputs multiplies the

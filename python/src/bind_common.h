@@ -30,9 +30,25 @@ void bind_inference(nb::module_& m);  // inference_bind.cc
 
 namespace nanobind::detail {
 
+// Casters run in noexcept code: an exception escaping one (a static program's value read for its
+// data, a failed cast) would terminate the process, so each turns any exception into "does not
+// convert" (nanobind then raises TypeError naming the function and the argument types).
+template <typename Fn>
+bool convert_or_refuse(Fn&& fn) noexcept {
+  try {
+    return fn();
+  } catch (...) {
+    PyErr_Clear();
+    return false;
+  }
+}
+
 template <> struct type_caster<oar::IntArray> {
   NB_TYPE_CASTER(oar::IntArray, const_name("IntArray"))
   bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    return convert_or_refuse([&] { return convert(src); });
+  }
+  bool convert(handle src) {
     value.clear();
     if (src.is_none()) return true;
     if (PyLong_Check(src.ptr()) && !PyBool_Check(src.ptr())) {
@@ -78,7 +94,7 @@ template <> struct type_caster<oar::IntArray> {
 template <> struct type_caster<oar::Scalar> {
   NB_TYPE_CASTER(oar::Scalar, const_name("Scalar"))
   bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
-    return oar::python::scalar_from_python(src, value);
+    return convert_or_refuse([&] { return oar::python::scalar_from_python(src, value); });
   }
   static handle from_cpp(const oar::Scalar& s, rv_policy, cleanup_list*) noexcept {
     switch (s.kind()) {
@@ -92,7 +108,7 @@ template <> struct type_caster<oar::Scalar> {
 template <> struct type_caster<oar::DType> {
   NB_TYPE_CASTER(oar::DType, const_name("dtype"))
   bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
-    return oar::python::dtype_from_python(src, value);
+    return convert_or_refuse([&] { return oar::python::dtype_from_python(src, value); });
   }
   static handle from_cpp(oar::DType d, rv_policy, cleanup_list*) noexcept;
 };

@@ -572,7 +572,8 @@ TEST(IrRoundTrip, EveryRegisteredOp) {
   // The channel-blocked ops need their last dim to be the block (16); the blocked_conv pass
   // builds them from known types.
   const std::vector<std::string> allowed = {"convolution_input_grad", "convolution_weight_grad", "fold", "fold_base",
-                                            "max_unpool_base", "pool_avg_grad", "pool_max_grad", "conv2d_fused",
+                                            "max_unpool_base", "pad_nd_grad", "pool_avg_grad", "pool_max_grad",
+                                            "conv2d_fused",
                                             "to_plain_layout", "max_pool2d_blocked", "global_avg_pool2d_blocked"};
   std::string unexpected;
   for (size_t at = 0; at < unknown_failures.size();) {

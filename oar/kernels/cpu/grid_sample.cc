@@ -6,6 +6,8 @@
 #include "oar/core/error.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
+#include "oar/ops/infer_meta/vision.h"
+#include "oar/ops/op_helpers.h"
 
 namespace oar::kernels {
 namespace {
@@ -264,12 +266,15 @@ void grid_sample_grad(const Tensor& x0, const Tensor& grid0, const Tensor& dout0
 std::vector<Tensor> grid_sample_grad(const Tensor& x, const Tensor& grid, const Tensor& out_grad,
                                      const std::string& mode, const std::string& padding_mode,
                                      bool align_corners) {
+  const Meta out = infer_meta::grid_sample("grid_sample_grad", {x, grid}, mode, padding_mode, align_corners);
+  check_same_meta("grid_sample_grad", "out_grad", out_grad, out.shape, out.dtype);
   Tensor dx = Tensor::make(x.shape(), x.dtype()), dgrid = Tensor::make(grid.shape(), grid.dtype());
   grid_sample_grad(x, grid, out_grad, mode, padding_mode, align_corners, dx, dgrid);
   return {dx, dgrid};
 }
 
 void affine_grid_base(int64_t D, int64_t H, int64_t W, bool align_corners, const Tensor& base) {
+  if (base.numel() == 0) return;  // the loops below walk D x H even when W is 0
   dispatch_floating(base.dtype(), "affine_grid", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {

@@ -331,17 +331,26 @@ Tensor repeat_interleave_index(const Tensor& repeats, int64_t n) {
               dtype_name(repeats.dtype()), ".");
   OAR_ENFORCE_ARG(repeats.numel() == 1 || repeats.numel() == n, "repeat_interleave: 'repeats' must hold one ",
                   "count or ", n, " (one per element along the axis), got ", repeats.numel());
+  OAR_ENFORCE_ARG(n >= 0, "repeat_interleave: the number of elements must be >= 0, got ", n);
   const Tensor r = as_contiguous(repeats, DType::Int64);
   const int64_t* c = r.data<int64_t>();
+  const bool one_count = r.numel() == 1;
+  // One count for all: n * count, checked, with no walk over n (n may be huge when count is 0).
   int64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t k = c[r.numel() == 1 ? 0 : i];
-    OAR_ENFORCE_ARG(k >= 0, "repeat_interleave: 'repeats' must be non-negative, got ", k);
-    total += k;
+  if (one_count) {
+    OAR_ENFORCE_ARG(c[0] >= 0, "repeat_interleave: 'repeats' must be non-negative, got ", c[0]);
+    total = checked_mul(n, c[0], "repeat_interleave", "the output size");
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      OAR_ENFORCE_ARG(c[i] >= 0, "repeat_interleave: 'repeats' must be non-negative, got ", c[i]);
+      OAR_ENFORCE(!__builtin_add_overflow(total, c[i], &total), ResourceExhausted,
+                  "repeat_interleave: the output size overflows int64");
+    }
   }
   Tensor out = Tensor::make({total}, DType::Int64);
   int64_t* o = out.data<int64_t>();
-  for (int64_t i = 0; i < n; ++i) o = std::fill_n(o, c[r.numel() == 1 ? 0 : i], i);
+  if (total > 0)
+    for (int64_t i = 0; i < n; ++i) o = std::fill_n(o, c[one_count ? 0 : i], i);
   return out;
 }
 

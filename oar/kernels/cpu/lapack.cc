@@ -91,6 +91,30 @@ void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
 }
 
 // The batch index of the first matrix whose LAPACK info is nonzero, or -1.
+// The info recorded for a matrix holding NaN or Inf, which the iterative drivers (?gesdd,
+// ?syevd) are never given: on such input they may loop forever.
+constexpr int kNonFinite = std::numeric_limits<int>::min();
+
+template <typename T>
+bool all_finite(const T* p, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return false;
+  return true;
+}
+
+// Throws for the first failed matrix: InvalidArgument for non-finite input, else External
+// naming the LAPACK routine and its info.
+void check_converged(const std::vector<int>& infos, const char* op, const char* routine) {
+  int64_t bad = -1;
+  for (size_t b = 0; b < infos.size() && bad < 0; ++b)
+    if (infos[b] != 0) bad = static_cast<int64_t>(b);
+  if (bad < 0) return;
+  OAR_ENFORCE_ARG(infos[bad] != kNonFinite, op, ": matrix ", bad,
+                  " of the batch holds NaN or Inf values, which have no decomposition");
+  OAR_THROW(External, op, ": LAPACK ", routine, " did not converge (matrix ", bad, " of the batch, info ",
+            infos[bad], ")");
+}
+
 int64_t first_failed(const std::vector<int>& infos) {
   for (size_t b = 0; b < infos.size(); ++b)
     if (infos[b] != 0) return static_cast<int64_t>(b);
@@ -282,6 +306,10 @@ void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vecto
     const T* src = in.t.data<T>();
     std::vector<int> failed(in.count, 0);
     for_each_matrix(in.count, n * n * n, [&](int64_t b) {
+      if (!all_finite(src + b * n * n, n * n)) {
+        failed[b] = kNonFinite;
+        return;
+      }
       std::vector<T> a(n * n), w(std::max<int64_t>(n, 1));
       to_colmajor(src + b * n * n, n, n, a.data());
       const int ni = static_cast<int>(n);
@@ -304,9 +332,7 @@ void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vecto
       std::copy(w.begin(), w.begin() + n, values.data<T>() + b * n);
       if (vectors.defined()) from_colmajor(a.data(), n, n, vectors.data<T>() + b * n * n);
     });
-    const int64_t bad = first_failed(failed);
-    OAR_ENFORCE(bad < 0, External, "eigh: LAPACK ?syevd did not converge (matrix ", bad,
-                " of the batch, info ", failed[bad], ")");
+    check_converged(failed, "eigh", "?syevd");
   });
 }
 
@@ -320,6 +346,10 @@ void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, 
     const T* src = in.t.data<T>();
     std::vector<int> failed(in.count, 0);
     for_each_matrix(in.count, m * n * k, [&](int64_t b) {
+      if (!all_finite(src + b * m * n, m * n)) {
+        failed[b] = kNonFinite;
+        return;
+      }
       std::vector<T> a(m * n), sv(std::max<int64_t>(k, 1)), uu(vectors ? m * ucols : 1), vt(vectors ? vrows * n : 1);
       std::vector<int> iwork(8 * std::max<int64_t>(k, 1));
       to_colmajor(src + b * m * n, m, n, a.data());
@@ -345,9 +375,7 @@ void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, 
         from_colmajor(vt.data(), vrows, n, vh.data<T>() + b * vrows * n);
       }
     });
-    const int64_t bad = first_failed(failed);
-    OAR_ENFORCE(bad < 0, External, "svd: LAPACK ?gesdd did not converge (matrix ", bad,
-                " of the batch, info ", failed[bad], ")");
+    check_converged(failed, "svd", "?gesdd");
   });
 }
 

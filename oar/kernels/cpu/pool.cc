@@ -475,6 +475,10 @@ void pool_max_gather(const Tensor& x0, const Tensor& mask0, bool channel_last,
   const Tensor x = dense(x0), mask = dense(mask0);
   const MaskGeo g = mask_geo(x.shape(), out.shape(), channel_last);
   const int32_t* m = static_cast<const int32_t*>(mask.raw_data());
+  // The mask comes from pool_max; one read from a program file may point anywhere.
+  for (int64_t q = 0; q < mask.numel(); ++q)
+    OAR_ENFORCE(m[q] < g.X, OutOfRange, "max_pool: mask index ", m[q], " is out of range for ",
+                g.X, " input positions");
   dispatch_floating(x.dtype(), "max_pool_gather", [&](auto tag) {
     using T = decltype(tag);
     {  // a pure gather: every floating type as it is

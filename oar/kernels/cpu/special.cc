@@ -57,6 +57,29 @@ double digamma(double x) {
   return result + std::log(x) - 0.5 / x - series;
 }
 
+// psi^(n)(x) for orders whose n! overflows a double (n > 170), in constant time per element:
+// psi^(n)(x) = (-1)^(n+1) n! sum_k (x + k)^-(n+1). For x < 0 the term of the nearest pole alone
+// (distance <= 1/2) exceeds the double range, so the result is an infinity of that term's sign.
+// For x > 0 the sum is taken relative to its first term in log space; the ratios
+// (x / (x + k))^(n+1) fall fast for such n, and the integral bounds the remainder.
+double polygamma_large_order(int64_t n, double x) {
+  const double s = static_cast<double>(n) + 1;  // the Hurwitz zeta's exponent
+  const double order_sign = n % 2 == 1 ? 1.0 : -1.0;
+  if (x < 0) {
+    const double nearest = x - std::round(x);  // x + k for the k nearest the pole
+    return order_sign * ((n % 2 == 0 && nearest < 0) ? -kInf : kInf);
+  }
+  double factor = 0, term = 1;
+  int k = 0;
+  for (; k < 64; ++k) {
+    term = std::exp(-s * std::log1p(k / x));  // (x / (x + k))^s
+    factor += term;
+    if (term < 1e-17 * factor) break;
+  }
+  if (k == 64) factor += term * (x + k) / (s - 1);  // the integral of the remaining terms
+  return order_sign * std::exp(std::lgamma(s) - s * std::log(x) + std::log(factor));
+}
+
 // psi^(n)(x) for n >= 1: shift x up with psi^(n)(x) = psi^(n)(x + 1) + (-1)^(n+1) n! / x^(n+1),
 // then the asymptotic series
 //   (-1)^(n+1) [ (n-1)!/x^n + n!/(2 x^(n+1)) + sum_k B_2k (2k+n-1)! / ((2k)! x^(2k+n)) ].
@@ -65,6 +88,7 @@ double polygamma_n(int64_t n, double x) {
   if (std::isnan(x)) return x;
   if (x == kInf) return 0.0;
   if (x <= 0 && x == std::floor(x)) return n % 2 == 1 ? kInf : kNaN;
+  if (n > 170) return polygamma_large_order(n, x);  // the loops below take O(n) and O(n^2) steps
   if (x < 0) {
     // Reflection, the n-th derivative of psi(1 - x) - psi(x) = pi cot(pi x):
     //   psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1) cot^(n)(pi x),

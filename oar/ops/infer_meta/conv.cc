@@ -236,8 +236,9 @@ ConvArgs conv_transpose_args(const char* op, int64_t nd, const Tensor& x, const 
   if (!output_size.empty()) osize = per_dim(op, "output_size", output_size, nd, 1);
   Shape out;
   for (int64_t d = 0; d < nd; ++d) {
-    const int64_t base = (in[d] - 1) * a.stride[d] - a.padding[2 * d] - a.padding[2 * d + 1] +
-                         a.dilation[d] * (k[d] - 1) + 1;
+    const int64_t base = checked_add(
+        checked_mul(in[d] - 1, a.stride[d], op, "the output size") - a.padding[2 * d] - a.padding[2 * d + 1],
+        checked_mul(a.dilation[d], k[d] - 1, op, "the dilated kernel size") + 1, op, "the output size");
     OAR_ENFORCE_ARG(opad[d] < a.stride[d], op, ": the output_padding (", list_str(opad),
                     ") should be smaller than the stride (", list_str(a.stride), ")");
     int64_t o = base + opad[d];

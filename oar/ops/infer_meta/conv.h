@@ -54,7 +54,11 @@ Meta convolution_weight_grad(const char* op, const Tensor& x, const Tensor& out_
 // The spatial output size of a convolution along one dim (floor division; may be <= 0).
 inline int64_t conv_out_size(int64_t in, int64_t k, int64_t stride, int64_t dilation,
                              int64_t pad_before, int64_t pad_after) {
-  const int64_t span = in + pad_before + pad_after - (dilation * (k - 1) + 1);
+  // Checked: dilation, paddings and sizes come from the user and may be anything.
+  const int64_t kernel_span = checked_mul(dilation, k - 1, "convolution", "the dilated kernel size") + 1;
+  const int64_t padded = checked_add(checked_add(in, pad_before, "convolution", "the padded size"), pad_after,
+                                     "convolution", "the padded size");
+  const int64_t span = padded - kernel_span;
   return span < 0 ? 0 - ((-span + stride - 1) / stride) + 1 : span / stride + 1;
 }
 

@@ -73,8 +73,11 @@ Meta embedding(const char*, const Tensor& x, const Tensor& weight, int64_t) {
 Meta embedding_grad(const char*, const Tensor& x, const Tensor& out_grad, int64_t num_weights,
                     int64_t) {
   check_ids("embedding_grad", x);
-  OAR_ENFORCE_ARG(out_grad.ndim() == x.ndim() + 1, "embedding_grad: out_grad rank ", out_grad.ndim(),
-                  " must be the ids rank + 1 = ", x.ndim() + 1);
+  OAR_ENFORCE_ARG(out_grad.ndim() == x.ndim() + 1 &&
+                      Shape(out_grad.shape().begin(), out_grad.shape().end() - 1) == x.shape(),
+                  "embedding_grad: out_grad of shape ", shape_str(out_grad.shape()),
+                  " must be the ids' shape ", shape_str(x.shape()), " plus the embedding dim");
+  OAR_ENFORCE_ARG(num_weights >= 0, "embedding_grad: num_weights must be >= 0, got ", num_weights);
   return {{num_weights, out_grad.shape().back()}, out_grad.dtype()};
 }
 
@@ -108,7 +111,7 @@ Meta pad_nd(const char*, const Tensor& x, const IntArray& pads, const std::strin
     if (mode == "circular")
       OAR_ENFORCE_ARG(b <= n && a <= n, "pad: circular padding of dim ", d, " (size ", n,
                       ") must be at most the dim size, got ", b, " and ", a);
-    s[d] = n + b + a;
+    s[d] = checked_add(checked_add(n, b, "pad", "the padded size"), a, "pad", "the padded size");
   }
   return {s, x.dtype()};
 }
@@ -117,6 +120,17 @@ Meta pad_nd_grad(const char*, const Tensor& out_grad, const IntArray& input_shap
                  const IntArray& pads, const std::string&) {
   OAR_ENFORCE_ARG(pads.size() == 2 * input_shape.size() && out_grad.ndim() == static_cast<int64_t>(input_shape.size()),
                   "pad_grad: shapes do not match the padding");
+  // out_grad is the padded input: each dim the input's plus its two paddings.
+  for (size_t d = 0; d < input_shape.size(); ++d) {
+    int64_t padded = input_shape[d];
+    const bool fits = input_shape[d] >= 0 && pads[2 * d] >= 0 && pads[2 * d + 1] >= 0 &&
+                      !__builtin_add_overflow(padded, pads[2 * d], &padded) &&
+                      !__builtin_add_overflow(padded, pads[2 * d + 1], &padded) &&
+                      padded == out_grad.shape()[d];
+    OAR_ENFORCE_ARG(fits, "pad_grad: out_grad of shape ", shape_str(out_grad.shape()), " is not input_shape ",
+                    shape_str(Shape(input_shape.begin(), input_shape.end())), " padded by ",
+                    shape_str(Shape(pads.begin(), pads.end())));
+  }
   return {Shape(input_shape.begin(), input_shape.end()), out_grad.dtype()};
 }
 

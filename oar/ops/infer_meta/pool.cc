@@ -211,6 +211,8 @@ Meta pool_max_grad(const char* op, const Tensor& out_grad, const Tensor& mask,
 
 Meta pool_max_gather(const char* op, const Tensor& x, const Tensor& mask, bool channel_last) {
   const Shape& m = mask.shape();
+  OAR_ENFORCE_ARG(x.ndim() >= 3, op, ": x must have batch, channel and spatial dims, got shape ",
+                  shape_str(x.shape()));
   OAR_ENFORCE_ARG(mask.dtype() == DType::Int32 && m.size() == x.shape().size() &&
                       m[0] == x.shape()[0] &&
                       (channel_last ? m.back() == x.shape().back() : m[1] == x.shape()[1]),

@@ -319,7 +319,8 @@ kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray&
                     shape_str(Shape(shape.begin(), shape.end())), ".");
     OAR_ENFORCE_ARG(stride[d] >= 0, op, ": every entry of 'stride' must be >= 0, but stride[", d,
                     "] is ", stride[d], ".");
-    if (shape[d] > 0) last += (shape[d] - 1) * stride[d];
+    if (shape[d] > 0) last = checked_add(last, checked_mul(shape[d] - 1, stride[d], op, "the view's extent"), op,
+                                         "the view's extent");
   }
   // A shape-only placeholder (IR type inference) has no memory: its storage is its own elements.
   const int64_t storage = x.storage()->data() != nullptr
@@ -400,6 +401,9 @@ IntArray split_num(const char* op, const Tensor& x, int64_t num, int64_t axis) {
   OAR_ENFORCE_ARG(dim % num == 0, op, ": The input's size along the split dimension must be ",
                   "evenly divisible by 'num_or_sections'. But received num_or_sections = ", num,
                   ", x's shape = ", shape_str(x.shape()), ", axis = ", axis, ".");
+  // Only an empty dim splits into more parts than it has elements; each part is a tensor.
+  OAR_ENFORCE(num <= std::max<int64_t>(dim, 1 << 20), ResourceExhausted, op, ": ", num,
+              " sections of an empty dim are too many (at most ", 1 << 20, ")");
   return IntArray(std::vector<int64_t>(num, dim / num));
 }
 
@@ -503,7 +507,7 @@ Meta tile(const char* op, const Tensor& x, const IntArray& repeat_times) {
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t xi = d - (rank - x.ndim()), ri = d - (rank - static_cast<int64_t>(repeat_times.size()));
     const int64_t xd = xi >= 0 ? x.shape()[xi] : 1, rd = ri >= 0 ? repeat_times[ri] : 1;
-    out[d] = xd * rd;
+    out[d] = checked_mul(xd, rd, op, "the tiled size");
   }
   return {out, x.dtype()};
 }

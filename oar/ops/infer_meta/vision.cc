@@ -46,6 +46,11 @@ Meta interp_grad(const char* op, const Tensor& out_grad, const IntArray& input_s
   OAR_ENFORCE_ARG(static_cast<int64_t>(input_shape.size()) == out_grad.ndim(), op,
                   ": input_shape ", list_str(input_shape), " does not match out_grad of shape ",
                   shape_str(out_grad.shape()));
+  bool fits = out_grad.ndim() >= 3 && out_grad.ndim() <= 5 && input_shape[0] == out_grad.shape()[0] &&
+              input_shape[1] == out_grad.shape()[1];
+  for (int64_t d : input_shape) fits = fits && d >= 0;
+  OAR_ENFORCE_ARG(fits, op, ": input_shape ", list_str(input_shape), " must be [N, C, spatial...] (3-D to 5-D, ",
+                  "N and C as out_grad's ", shape_str(out_grad.shape()), ", no negative size)");
   return {Shape(input_shape.begin(), input_shape.end()), out_grad.dtype()};
 }
 
@@ -128,9 +133,9 @@ Shape shuffle_check(const char* op, const Tensor& x, int64_t factor,
   const bool last = data_format == "NHWC";
   const int64_t C = last ? s[3] : s[1], H = last ? s[1] : s[2], W = last ? s[2] : s[3];
   if (kind == 0) {
-    OAR_ENFORCE_ARG(C % (factor * factor) == 0, op, ": the number of channels (", C,
-                    ") should be divisible by the square of upscale_factor (", factor * factor,
-                    ")");
+    // factor <= C first: the square of a larger factor exceeds C anyway and may overflow.
+    OAR_ENFORCE_ARG(factor <= C && C % (factor * factor) == 0, op, ": the number of channels (", C,
+                    ") should be divisible by the square of upscale_factor (", factor, "^2)");
   } else if (kind == 1) {
     OAR_ENFORCE_ARG(H % factor == 0 && W % factor == 0, op, ": the height (", H,
                     ") and width (", W, ") should be divisible by downscale_factor (", factor,
@@ -172,10 +177,11 @@ FoldArgs fold_args(const char* op, const IntArray& kernel_sizes, const IntArray&
 namespace {
 int64_t blocks(const char* op, int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1,
                int64_t dil) {
-  const int64_t span = dil * (k - 1) + 1;
-  OAR_ENFORCE_ARG(in + p0 + p1 >= span, op, ": the padded input size (", in + p0 + p1,
+  const int64_t span = checked_mul(dil, k - 1, op, "the dilated kernel size") + 1;
+  const int64_t padded = checked_add(checked_add(in, p0, op, "the padded size"), p1, op, "the padded size");
+  OAR_ENFORCE_ARG(padded >= span, op, ": the padded input size (", padded,
                   ") is smaller than the dilated kernel size (", span, ")");
-  return (in + p0 + p1 - span) / s + 1;
+  return (padded - span) / s + 1;
 }
 // The 2-D window attributes of fold/unfold: 2 kernel sizes, strides and dilations (positive) and
 // 4 paddings (non-negative); anything else would index past the arrays or divide by zero.
@@ -202,7 +208,9 @@ Meta unfold_base(const char* op, const Tensor& x, const IntArray& kernel, const 
   const Shape& s = x.shape();
   const int64_t ho = blocks(op, s[2], kernel[0], stride[0], padding[0], padding[2], dilation[0]);
   const int64_t wo = blocks(op, s[3], kernel[1], stride[1], padding[1], padding[3], dilation[1]);
-  return {Shape{s[0], s[1] * kernel[0] * kernel[1], ho * wo}, x.dtype()};
+  const int64_t area = checked_mul(kernel[0], kernel[1], op, "the kernel area");
+  return {Shape{s[0], checked_mul(s[1], area, op, "the output channels"), checked_mul(ho, wo, op, "the block count")},
+          x.dtype()};
 }
 
 Meta fold_base(const char* op, const Tensor& x, const IntArray& output_size,
@@ -215,14 +223,14 @@ Meta fold_base(const char* op, const Tensor& x, const IntArray& output_size,
   OAR_ENFORCE_ARG(output_size.size() == 2, op, ": 'output_sizes' must have 2 values, but got ",
                   output_size.size());
   const Shape& s = x.shape();
-  const int64_t kk = kernel[0] * kernel[1];
+  const int64_t kk = checked_mul(kernel[0], kernel[1], op, "the kernel area");
   OAR_ENFORCE_ARG(s[1] % kk == 0, op, ": the size of x's dim 1 (", s[1],
                   ") should be divisible by the kernel area (", kk, ")");
   const int64_t ho =
       blocks(op, output_size[0], kernel[0], stride[0], padding[0], padding[2], dilation[0]);
   const int64_t wo =
       blocks(op, output_size[1], kernel[1], stride[1], padding[1], padding[3], dilation[1]);
-  OAR_ENFORCE_ARG(ho * wo == s[2], op, ": x's dim 2 (", s[2],
+  OAR_ENFORCE_ARG(checked_mul(ho, wo, op, "the block count") == s[2], op, ": x's dim 2 (", s[2],
                   ") should equal the number of sliding blocks (", ho, " * ", wo, " = ", ho * wo,
                   ")");
   return {Shape{s[0], s[1] / kk, output_size[0], output_size[1]}, x.dtype()};
@@ -353,13 +361,23 @@ SdpaDims sdpa_check(const char* op, const Tensor& q, const Tensor& k, const Tens
   return d;
 }
 
-std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor&,
+std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor& dmask,
                             double, bool) {
   OAR_ENFORCE_ARG(qkv.size() == 3 || qkv.size() == 4, op,
                   ": expected {query, key, value} and maybe a mask, got ", qkv.size(), " tensors");
-  const Shape &qs = qkv[0].shape(), &ks = qkv[1].shape(), &vs = qkv[2].shape();
-  return {Meta{Shape{qs[0], qs[1], qs[2], vs[3]}, qkv[0].dtype()},
-          Meta{Shape{qs[0], qs[2], qs[1], ks[1]}, qkv[0].dtype()}};
+  // The public op expanded the mask to [B, H, Sq, Sk] already; a program file may not have.
+  const SdpaDims d = sdpa_check(op, qkv[0], qkv[1], qkv[2], Tensor(), 0.0);
+  const Shape full{d.B, d.H, d.Sq, d.Sk};
+  auto check_full = [&](const Tensor& m, const char* what, bool bool_ok) {
+    OAR_ENFORCE(m.dtype() == qkv[0].dtype() || (bool_ok && m.dtype() == DType::Bool), TypeMismatch, op,
+                ": ", what, " must be ", bool_ok ? "bool or " : "", dtype_name(qkv[0].dtype()), ", got ",
+                dtype_name(m.dtype()));
+    OAR_ENFORCE_ARG(m.shape() == full, op, ": ", what, " must have shape ", shape_str(full), ", got ",
+                    shape_str(m.shape()));
+  };
+  if (qkv.size() == 4) check_full(qkv[3], "the attention mask", true);
+  if (dmask.defined()) check_full(dmask, "the dropout mask", false);
+  return {Meta{Shape{d.B, d.Sq, d.H, d.Dv}, qkv[0].dtype()}, Meta{full, qkv[0].dtype()}};
 }
 
 }  // namespace oar::infer_meta

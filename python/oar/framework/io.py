@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .. import _C
+from . import safe_pickle
 
 Tensor = _C.Tensor
 
@@ -30,7 +31,8 @@ BIG_PARAM_KEY = "UnpackBigParamInfor@@"
 _MAX_PART_BYTES = 2**30 - 1
 
 _SAVE_CONFIGS = ("use_binary_format", "pickle_protocol", "safetensors")
-_LOAD_CONFIGS = ("model_filename", "params_filename", "keep_name_table", "return_numpy", "safetensors")
+_LOAD_CONFIGS = ("model_filename", "params_filename", "keep_name_table", "return_numpy", "safetensors",
+                 "weights_only")
 
 
 class CheckpointNotFoundError(FileNotFoundError, ValueError):
@@ -343,13 +345,20 @@ def _join_big_arrays(obj):
         obj[key] = np.concatenate(parts).reshape(entry["OriginShape"])
 
 
-def _unpickle(f, where):
-    """pickle.load with every failure of a damaged file turned into one ValueError naming it.
+def _unpickle(f, where, weights_only):
+    """Unpickle f, admitting only what checkpoints hold unless weights_only is False; every
+    failure of a damaged file becomes one ValueError naming it.
 
     Paddle raises EOFError for some truncations and ValueError("can not parse the file") for
     others; oar always raises ValueError and says which."""
     try:
+        if weights_only:
+            return safe_pickle.load(f)
         return pickle.Unpickler(f, encoding="latin1").load()
+    except safe_pickle.UnsafePickleError as e:  # before `Exception`: not a damaged file
+        raise safe_pickle.UnsafePickleError(e.what, (
+            f"oar.load: refused {e.what} in {where}: loading it could run code. If you trust the "
+            "file, load it with oar.load(path, weights_only=False)")) from None
     except (MemoryError, RecursionError) as e:
         raise ValueError(f"oar.load: can't parse {where}: it is corrupted ({type(e).__name__})") from e
     except EOFError as e:
@@ -380,8 +389,11 @@ def load(path, **configs):
     """Load an object saved by oar.save or paddle.save (paddle.load); tensors come back as
     oar.Tensor, or as numpy arrays with return_numpy=True.
 
-    Like paddle.load this unpickles the file: load only files you trust."""
+    The file may hold only what checkpoints do (containers, scalars, arrays): anything else (a
+    class, a function) could run code and raises pickle.UnpicklingError. weights_only=False
+    unpickles everything, as paddle.load does: only for files you trust."""
     _check_configs(configs, _LOAD_CONFIGS, "oar.load")
+    weights_only = configs.get("weights_only", True)
     return_numpy = bool(configs.get("return_numpy", False))
     if configs.get("safetensors", False):
         raise NotImplementedError("oar.load: safetensors=True is not supported yet")
@@ -389,7 +401,7 @@ def load(path, **configs):
     if isinstance(source, _pyio.BytesIO):
         start = source.tell()
         try:
-            obj = _unpickle(source, "the BytesIO buffer")
+            obj = _unpickle(source, "the BytesIO buffer", weights_only)
             _check_arrays(obj, "the BytesIO buffer")
         except ValueError:
             source.seek(start)  # as Paddle's reader, leave the buffer where it was
@@ -404,7 +416,7 @@ def load(path, **configs):
             raise ValueError(f"oar.load: {source!r} is a directory; expected a file written by "
                              "paddle.save/oar.save (Paddle 1.x directory checkpoints are not supported)")
         with open(source, "rb") as f:
-            obj = _unpickle(f, f"the file {source!r}")
+            obj = _unpickle(f, f"the file {source!r}", weights_only)
         _check_arrays(obj, f"the file {source!r}")
 
     if isinstance(obj, dict):

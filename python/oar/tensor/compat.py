@@ -237,9 +237,23 @@ def view_as(x, other, name=None):
     return _C.reshape(x, other.shape)
 
 
+def _known_sizes(shape, op):
+    """A shape argument (list/tuple of ints or 1-element tensors, or an int tensor) as ints. Sizes
+    held by a static program's values are unknown until it runs: refused by name."""
+    from ..static.mode import is_symbolic
+    items = [shape] if isinstance(shape, _C.Tensor) else list(shape)
+    if any(isinstance(v, _C.Tensor) and is_symbolic(v) for v in items):
+        raise ValueError(f"{op}: argument 'shape' must be known while a static program is built, but it "
+                         "holds a value of the program (its data exists only when the program runs); "
+                         "pass a list of ints")
+    if isinstance(shape, _C.Tensor):
+        return [int(v) for v in shape.tolist()]
+    return [int(v.item()) if isinstance(v, _C.Tensor) else v for v in items]
+
+
 def unflatten(x, axis, shape, name=None):
     a = _axes(x.ndim, axis)[0]
-    return _C.reshape(x, x.shape[:a] + list(shape) + x.shape[a + 1:])
+    return _C.reshape(x, x.shape[:a] + _known_sizes(shape, "unflatten") + x.shape[a + 1:])
 
 
 def unstack(x, axis=0, num=None):

@@ -5,11 +5,11 @@ Each archive member whose name contains the mode's flag ('data_batch'/'test_batc
 'train'/'test' for CIFAR-100) is a pickled dict with b'data' (uint8 [n, 3072], CHW rows) and
 b'labels' (CIFAR-10) or b'fine_labels' (CIFAR-100); members are read in sorted name order.
 """
-import pickle
 import tarfile
 
 import numpy as np
 
+from ...framework import safe_pickle
 from . import _files
 from ._image_dataset import ImageDataset, default_dtype_name
 
@@ -47,7 +47,8 @@ class Cifar10(ImageDataset):
                                  f"{self.flag!r}; is it {self.ARCHIVE}?")
             for name in names:
                 try:
-                    batch = pickle.load(archive.extractfile(name), encoding="bytes")
+                    # refuses anything but containers and arrays: the archive may come from anywhere
+                    batch = safe_pickle.load(archive.extractfile(name), encoding="bytes")
                 except Exception as e:
                     raise ValueError(f"{cls}: member {name!r} of {self.data_file!r} is not a "
                                      f"readable pickled batch ({e})") from e

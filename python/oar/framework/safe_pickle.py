@@ -1,0 +1,113 @@
+"""Unpickling that never runs a file's code: only what checkpoints hold is admitted.
+
+A pickle names globals (os.system, eval, any class) that unpickling imports and calls. Paddle's
+formats (paddle.save, oar.save: .pdparams, .pdopt, any object saved with them) name only builtin
+containers and scalars, OrderedDict, NumPy arrays, dtypes and scalars, and `eval` in the one form
+Paddle writes a DenseTensor with. This loader resolves those and refuses everything else (globals,
+persistent ids, extension codes) with UnsafePickleError before anything is called.
+
+It is built on pickle's pure-Python unpickler, whose opcodes can be overridden: the C one takes
+extension codes (EXT1/2/4) from copyreg's cache without asking find_class. Checkpoints are mostly
+a few big arrays, which both read at the same speed.
+"""
+import builtins
+import codecs
+import collections
+import copyreg
+import importlib
+import pickle
+
+import numpy as np
+
+
+class UnsafePickleError(pickle.UnpicklingError, ValueError):
+    """The data name something a checkpoint never holds. `what` says which ("the global
+    'os.system'"). Also a ValueError: oar.load reports every unloadable file as one."""
+
+    def __init__(self, what, message=None):
+        super().__init__(message or f"refused {what}: loading it could run code")
+        self.what = what
+
+
+def _paddle_dense_tensor(expression, namespace=None, *rest):
+    """Paddle pickles a DenseTensor as eval('data', {'data': array}): give the array back,
+    evaluate nothing."""
+    if expression == "data" and not rest and type(namespace) is dict and list(namespace) == ["data"] \
+            and isinstance(namespace["data"], np.ndarray):
+        return namespace["data"]
+    raise UnsafePickleError("the global 'builtins.eval' (called on anything but Paddle's 'data')")
+
+
+def _allowed_globals():
+    """(module, name) as a file spells it -> the object it stands for."""
+    allowed = {("collections", "OrderedDict"): collections.OrderedDict,
+               ("_codecs", "encode"): codecs.encode}  # bytes in protocol 2 (codecs re-exports it)
+    # Protocol 2 spells the builtins module as Python 2 did ('__builtin__', 'xrange').
+    for module in ("builtins", "__builtin__"):
+        for name in ("tuple", "list", "dict", "set", "frozenset", "bytes", "bytearray", "complex",
+                     "slice", "range"):
+            allowed[module, name] = getattr(builtins, name)
+        allowed[module, "eval"] = _paddle_dense_tensor
+    allowed["__builtin__", "xrange"] = range
+    # NumPy 2 moved numpy.core to numpy._core: files name either, both mean the running NumPy's.
+    core = "numpy._core" if np.lib.NumpyVersion(np.__version__) >= "2.0.0" else "numpy.core"
+    multiarray = importlib.import_module(core + ".multiarray")
+    numeric = importlib.import_module(core + ".numeric")
+    for module in ("numpy.core", "numpy._core"):
+        allowed[module + ".multiarray", "_reconstruct"] = multiarray._reconstruct  # arrays
+        allowed[module + ".multiarray", "scalar"] = multiarray.scalar  # np.float32(1) etc.
+        allowed[module + ".numeric", "_frombuffer"] = numeric._frombuffer  # arrays, protocol 5
+    allowed["numpy", "ndarray"] = np.ndarray
+    allowed["numpy", "dtype"] = np.dtype
+    return allowed
+
+
+_ALLOWED = _allowed_globals()
+
+
+def _check_dtype(dtype):
+    """A dtype whose pickled state set flags its type never has (NumPy would take the numbers
+    for object pointers), or a structured one (no checkpoint holds them), is refused."""
+    if dtype.fields is not None or dtype.subdtype is not None:
+        raise UnsafePickleError(f"a structured NumPy dtype ({dtype})")
+    if dtype.flags != np.dtype(dtype.str).flags:
+        raise UnsafePickleError(f"a NumPy dtype record with flags its type never has ({dtype}, "
+                                f"flags {dtype.flags}; the file is crafted or corrupted)")
+
+
+class SafeUnpickler(pickle._Unpickler):
+    """pickle.Unpickler admitting only _ALLOWED's globals."""
+
+    dispatch = dict(pickle._Unpickler.dispatch)
+
+    def find_class(self, module, name):
+        try:
+            return _ALLOWED[module, name]
+        except KeyError:
+            raise UnsafePickleError(f"the global '{module}.{name}'") from None
+
+    def persistent_load(self, pid):
+        raise UnsafePickleError(f"a persistent id ({repr(pid)[:80]})")
+
+    def _load_extension(self, nbytes):
+        # Resolve through find_class, never through copyreg's cache of earlier loads.
+        code = int.from_bytes(self.read(nbytes), "little")
+        key = copyreg._inverted_registry.get(code)
+        if key is None:
+            raise pickle.UnpicklingError(f"unregistered extension code {code}")
+        self.append(self.find_class(*key))
+
+    def _load_build(self):
+        pickle._Unpickler.load_build(self)
+        if isinstance(self.stack[-1], np.dtype):  # before any array or scalar uses it
+            _check_dtype(self.stack[-1])
+
+    dispatch[pickle.EXT1[0]] = lambda self: self._load_extension(1)
+    dispatch[pickle.EXT2[0]] = lambda self: self._load_extension(2)
+    dispatch[pickle.EXT4[0]] = lambda self: self._load_extension(4)
+    dispatch[pickle.BUILD[0]] = _load_build
+
+
+def load(file, encoding="latin1"):
+    """pickle.load(file) admitting only what checkpoints hold (UnsafePickleError otherwise)."""
+    return SafeUnpickler(file, encoding=encoding).load()

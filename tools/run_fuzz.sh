@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Fuzzing with real engines, after tools/setup_env.sh has built build/release:
+#   - libFuzzer (clang, coverage-guided, with AddressSanitizer + UBSan) on the C++ file readers:
+#     tests/fuzz/fuzz_safetensors.cc (.pdiparams) and tests/fuzz/fuzz_program.cc (.pdmodel);
+#   - the registry-driven op fuzzer (tests/fuzz/op_fuzz.cc, every op with edge arguments);
+#   - atheris (coverage-guided Python) on oar.load and jit.load (tests/fuzz/fuzz_load.py).
+# Usage: tools/run_fuzz.sh [SECONDS_PER_TARGET] [OP_CASES]   (defaults: 20 s, 12 cases per op)
+# Crashes are saved under build/fuzz/<target>/ as reproducers; copy each into
+# tests/fuzz/regressions/<target>/ once fixed, so that every later run replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SECONDS_PER_TARGET=${1:-20}
+OP_CASES=${2:-12}
+BUILD=build/release
+OUT=build/fuzz
+mkdir -p "$OUT"
+
+if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
+  echo "[fuzz] installing clang and libFuzzer"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang libclang-rt-dev >/dev/null 2>&1 ||
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang "libclang-rt-$(clang++ --version | sed -n 's/.*version \([0-9]*\).*/\1/p')-dev"
+fi
+
+# The readers are compiled into the harness with coverage instrumentation (their definitions take
+# precedence over liboar's); everything else comes from the release liboar.so.
+CXX="ccache clang++"
+command -v ccache >/dev/null || CXX=clang++
+export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+FLAGS="-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$ROOT -I$BUILD/gen"
+build_target() {  # name, sources...
+  local name=$1; shift
+  $CXX $FLAGS "$@" -o "$OUT/$name" -L"$BUILD" -loar -Wl,-rpath,"$ROOT/$BUILD"
+}
+echo "[fuzz] building the libFuzzer targets"
+build_target fuzz_safetensors tests/fuzz/fuzz_safetensors.cc oar/io/safetensors.cc
+build_target fuzz_program tests/fuzz/fuzz_program.cc oar/ir/parser.cc
+
+# Seeds: the files of a small saved model (a valid program and parameter file to mutate).
+if [ ! -f "$OUT/seeds/model.pdmodel" ]; then
+  mkdir -p "$OUT/seeds"
+  .venv/bin/python - "$OUT/seeds" <<'EOF'
+import sys
+import oar
+net = oar.nn.Sequential(oar.nn.Conv2D(1, 2, 3), oar.nn.ReLU(), oar.nn.Flatten(), oar.nn.Linear(8, 3),
+                        oar.nn.Softmax())
+net.eval()
+oar.jit.save(net, sys.argv[1] + "/model", input_spec=[oar.static.InputSpec([None, 1, 4, 4], "float32", "x")])
+opt = oar.optimizer.Adam(parameters=net.parameters(), learning_rate=oar.optimizer.lr.StepDecay(0.1, 2))
+net(oar.randn([2, 1, 4, 4])).sum().backward()
+opt.step()
+oar.save(net.state_dict(), sys.argv[1] + "/model.pdparams")
+oar.save(opt.state_dict(), sys.argv[1] + "/model.pdopt", protocol=2)
+oar.save({"nested": [oar.ones([2]), 3, "s", (1.5, None)]}, sys.argv[1] + "/object.pdparams")
+EOF
+fi
+
+status=0
+run_libfuzzer() {  # target, seed file
+  local target=$1 seed=$2
+  local corpus="$OUT/corpus_$target" crashes="$OUT/$target"
+  mkdir -p "$corpus" "$crashes"
+  cp -n "$seed" "$corpus/" 2>/dev/null || true
+  # Earlier crashes first: each must now pass.
+  if compgen -G "tests/fuzz/regressions/$target/*" >/dev/null; then
+    "$OUT/$target" -runs=1 tests/fuzz/regressions/"$target"/* >"$OUT/$target.regress.log" 2>&1 ||
+      { echo "[fuzz] $target: a saved regression fails again (log: $OUT/$target.regress.log)"; status=1; }
+  fi
+  if "$OUT/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=3072 \
+       -max_len=65536 -artifact_prefix="$crashes/" "$corpus" >"$OUT/$target.log" 2>&1; then
+    echo "[fuzz] $target: $(grep -E '^#[0-9]+.*DONE' "$OUT/$target.log" | tail -1 | sed 's/  */ /g'); no crash"
+  else
+    echo "[fuzz] $target: CRASH; reproducer in $crashes/ (log: $OUT/$target.log)"
+    tail -30 "$OUT/$target.log"
+    status=1
+  fi
+}
+run_libfuzzer fuzz_safetensors "$OUT/seeds/model.pdiparams"
+run_libfuzzer fuzz_program "$OUT/seeds/model.pdmodel"
+
+echo "[fuzz] op fuzzer: $OP_CASES cases per op"
+"$BUILD/oar_op_fuzz" --cases "$OP_CASES" --seed "${OAR_FUZZ_SEED:-1}" | tail -40 || status=1
+
+if .venv/bin/python -c "import atheris" 2>/dev/null || .venv/bin/python -m pip install -q atheris; then
+  echo "[fuzz] atheris: oar.load and jit.load"
+  .venv/bin/python tests/fuzz/fuzz_load.py -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
+    -rss_limit_mb=4096 -artifact_prefix="$OUT/" "$OUT/seeds" >"$OUT/fuzz_load.log" 2>&1 ||
+    { echo "[fuzz] fuzz_load: CRASH (log: $OUT/fuzz_load.log)"; tail -30 "$OUT/fuzz_load.log"; status=1; }
+  grep -E '^#[0-9]+.*DONE' "$OUT/fuzz_load.log" | tail -1 | sed 's/^/[fuzz] fuzz_load: /' || true
+else
+  echo "[fuzz] atheris could not be installed: the Python loaders were not fuzzed"
+fi
+exit $status
