@@ -5,7 +5,7 @@
 #   - the registry-driven op fuzzer (tests/fuzz/op_fuzz.cc, every op with edge arguments);
 #   - atheris (coverage-guided Python) on oar.load and jit.load (tests/fuzz/fuzz_load.py).
 # Usage: tools/run_fuzz.sh [SECONDS_PER_TARGET] [OP_CASES]   (defaults: 20 s, 12 cases per op)
-# Crashes are saved under build/fuzz/<target>/ as reproducers; copy each into
+# Crashes are saved under build/fuzz/crashes_<target>/ as reproducers; copy each into
 # tests/fuzz/regressions/<target>/ once fixed, so that every later run replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +60,7 @@ fi
 status=0
 run_libfuzzer() {  # target, seed file
   local target=$1 seed=$2
-  local corpus="$OUT/corpus_$target" crashes="$OUT/$target"
+  local corpus="$OUT/corpus_$target" crashes="$OUT/crashes_$target"
   mkdir -p "$corpus" "$crashes"
   cp -n "$seed" "$corpus/" 2>/dev/null || true
   # Earlier crashes first: each must now pass.

@@ -33,11 +33,17 @@ const char* code_of(DType t) {
 // A JSON value, as far as a safetensors header needs: objects, arrays, strings, integers.
 struct Json {
   enum Kind { Object, Array, String, Number } kind = Object;
-  std::vector<std::pair<std::string, Json>> members;
+  struct Member;                 // (key, value); a vector of an incomplete type is allowed,
+  std::vector<Member> members;   // a std::pair of one is not (clang's libFuzzer build needs this)
   std::vector<Json> items;
   std::string text;
   int64_t number = 0;
 };
+struct Json::Member {
+  std::string key;
+  Json value;
+};
+
 
 class JsonParser {
  public:
@@ -96,7 +102,7 @@ class JsonParser {
       while (true) {
         std::string k = string();
         expect(':');
-        v.members.emplace_back(std::move(k), value());
+        v.members.push_back(Json::Member{std::move(k), value()});
         if (peek() == ',') { ++i_; continue; }
         expect('}');
         return v;
@@ -249,8 +255,9 @@ TensorMap parse_safetensors(const std::string& bytes, const std::string& path, M
         for (auto& [k, v] : entry.members) (*metadata)[k] = v.text;
       continue;
     }
+    const std::string& tensor = name;  // clang 14 lambdas cannot capture a structured binding
     auto bad = [&](const std::string& what) {
-      OAR_THROW(InvalidArgument, "'", path, "' is corrupted: tensor '", name, "' ", what);
+      OAR_THROW(InvalidArgument, "'", path, "' is corrupted: tensor '", tensor, "' ", what);
     };
     const Json *dt = nullptr, *shape = nullptr, *offs = nullptr;
     for (auto& [k, v] : entry.members) {

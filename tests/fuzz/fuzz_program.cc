@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "oar/core/error.h"
 #include "oar/ir/parser.h"
 #include "oar/ir/verifier.h"
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "oar/core/error.h"
 #include "oar/io/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
