@@ -13,8 +13,9 @@ BUILD=build/$(echo "$SAN" | tr ',' '-')
 export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
 
 if [ ! -f "$BUILD/build.ninja" ]; then
-  # -O1: sanitized code stays fast enough to test while compiling much faster than -O2.
-  cmake -S . -B "$BUILD" -GNinja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+  # -O0 by default: a third of -O1's compile time (reduce.cc: 40 s vs 143 s), and CI builds this tree.
+  # OAR_SANITIZE_OPT=-O1 for a slower build whose tests run faster.
+  cmake -S . -B "$BUILD" -GNinja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="${OAR_SANITIZE_OPT:--O0} -g" \
     -DOAR_SANITIZE="$SAN" -DOAR_BUILD_TESTS=ON -DOAR_BUILD_EXAMPLES=OFF -DOAR_BUILD_PYTHON=ON \
     -DPython_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
 fi
@@ -23,11 +24,15 @@ cmake --build "$BUILD" -j"$(nproc)" | grep -vE '^\[[0-9]+/[0-9]+\] ' || true
 test -x "$BUILD/oar_tests"
 
 case "$SAN" in
-  *address*) RUNTIME=$(g++ -print-file-name=libasan.so)
+  # libstdc++ preloaded too: ASan's __cxa_throw interceptor must find the real one at start-up
+  # (python itself does not link libstdc++), or the first C++ exception aborts.
+  *address*) RUNTIME="$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libstdc++.so.6)"
              export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}
              export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-             PY_OPTIONS="detect_leaks=0:abort_on_error=1" ;;
-  *thread*)  RUNTIME=$(g++ -print-file-name=libtsan.so)
+             # alloc_dealloc_mismatch=0 only here: Paddle's library, which some tests import,
+             # frees with delete what it allocated with new[] (the C++ tests keep the check).
+             PY_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1:alloc_dealloc_mismatch=0" ;;
+  *thread*)  RUNTIME="$(g++ -print-file-name=libtsan.so):$(g++ -print-file-name=libstdc++.so.6)"
              export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
              PY_OPTIONS="" ;;
   *)         RUNTIME="" ; PY_OPTIONS="" ;;
@@ -50,10 +55,18 @@ STAGE="$BUILD/python"
 rm -rf "$STAGE" && mkdir -p "$STAGE"
 cp -r python/oar "$STAGE/"
 cp "$BUILD"/liboar.so "$BUILD"/_C.*.so "$STAGE/oar/"
-SLICE=(tests/python/test_elementwise.py tests/python/test_reduce.py tests/python/test_shape_index.py
-       tests/python/test_autograd.py tests/python/test_conv.py tests/python/test_norm.py
-       tests/python/test_static.py tests/python/test_jit_inference.py tests/python/test_io.py
-       tests/python/test_safe_load.py tests/python/test_robustness.py)
+# pytest captures the process's stderr, where a report that ends it would be lost: reports go to
+# files, printed when the run fails.
+LOGS="$ROOT/$BUILD/sanitizer-logs"
+rm -rf "$LOGS" && mkdir -p "$LOGS"
+# Every test but those comparing with real Paddle (-k): a Paddle subprocess inherits the preloaded
+# runtime, under which Paddle cannot load its MKL library.
+SLICE=(tests/python -k "not paddle and not conformance")
 [ $# -gt 0 ] && SLICE=("$@")
-env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS} PYTHONPATH="$ROOT/$STAGE" \
-  OAR_UNDER_SANITIZER=1 .venv/bin/python -m pytest -q -x -p no:cacheprovider "${SLICE[@]}"
+if ! env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS:log_path=$LOGS/asan} \
+    UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$LOGS/ubsan" TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$LOGS/tsan" \
+    PYTHONPATH="$ROOT/$STAGE" .venv/bin/python -m pytest -q -x -p no:cacheprovider "${SLICE[@]}"; then
+  echo "[sanitizers] the pytest slice failed; sanitizer reports:"
+  cat "$LOGS"/* 2>/dev/null | head -80
+  exit 1
+fi

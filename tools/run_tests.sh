@@ -16,3 +16,13 @@ echo "== C++ tests (ctest)"
 ctest --test-dir build/release --output-on-failure -j2
 echo "== Python tests (pytest)"
 .venv/bin/python -m pytest -q tests/python
+# Bounded runs of the search for crashes (tools/run_fuzz.sh: libFuzzer on the C++ file readers,
+# atheris on the Python loaders; the op fuzzer ran in ctest) and the sanitizer build
+# (tools/run_sanitizers.sh: the C++ tests, the op fuzzer and a pytest slice under ASan + UBSan).
+# OAR_SKIP_SANITIZERS=1 skips the latter for a quick local run.
+echo "== Fuzzing (bounded)"
+OAR_FUZZ_RUNS=${OAR_FUZZ_RUNS:-100000} bash tools/run_fuzz.sh 10 0
+if [ "${OAR_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== Sanitizers (ASan + UBSan)"
+  bash tools/run_sanitizers.sh
+fi

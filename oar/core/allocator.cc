@@ -39,8 +39,12 @@ size_t CPUAllocator::round_size(size_t nbytes) {
   return (nbytes + step - 1) / step * step;
 }
 
+// What an empty tensor points at: a real address, so that memcpy/memset of its zero bytes (and
+// pointer arithmetic on it) are defined behaviour; nothing is ever read or written there.
+alignas(CPUAllocator::kAlignment) static char empty_block[CPUAllocator::kAlignment];
+
 void* CPUAllocator::allocate(size_t nbytes) {
-  if (nbytes == 0) return nullptr;
+  if (nbytes == 0) return empty_block;
   // round_size doubles up to nbytes: beyond half the address space it would wrap to 0.
   OAR_ENFORCE(nbytes <= (std::numeric_limits<size_t>::max() >> 2), ResourceExhausted,
               "CPUAllocator: out of memory allocating ", nbytes, " bytes");
@@ -75,7 +79,7 @@ void* CPUAllocator::allocate(size_t nbytes) {
 }
 
 void CPUAllocator::deallocate(void* ptr, size_t nbytes) {
-  if (ptr == nullptr) return;
+  if (ptr == nullptr || ptr == empty_block) return;
   const size_t size = round_size(nbytes);
   CacheState& s = state();
   std::lock_guard<std::mutex> lock(s.mu);

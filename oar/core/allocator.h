@@ -20,7 +20,8 @@ class CPUAllocator {
   static constexpr size_t kAlignment = 64;
   static CPUAllocator& instance();
 
-  // Returns a block of at least nbytes (nullptr for 0); throws ResourceExhausted when out of memory.
+  // Returns a block of at least nbytes (for 0, one shared empty block that is never read or
+  // written); throws ResourceExhausted when out of memory.
   void* allocate(size_t nbytes);
   void deallocate(void* ptr, size_t nbytes);
 

@@ -16,6 +16,9 @@ TensorImpl::TensorImpl() = default;
 TensorImpl::~TensorImpl() = default;
 
 bool TensorImpl::is_contiguous() const {
+  // An empty tensor addresses nothing (and its dims' product may not fit the loop's int64).
+  for (int64_t d : shape)
+    if (d == 0) return true;
   int64_t expected = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     if (shape[i] == 1) continue;

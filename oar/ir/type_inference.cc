@@ -141,14 +141,15 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
     if (a.kind() == AttrKind::Int && a.as_int() > 0) known.insert(a.as_int());
     if (a.kind() == AttrKind::IntArray) {
       int64_t prod = 1, sum = 0;
+      bool prod_fits = true, sum_fits = true;  // slice ends may be INT64_MAX ("to the end")
       for (int64_t v : a.as_int_array())
         if (v > 0) {
           known.insert(v);
-          prod *= v;
-          sum += v;
+          prod_fits = prod_fits && !__builtin_mul_overflow(prod, v, &prod);
+          sum_fits = sum_fits && !__builtin_add_overflow(sum, v, &sum);
         }
-      if (prod > 1) known.insert(prod);
-      if (sum > 1) known.insert(sum);  // split sections
+      if (prod_fits && prod > 1) known.insert(prod);
+      if (sum_fits && sum > 1) known.insert(sum);  // split sections
     }
   }
   known.insert(2);  // pairs (complex parts, grid coordinates) and small fixed sizes
@@ -162,8 +163,8 @@ std::vector<TensorType> infer_types(const OpDef& def, const std::vector<std::vec
   while (!is_prime(s2) || known.count(s2)) ++s2;
   // Candidate (first run, second run) sizes for each unknown dim, the sentinels first.
   std::vector<std::pair<int64_t, int64_t>> cands = {{s1, s2}, {24 * s1, 24 * s2}, {1, 1}};
-  for (int64_t k : known)
-    if (k > 1) cands.push_back({k, k});
+  for (int64_t k : known)  // not the "to the end" sentinels of slices (INT64_MAX and the like)
+    if (k > 1 && k < (int64_t{1} << 31)) cands.push_back({k, k});
   const size_t n = unknown.size();
   constexpr size_t kMaxTries = 4096;
   std::string first_error;

@@ -215,7 +215,9 @@ bool fuse_first_layer_pools(ir::Block& block) {
   std::vector<Operation*> ops;
   for (auto& op : block.ops()) ops.push_back(op.get());
   bool changed = false;
+  std::unordered_set<const Operation*> erased;  // pools already replaced: `ops` still lists them
   for (Operation* op : ops) {
+    if (erased.count(op)) continue;
     if (op->name() != "conv2d_fused" || !op->slot(3).empty() || op->operand(0)->type().shape.size() != 4 ||
         !ints_are(*op, "stride", 1) || !ints_are(*op, "dilation", 1) || op->attr("groups")->as_int() != 1)
       continue;
@@ -234,6 +236,7 @@ bool fuse_first_layer_pools(ir::Block& block) {
         {{"padding", *op->attr("padding")}, {"activation", *op->attr("activation")},
          {"pool_kernel", Attribute::int_array(pool->kernel)}, {"pool_stride", Attribute::int_array(pool->stride)},
          {"pool_padding", Attribute::int_array(pool->padding)}, {"ceil_mode", Attribute::boolean(pool->ceil_mode)}});
+    erased.insert(pool_op);
     replace_op(pool_op, {fused});
     block.erase(op);
     changed = true;

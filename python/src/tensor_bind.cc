@@ -98,6 +98,12 @@ nb::object to_numpy(const Tensor& t) {
   // A tensor with data converts eagerly even in static mode (its contiguous copy is not an op of
   // the program being built).
   ir::TracingScope eager(nullptr);
+  // An empty tensor may have dims whose product (zeros left out) overflows: NumPy cannot hold
+  // that shape, and the export's stride arithmetic would overflow first.
+  int64_t extent = static_cast<int64_t>(t.element_size());
+  for (int64_t d : t.shape())
+    OAR_ENFORCE_ARG(d == 0 || !__builtin_mul_overflow(extent, d, &extent), "numpy: an array of shape ",
+                    shape_str(t.shape()), " is too big for NumPy (its strides overflow)");
   Tensor c = t.contiguous();
   auto* holder = new std::shared_ptr<Storage>(c.storage());
   nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });

@@ -135,3 +135,49 @@ class TestStaticProgramValuesWhereDataIsNeeded:
     def test_ops_given_program_values_for_numbers_raise_type_error(self, call):
         with pytest.raises(TypeError):
             self._build(call)
+
+
+def test_pylayer_saving_its_output_does_not_leak(tmp_path):
+    """ctx.save_for_backward(output) once made a cycle (output -> node -> backward -> ctx -> output)
+    through C++ that Python's collector cannot see: every such graph leaked, and nanobind listed
+    the tensors, a type and hundreds of functions at exit."""
+    import subprocess
+    import sys
+    script = tmp_path / "pylayer_leak.py"
+    script.write_text(
+        "import oar\n"
+        "class Exp(oar.autograd.PyLayer):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        y = oar.exp(x)\n"
+        "        ctx.save_for_backward(y, x)\n"
+        "        return y\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, dy):\n"
+        "        y, x = ctx.saved_tensor()\n"
+        "        return dy * y\n"
+        "def step():\n"
+        "    x = oar.to_tensor([1.0, 2.0], stop_gradient=False)\n"
+        "    Exp.apply(x).sum().backward()\n"
+        "    Exp.apply(x)  # a graph never differentiated\n"
+        "    return x.grad.numpy()\n"
+        "for _ in range(3):\n"
+        "    g = step()\n"
+        "print(g.tolist())\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "leaked" not in run.stderr, run.stderr
+    np.testing.assert_allclose(eval(run.stdout), np.exp([1.0, 2.0]), rtol=1e-6)
+
+
+@pytest.mark.parametrize("record", [
+    b"\x80\x04\x95" + (2**40).to_bytes(8, "little"),  # FRAME of 1 TiB
+    b"\x80\x02B" + (2**31).to_bytes(4, "little"),    # BINBYTES of 2 GiB (protocol 2: no frames)
+    b"\x80\x04\x8e" + (2**50).to_bytes(8, "little"),  # BINBYTES8 of 1 PiB
+])
+def test_damaged_lengths_in_a_checkpoint_read_as_truncation_not_allocation(tmp_path, record):
+    path = tmp_path / "damaged.pdparams"
+    path.write_bytes(record + b"\x00" * 64)
+    with pytest.raises(ValueError, match="can't parse") as info:
+        oar.load(str(path))
+    assert "MemoryError" not in str(info.value)  # the reader never asked for the claimed size

@@ -122,10 +122,11 @@ void randint(int64_t low, int64_t high, uint64_t seed, uint64_t offset, const Te
   dispatch_integral(out.dtype(), "randint", [&](auto tag) {
     using T = decltype(tag);
     T* p = out.data<T>();
-    const uint64_t range = static_cast<uint64_t>(high - low);
+    // Unsigned arithmetic: the range of [INT64_MIN, INT64_MAX) does not fit int64.
+    const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
     for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
       const uint64_t v = (static_cast<uint64_t>(r[0]) << 32) | r[1];
-      p[i] = static_cast<T>(low + static_cast<int64_t>(v % range));
+      p[i] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + v % range));
     });
   });
 }
@@ -145,8 +146,10 @@ void bernoulli(const Tensor& prob, uint64_t seed, uint64_t offset, const Tensor&
 void randperm(uint64_t seed, uint64_t offset, const Tensor& out) {
   // Fisher-Yates with one counter per swap: sequential, deterministic.
   const int64_t n = out.numel();
-  std::vector<int64_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
+  // Through the allocator (not std::vector): too large a request is ResourceExhausted, not abort.
+  const Tensor perm_storage = Tensor::make({n}, DType::Int64);
+  int64_t* perm = perm_storage.data<int64_t>();
+  std::iota(perm, perm + n, 0);
   for (int64_t i = n - 1; i > 0; --i) {
     auto r = philox4x32(offset + static_cast<uint64_t>(i), 0, seed);
     const uint64_t v = (static_cast<uint64_t>(r[0]) << 32) | r[1];

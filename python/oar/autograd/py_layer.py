@@ -64,5 +64,11 @@ class PyLayer:
         def run_backward(*grads):
             return cls.backward(ctx, *grads)
 
-        _C._pylayer_connect(run_backward, cls.__name__, inputs, outs)
+        if _C._pylayer_connect(run_backward, cls.__name__, inputs, outs):
+            # The node now holds run_backward -> ctx: an output saved in ctx would hold the node
+            # through its own history, a cycle through C++ that Python's collector cannot see.
+            # ctx keeps a handle on the output's memory without the history instead.
+            ctx._saved = tuple(
+                s.detach() if isinstance(s, _C.Tensor) and any(s._is_same(o) for o in outs) else s
+                for s in ctx._saved)
         return result

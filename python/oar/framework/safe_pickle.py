@@ -108,6 +108,31 @@ class SafeUnpickler(pickle._Unpickler):
     dispatch[pickle.BUILD[0]] = _load_build
 
 
+class _BoundedReader:
+    """The file as the unpickler reads it, with reads cut to what is left: a damaged length (of a
+    frame, of bytes or a string) would otherwise make Python allocate that much (terabytes) before
+    finding the data short. The short read makes pickle report the truncation as it always does."""
+
+    def __init__(self, file):
+        self._file = file
+        start = file.tell()
+        self._end = file.seek(0, 2)
+        file.seek(start)
+
+    def read(self, n=-1):
+        if n is not None and n >= 0:
+            n = min(n, max(self._end - self._file.tell(), 0))
+        return self._file.read(n)
+
+    def readinto(self, buf):
+        return self._file.readinto(buf)
+
+    def readline(self):
+        return self._file.readline()
+
+
 def load(file, encoding="latin1"):
     """pickle.load(file) admitting only what checkpoints hold (UnsafePickleError otherwise)."""
+    if getattr(file, "seekable", lambda: False)():
+        file = _BoundedReader(file)
     return SafeUnpickler(file, encoding=encoding).load()
