@@ -46,6 +46,7 @@ struct Options {
 };
 
 constexpr int64_t kHuge = int64_t{1} << 40;
+constexpr char kDone[] = "DONE\n";
 constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 
@@ -249,7 +250,11 @@ bool fuzz_op(const ir::OpDef& def, const Options& opt) {
       setrlimit(RLIMIT_AS, &as);
     }
     alarm(static_cast<unsigned>(opt.timeout_s));
-    _exit(run_op_cases(def, opt, fds[1]));
+    const int rc = run_op_cases(def, opt, fds[1]);
+    // The marker that the cases ran to the end: a library that calls exit() (reference LAPACK's
+    // XERBLA does) would otherwise pass for a clean run.
+    if (rc == 0 && write(fds[1], kDone, sizeof kDone - 1) < 0) _exit(2);
+    _exit(rc);
   }
   close(fds[1]);
   std::string log;
@@ -259,12 +264,16 @@ bool fuzz_op(const ir::OpDef& def, const Options& opt) {
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  const bool finished = log.size() >= sizeof kDone - 1 &&
+                        log.compare(log.size() - (sizeof kDone - 1), std::string::npos, kDone) == 0;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && finished) {
     if (opt.verbose) std::printf("ok    %s\n", def.name.c_str());
     return true;
   }
   std::string why;
-  if (WIFSIGNALED(status)) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    why = "EXITED (status 0) before its cases ended: something called exit()";
+  } else if (WIFSIGNALED(status)) {
     why = WTERMSIG(status) == SIGALRM ? "HANG (over " + std::to_string(opt.timeout_s) + " s)"
                                       : std::string("SIGNAL ") + strsignal(WTERMSIG(status));
   } else {

@@ -181,3 +181,22 @@ def test_damaged_lengths_in_a_checkpoint_read_as_truncation_not_allocation(tmp_p
     with pytest.raises(ValueError, match="can't parse") as info:
         oar.load(str(path))
     assert "MemoryError" not in str(info.value)  # the reader never asked for the claimed size
+
+
+@pytest.mark.parametrize("shape", [[0, 3], [3, 0], [0, 0], [2, 0, 3]])
+def test_decompositions_of_empty_matrices(shape):
+    """lu of a [0, 3] matrix once ended the Python process with exit status 0: LAPACK refused a
+    leading dimension of 0 and its reference XERBLA called STOP."""
+    x = oar.zeros(shape, "float64")
+    a = np.zeros(shape)
+    lu = oar.linalg.lu(x)
+    assert lu[0].shape == shape
+    u, s, vh = oar.linalg.svd(x, full_matrices=True)
+    nu, ns, nvh = np.linalg.svd(a, full_matrices=True)
+    for got, want in ((u, nu), (s, ns), (vh, nvh)):
+        np.testing.assert_array_equal(got.numpy(), want)
+    q, r = oar.linalg.qr(x, mode="complete")
+    assert q.shape == list(np.linalg.qr(a, mode="complete")[0].shape)
+    if shape[-1] == shape[-2]:
+        assert oar.linalg.inv(x).shape == shape and oar.linalg.cholesky(x).shape == shape
+        assert oar.linalg.eigh(x)[1].shape == shape

@@ -42,18 +42,27 @@ namespace oar::kernels {
 namespace {
 
 // Overloads and templates picking the s/d routine by element type.
-void getrf(int m, int n, float* a, int* ipiv, int& info) { sgetrf_(&m, &n, a, &m, ipiv, &info); }
-void getrf(int m, int n, double* a, int* ipiv, int& info) { dgetrf_(&m, &n, a, &m, ipiv, &info); }
+// Leading dimensions are max(rows, 1): LAPACK refuses 0 even for an empty matrix (and its
+// reference XERBLA then stops the process).
+void getrf(int m, int n, float* a, int* ipiv, int& info) {
+  const int ld = std::max(m, 1);
+  sgetrf_(&m, &n, a, &ld, ipiv, &info);
+}
+void getrf(int m, int n, double* a, int* ipiv, int& info) {
+  const int ld = std::max(m, 1);
+  dgetrf_(&m, &n, a, &ld, ipiv, &info);
+}
 
 template <typename T> void getri(int n, T* a, const int* ipiv, int& info) {
+  const int ld = std::max(n, 1);
   T q;
   int lw = -1;
-  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &n, ipiv, &q, &lw, &info);
-  else dgetri_(&n, a, &n, ipiv, &q, &lw, &info);
+  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &ld, ipiv, &q, &lw, &info);
+  else dgetri_(&n, a, &ld, ipiv, &q, &lw, &info);
   lw = std::max(1, static_cast<int>(q));
   std::vector<T> work(lw);
-  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &n, ipiv, work.data(), &lw, &info);
-  else dgetri_(&n, a, &n, ipiv, work.data(), &lw, &info);
+  if constexpr (std::is_same_v<T, float>) sgetri_(&n, a, &ld, ipiv, work.data(), &lw, &info);
+  else dgetri_(&n, a, &ld, ipiv, work.data(), &lw, &info);
 }
 
 // The batch of [..., m, n] matrices of a tensor: element (b, i, j) at base + b*... through strides.
@@ -91,6 +100,15 @@ void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
 }
 
 // The batch index of the first matrix whose LAPACK info is nonzero, or -1.
+}  // namespace
+
+// LAPACK reports a bad argument through XERBLA, whose reference version prints and stops the
+// process. Ours, found before liblapack's, only returns: the routine then returns info < 0,
+// which the callers here turn into an error. (No exception: it would unwind through Fortran.)
+extern "C" void xerbla_(const char*, const int*, size_t) {}
+
+namespace {
+
 // The info recorded for a matrix holding NaN or Inf, which the iterative drivers (?gesdd,
 // ?syevd) are never given: on such input they may loop forever.
 constexpr int kNonFinite = std::numeric_limits<int>::min();
@@ -249,8 +267,9 @@ void solve(const Tensor& x, const Tensor& y, const Tensor& out) {
                                                    [](T* a, T* rhs, int n, int k) {
       std::vector<int> ipiv(std::max(n, 1));
       int info = 0;
-      if constexpr (std::is_same_v<T, float>) sgesv_(&n, &k, a, &n, ipiv.data(), rhs, &n, &info);
-      else dgesv_(&n, &k, a, &n, ipiv.data(), rhs, &n, &info);
+      const int ld = std::max(n, 1);
+      if constexpr (std::is_same_v<T, float>) sgesv_(&n, &k, a, &ld, ipiv.data(), rhs, &ld, &info);
+      else dgesv_(&n, &k, a, &ld, ipiv.data(), rhs, &ld, &info);
       return info;
     }));
     OAR_ENFORCE_ARG(bad < 0, "solve: the matrix 'x' is singular (matrix ", bad,
@@ -265,8 +284,9 @@ void cholesky(const Tensor& x, bool upper, const Tensor& out) {
     using T = decltype(tag);
     const std::vector<int> failed = factor_each<T>(in, out, in.n * in.n * in.n, [&](T* a, int n, int, int64_t) {
       int info = 0;
-      if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &n, a, &n, &info, 1);
-      else dpotrf_(&uplo, &n, a, &n, &info, 1);
+      const int ld = std::max(n, 1);
+      if constexpr (std::is_same_v<T, float>) spotrf_(&uplo, &n, a, &ld, &info, 1);
+      else dpotrf_(&uplo, &n, a, &ld, &info, 1);
       for (int j = 0; j < n; ++j)  // zero the triangle LAPACK leaves untouched
         for (int i = 0; i < n; ++i)
           if (upper ? i > j : i < j) a[j * n + i] = 0;
@@ -287,10 +307,11 @@ void triangular_solve(const Tensor& x, const Tensor& y, bool upper, bool transpo
     const int64_t bad = first_failed(solve_each<T>(a_in, b_in, out, a_in.n * a_in.n * b_in.n,
                                                    [&](T* a, T* rhs, int n, int k) {
       int info = 0;
+      const int ld = std::max(n, 1);
       if constexpr (std::is_same_v<T, float>)
-        strtrs_(&uplo, &trans, &diag, &n, &k, a, &n, rhs, &n, &info, 1, 1, 1);
+        strtrs_(&uplo, &trans, &diag, &n, &k, a, &ld, rhs, &ld, &info, 1, 1, 1);
       else
-        dtrtrs_(&uplo, &trans, &diag, &n, &k, a, &n, rhs, &n, &info, 1, 1, 1);
+        dtrtrs_(&uplo, &trans, &diag, &n, &k, a, &ld, rhs, &ld, &info, 1, 1, 1);
       return info;
     }));
     OAR_ENFORCE_ARG(bad < 0, "triangular_solve: the matrix 'x' is singular (matrix ", bad,
@@ -312,22 +333,22 @@ void eigh(const Tensor& x, bool lower, const Tensor& values, const Tensor& vecto
       }
       std::vector<T> a(n * n), w(std::max<int64_t>(n, 1));
       to_colmajor(src + b * n * n, n, n, a.data());
-      const int ni = static_cast<int>(n);
+      const int ni = static_cast<int>(n), ld = std::max(ni, 1);
       const char jobz = vectors.defined() ? 'V' : 'N', uplo = lower ? 'L' : 'U';
       int info = 0, lw = -1, liw = -1, iq = 0;
       T q = 0;
       if constexpr (std::is_same_v<T, float>)
-        ssyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
+        ssyevd_(&jobz, &uplo, &ni, a.data(), &ld, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
       else
-        dsyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
+        dsyevd_(&jobz, &uplo, &ni, a.data(), &ld, w.data(), &q, &lw, &iq, &liw, &info, 1, 1);
       lw = std::max(1, static_cast<int>(q));
       liw = std::max(1, iq);
       std::vector<T> work(lw);
       std::vector<int> iwork(liw);
       if constexpr (std::is_same_v<T, float>)
-        ssyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
+        ssyevd_(&jobz, &uplo, &ni, a.data(), &ld, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
       else
-        dsyevd_(&jobz, &uplo, &ni, a.data(), &ni, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
+        dsyevd_(&jobz, &uplo, &ni, a.data(), &ld, w.data(), work.data(), &lw, iwork.data(), &liw, &info, 1, 1);
       failed[b] = info;
       std::copy(w.begin(), w.begin() + n, values.data<T>() + b * n);
       if (vectors.defined()) from_colmajor(a.data(), n, n, vectors.data<T>() + b * n * n);
@@ -353,22 +374,26 @@ void svd(const Tensor& x, bool full_matrices, const Tensor& u, const Tensor& s, 
       std::vector<T> a(m * n), sv(std::max<int64_t>(k, 1)), uu(vectors ? m * ucols : 1), vt(vectors ? vrows * n : 1);
       std::vector<int> iwork(8 * std::max<int64_t>(k, 1));
       to_colmajor(src + b * m * n, m, n, a.data());
-      const int mi = static_cast<int>(m), ni = static_cast<int>(n);
+      const int mi = static_cast<int>(m), ni = static_cast<int>(n), lda = std::max(mi, 1);
       const int ldu = static_cast<int>(std::max<int64_t>(m, 1)), ldvt = static_cast<int>(std::max<int64_t>(vrows, 1));
       const char jobz = !vectors ? 'N' : (full_matrices ? 'A' : 'S');
       int info = 0, lw = -1;
       T q = 0;
       if constexpr (std::is_same_v<T, float>)
-        sgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
+        sgesdd_(&jobz, &mi, &ni, a.data(), &lda, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
       else
-        dgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
+        dgesdd_(&jobz, &mi, &ni, a.data(), &lda, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, &q, &lw, iwork.data(), &info, 1);
       lw = std::max(1, static_cast<int>(q));
       std::vector<T> work(lw);
       if constexpr (std::is_same_v<T, float>)
-        sgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
+        sgesdd_(&jobz, &mi, &ni, a.data(), &lda, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
       else
-        dgesdd_(&jobz, &mi, &ni, a.data(), &mi, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
+        dgesdd_(&jobz, &mi, &ni, a.data(), &lda, sv.data(), uu.data(), &ldu, vt.data(), &ldvt, work.data(), &lw, iwork.data(), &info, 1);
       failed[b] = info;
+      if (k == 0 && vectors) {  // LAPACK returns at once; the full bases of an empty matrix are identities
+        for (int64_t i = 0; i < std::min(m, ucols); ++i) uu[i * ldu + i] = T(1);
+        for (int64_t i = 0; i < std::min(vrows, n); ++i) vt[i * ldvt + i] = T(1);
+      }
       std::copy(sv.begin(), sv.begin() + k, s.data<T>() + b * k);
       if (vectors) {
         from_colmajor(uu.data(), m, ucols, u.data<T>() + b * m * ucols);
@@ -390,27 +415,27 @@ void qr(const Tensor& x, bool complete, const Tensor& q, const Tensor& r) {
       const int64_t cols = std::max(n, qcols);  // room for the extra columns of a complete Q
       std::vector<T> a(m * cols, T(0)), tau(std::max<int64_t>(k, 1));
       to_colmajor(src + b * m * n, m, n, a.data());
-      const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+      const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k), lda = std::max(mi, 1);
       int info = 0, lw = -1;
       T wq = 0;
-      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), &wq, &lw, &info);
-      else dgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &lda, tau.data(), &wq, &lw, &info);
+      else dgeqrf_(&mi, &ni, a.data(), &lda, tau.data(), &wq, &lw, &info);
       lw = std::max(1, static_cast<int>(wq));
       std::vector<T> work(lw);
-      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), work.data(), &lw, &info);
-      else dgeqrf_(&mi, &ni, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a.data(), &lda, tau.data(), work.data(), &lw, &info);
+      else dgeqrf_(&mi, &ni, a.data(), &lda, tau.data(), work.data(), &lw, &info);
       T* rp = r.data<T>() + b * rrows * n;  // R: the upper triangle of the first rrows rows
       for (int64_t i = 0; i < rrows; ++i)
         for (int64_t j = 0; j < n; ++j) rp[i * n + j] = (i <= j && i < m) ? a[j * m + i] : T(0);
       if (!q.defined()) return;
       const int qc = static_cast<int>(qcols);
       lw = -1;
-      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), &wq, &lw, &info);
-      else dorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), &wq, &lw, &info);
+      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &lda, tau.data(), &wq, &lw, &info);
+      else dorgqr_(&mi, &qc, &ki, a.data(), &lda, tau.data(), &wq, &lw, &info);
       lw = std::max(1, static_cast<int>(wq));
       work.assign(lw, T(0));
-      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), work.data(), &lw, &info);
-      else dorgqr_(&mi, &qc, &ki, a.data(), &mi, tau.data(), work.data(), &lw, &info);
+      if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &qc, &ki, a.data(), &lda, tau.data(), work.data(), &lw, &info);
+      else dorgqr_(&mi, &qc, &ki, a.data(), &lda, tau.data(), work.data(), &lw, &info);
       from_colmajor(a.data(), m, qcols, q.data<T>() + b * m * qcols);
     });
   });
