@@ -96,6 +96,10 @@ fi
 
 if .venv/bin/python -c "import atheris" 2>/dev/null || .venv/bin/python -m pip install -q atheris; then
   echo "[fuzz] atheris: oar.load and jit.load"
+  if compgen -G "tests/fuzz/regressions/fuzz_load/*" >/dev/null; then
+    .venv/bin/python tests/fuzz/fuzz_load.py tests/fuzz/regressions/fuzz_load/* >"$OUT/fuzz_load.regress.log" 2>&1 ||
+      { echo "[fuzz] fuzz_load: a saved regression fails again (log: $OUT/fuzz_load.regress.log)"; status=1; }
+  fi
   .venv/bin/python tests/fuzz/fuzz_load.py "${LIMIT[@]}" -timeout=10 \
     -rss_limit_mb=4096 -artifact_prefix="$OUT/" "$OUT/seeds" >"$OUT/fuzz_load.log" 2>&1 ||
     { echo "[fuzz] fuzz_load: CRASH (log: $OUT/fuzz_load.log)"; tail -30 "$OUT/fuzz_load.log"; status=1; }

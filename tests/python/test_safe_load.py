@@ -223,8 +223,23 @@ def test_crafted_dtype_flags_are_refused(tmp_path):
     assert data.count(flags) == 1
     with pytest.raises(pickle.UnpicklingError, match="flags its type never has"):
         oar.load(io.BytesIO(data.replace(flags, flags[:-2] + b"\x01t")))  # ITEM_REFCOUNT
-    with pytest.raises(pickle.UnpicklingError, match="structured NumPy dtype"):
+    with pytest.raises(pickle.UnpicklingError, match="structured NumPy dtype|dtype record of an unexpected form"):
         oar.load(io.BytesIO(pickle.dumps(np.zeros(2, [("a", "f4")]))))
+
+
+def test_malformed_dtype_states_are_refused_before_numpy_sees_them():
+    """atheris found it: a dtype state of 6 items with an int where the subarray goes crashes the
+    interpreter inside NumPy's dtype __setstate__ (a segfault, not an exception)."""
+    data = pickle.dumps({"w": np.ones(3, np.float32)}, protocol=4)
+    good = b"NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00t"  # (..., None, None, None, -1, -1, 0)
+    assert good in data
+    bad = data.replace(good, b"M\x4e\x4eJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00t")  # 20046 for the 3 Nones
+    code = ("import io, sys, oar\n"
+            "try:\n    oar.load(io.BytesIO(sys.stdin.buffer.read()))\n"
+            "except ValueError as e:\n    print('refused:', e)\n")
+    run = subprocess.run([sys.executable, "-c", code], input=bad, capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr.decode()[-2000:]
+    assert b"dtype record of an unexpected form" in run.stdout
 
 
 # --------------------------------------------------------------------------- malicious pickles

@@ -75,6 +75,26 @@ def _check_dtype(dtype):
                                 f"flags {dtype.flags}; the file is crafted or corrupted)")
 
 
+def _check_dtype_state(state):
+    """The state NumPy pickles a numeric dtype with: (3, byte order, None, None, None, -1, -1, flags)."""
+    ok = (type(state) is tuple and len(state) == 8 and state[0] == 3 and state[1] in ("<", ">", "|", "=")
+          and state[2] is None and state[3] is None and state[4] is None and state[5] == -1
+          and state[6] == -1 and type(state[7]) is int)
+    if not ok:
+        raise UnsafePickleError(f"a NumPy dtype record of an unexpected form ({repr(state)[:80]}; the file "
+                                "is crafted or corrupted)")
+
+
+def _check_array_state(state):
+    """(1, shape, dtype, is_fortran, data): the state NumPy pickles an array with."""
+    ok = (type(state) is tuple and len(state) == 5 and state[0] == 1 and type(state[1]) is tuple
+          and all(type(d) is int and d >= 0 for d in state[1]) and isinstance(state[2], np.dtype)
+          and type(state[3]) is bool and isinstance(state[4], (bytes, bytearray, list)))
+    if not ok:
+        raise UnsafePickleError(f"a NumPy array record of an unexpected form ({repr(state)[:80]}; the file "
+                                "is crafted or corrupted)")
+
+
 class SafeUnpickler(pickle._Unpickler):
     """pickle.Unpickler admitting only _ALLOWED's globals."""
 
@@ -98,6 +118,13 @@ class SafeUnpickler(pickle._Unpickler):
         self.append(self.find_class(*key))
 
     def _load_build(self):
+        # NumPy's __setstate__ trusts its input: a malformed dtype state (a 6-tuple, an int where
+        # the subarray goes) crashes the interpreter inside it, so the state is checked first.
+        obj, state = self.stack[-2], self.stack[-1]
+        if isinstance(obj, np.dtype):
+            _check_dtype_state(state)
+        elif isinstance(obj, np.ndarray):
+            _check_array_state(state)
         pickle._Unpickler.load_build(self)
         if isinstance(self.stack[-1], np.dtype):  # before any array or scalar uses it
             _check_dtype(self.stack[-1])
