@@ -174,6 +174,8 @@ def test_pylayer_saving_its_output_does_not_leak(tmp_path):
     b"\x80\x04\x95" + (2**40).to_bytes(8, "little"),  # FRAME of 1 TiB
     b"\x80\x02B" + (2**31).to_bytes(4, "little"),    # BINBYTES of 2 GiB (protocol 2: no frames)
     b"\x80\x04\x8e" + (2**50).to_bytes(8, "little"),  # BINBYTES8 of 1 PiB
+    b"\x80\x05\x96" + (2**40).to_bytes(8, "little"),  # BYTEARRAY8 of 1 TiB (allocated before reading)
+    b"\x80\x05\x95" + (20).to_bytes(8, "little") + b"\x96" + (2**40).to_bytes(8, "little"),  # in a frame
 ])
 def test_damaged_lengths_in_a_checkpoint_read_as_truncation_not_allocation(tmp_path, record):
     path = tmp_path / "damaged.pdparams"

@@ -129,6 +129,25 @@ class SafeUnpickler(pickle._Unpickler):
         if isinstance(self.stack[-1], np.dtype):  # before any array or scalar uses it
             _check_dtype(self.stack[-1])
 
+    def _load_bytearray8(self):
+        # pickle allocates the claimed length before reading: a damaged length (terabytes) must
+        # be checked against what the frame or the file still holds first.
+        size = int.from_bytes(self.read(8), "little")
+        frame = self._unframer.current_frame
+        if frame is not None:
+            left = frame.getbuffer().nbytes - frame.tell()
+        elif isinstance(self._source, _BoundedReader):
+            left = self._source.left()
+        else:
+            left = size
+        if size > left:
+            raise pickle.UnpicklingError(f"pickle data was truncated: a bytearray of {size} bytes, but "
+                                         f"only {left} bytes are left")
+        b = bytearray(size)
+        self.readinto(b)
+        self.append(b)
+
+    dispatch[pickle.BYTEARRAY8[0]] = _load_bytearray8
     dispatch[pickle.EXT1[0]] = lambda self: self._load_extension(1)
     dispatch[pickle.EXT2[0]] = lambda self: self._load_extension(2)
     dispatch[pickle.EXT4[0]] = lambda self: self._load_extension(4)
@@ -146,9 +165,12 @@ class _BoundedReader:
         self._end = file.seek(0, 2)
         file.seek(start)
 
+    def left(self):
+        return max(self._end - self._file.tell(), 0)
+
     def read(self, n=-1):
         if n is not None and n >= 0:
-            n = min(n, max(self._end - self._file.tell(), 0))
+            n = min(n, self.left())
         return self._file.read(n)
 
     def readinto(self, buf):
@@ -162,4 +184,6 @@ def load(file, encoding="latin1"):
     """pickle.load(file) admitting only what checkpoints hold (UnsafePickleError otherwise)."""
     if getattr(file, "seekable", lambda: False)():
         file = _BoundedReader(file)
-    return SafeUnpickler(file, encoding=encoding).load()
+    unpickler = SafeUnpickler(file, encoding=encoding)
+    unpickler._source = file
+    return unpickler.load()
