@@ -6,6 +6,7 @@
 #   - atheris (coverage-guided Python) on oar.load and jit.load (tests/fuzz/fuzz_load.py).
 # Usage: tools/run_fuzz.sh [SECONDS_PER_TARGET] [OP_CASES]   (defaults: 20 s, 12 cases per op; 0 skips)
 #        OAR_FUZZ_RUNS=N tools/run_fuzz.sh ...                  (N executions per target instead)
+#        OAR_ATHERIS_SECONDS=S: the Python target's own time budget
 # Crashes are saved under build/fuzz/crashes_<target>/ as reproducers; copy each into
 # tests/fuzz/regressions/<target>/ once fixed, so that every later run replays it.
 set -euo pipefail
@@ -100,7 +101,9 @@ if .venv/bin/python -c "import atheris" 2>/dev/null || .venv/bin/python -m pip i
     .venv/bin/python tests/fuzz/fuzz_load.py tests/fuzz/regressions/fuzz_load/* >"$OUT/fuzz_load.regress.log" 2>&1 ||
       { echo "[fuzz] fuzz_load: a saved regression fails again (log: $OUT/fuzz_load.regress.log)"; status=1; }
   fi
-  .venv/bin/python tests/fuzz/fuzz_load.py "${LIMIT[@]}" -timeout=10 \
+  ATHERIS_LIMIT=("${LIMIT[@]}")
+  [ -n "${OAR_ATHERIS_SECONDS:-}" ] && ATHERIS_LIMIT=(-max_total_time="$OAR_ATHERIS_SECONDS")
+  .venv/bin/python tests/fuzz/fuzz_load.py "${ATHERIS_LIMIT[@]}" -timeout=10 \
     -rss_limit_mb=4096 -artifact_prefix="$OUT/" "$OUT/seeds" >"$OUT/fuzz_load.log" 2>&1 ||
     { echo "[fuzz] fuzz_load: CRASH (log: $OUT/fuzz_load.log)"; tail -30 "$OUT/fuzz_load.log"; status=1; }
   grep -E '^#[0-9]+.*DONE' "$OUT/fuzz_load.log" | tail -1 | sed 's/^/[fuzz] fuzz_load: /' || true
