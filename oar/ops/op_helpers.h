@@ -59,8 +59,8 @@ void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
 // The same for any floating dtype (float16, bfloat16, float32, float64).
 void check_floating(const char* op, const char* arg, const Tensor& t);
 // For backward ops (which a program file may also call with anything): `t` is defined and has
-// `like`'s shape and dtype (the tensor it is the gradient of, or its statistics); InvalidArgument
-// naming op and arg otherwise.
+// the given shape and dtype (those of the tensor it is the gradient of, or of its statistics, as
+// the forward's infer_meta gives them); InvalidArgument naming op and arg otherwise.
 void check_same_meta(const char* op, const char* arg, const Tensor& t, const Shape& shape, DType dtype);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);

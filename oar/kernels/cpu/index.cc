@@ -343,8 +343,7 @@ Tensor repeat_interleave_index(const Tensor& repeats, int64_t n) {
   } else {
     for (int64_t i = 0; i < n; ++i) {
       OAR_ENFORCE_ARG(c[i] >= 0, "repeat_interleave: 'repeats' must be non-negative, got ", c[i]);
-      OAR_ENFORCE(!__builtin_add_overflow(total, c[i], &total), ResourceExhausted,
-                  "repeat_interleave: the output size overflows int64");
+      total = checked_add(total, c[i], "repeat_interleave", "the output size");
     }
   }
   Tensor out = Tensor::make({total}, DType::Int64);

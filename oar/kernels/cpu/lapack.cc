@@ -99,7 +99,6 @@ void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
                });
 }
 
-// The batch index of the first matrix whose LAPACK info is nonzero, or -1.
 }  // namespace
 
 // LAPACK reports a bad argument through XERBLA, whose reference version prints and stops the
@@ -108,6 +107,13 @@ void for_each_matrix(int64_t count, int64_t work_per_matrix, const Body& body) {
 extern "C" void xerbla_(const char*, const int*, size_t) {}
 
 namespace {
+
+// The batch index of the first matrix whose LAPACK info is nonzero, or -1.
+int64_t first_failed(const std::vector<int>& infos) {
+  for (size_t b = 0; b < infos.size(); ++b)
+    if (infos[b] != 0) return static_cast<int64_t>(b);
+  return -1;
+}
 
 // The info recorded for a matrix holding NaN or Inf, which the iterative drivers (?gesdd,
 // ?syevd) are never given: on such input they may loop forever.
@@ -123,20 +129,12 @@ bool all_finite(const T* p, int64_t n) {
 // Throws for the first failed matrix: InvalidArgument for non-finite input, else External
 // naming the LAPACK routine and its info.
 void check_converged(const std::vector<int>& infos, const char* op, const char* routine) {
-  int64_t bad = -1;
-  for (size_t b = 0; b < infos.size() && bad < 0; ++b)
-    if (infos[b] != 0) bad = static_cast<int64_t>(b);
+  const int64_t bad = first_failed(infos);
   if (bad < 0) return;
   OAR_ENFORCE_ARG(infos[bad] != kNonFinite, op, ": matrix ", bad,
                   " of the batch holds NaN or Inf values, which have no decomposition");
   OAR_THROW(External, op, ": LAPACK ", routine, " did not converge (matrix ", bad, " of the batch, info ",
             infos[bad], ")");
-}
-
-int64_t first_failed(const std::vector<int>& infos) {
-  for (size_t b = 0; b < infos.size(); ++b)
-    if (infos[b] != 0) return static_cast<int64_t>(b);
-  return -1;
 }
 
 // For each pair of a square matrix of x [n, n] and a right-hand side of y [n, k]: both copied

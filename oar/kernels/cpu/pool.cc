@@ -475,10 +475,6 @@ void pool_max_gather(const Tensor& x0, const Tensor& mask0, bool channel_last,
   const Tensor x = dense(x0), mask = dense(mask0);
   const MaskGeo g = mask_geo(x.shape(), out.shape(), channel_last);
   const int32_t* m = static_cast<const int32_t*>(mask.raw_data());
-  // The mask comes from pool_max; one read from a program file may point anywhere.
-  for (int64_t q = 0; q < mask.numel(); ++q)
-    OAR_ENFORCE(m[q] < g.X, OutOfRange, "max_pool: mask index ", m[q], " is out of range for ",
-                g.X, " input positions");
   dispatch_floating(x.dtype(), "max_pool_gather", [&](auto tag) {
     using T = decltype(tag);
     {  // a pure gather: every floating type as it is
@@ -490,6 +486,10 @@ void pool_max_gather(const Tensor& x0, const Tensor& mask0, bool channel_last,
             for (int64_t o = 0; o < g.P; ++o) {
               const int64_t q = channel_last ? (n * g.P + o) * g.C + c : (n * g.C + c) * g.P + o;
               const int32_t i = m[q];
+              // The mask comes from pool_max; one read from a program file may point anywhere
+              // (parallel_for hands the error to the caller).
+              OAR_ENFORCE(i < g.X, OutOfRange, "max_pool: mask index ", i, " is out of range for ",
+                          g.X, " input positions");
               const int64_t src =
                   channel_last ? (n * g.X + i) * g.C + c : (n * g.C + c) * g.X + i;
               op[q] = i >= 0 ? xp[src] : T(0);

@@ -65,24 +65,20 @@ def _allowed_globals():
 _ALLOWED = _allowed_globals()
 
 
-def _check_dtype(dtype):
-    """A dtype whose pickled state set flags its type never has (NumPy would take the numbers
-    for object pointers), or a structured one (no checkpoint holds them), is refused."""
-    if dtype.fields is not None or dtype.subdtype is not None:
-        raise UnsafePickleError(f"a structured NumPy dtype ({dtype})")
-    if dtype.flags != np.dtype(dtype.str).flags:
-        raise UnsafePickleError(f"a NumPy dtype record with flags its type never has ({dtype}, "
-                                f"flags {dtype.flags}; the file is crafted or corrupted)")
-
-
-def _check_dtype_state(state):
-    """The state NumPy pickles a numeric dtype with: (3, byte order, None, None, None, -1, -1, flags)."""
+def _check_dtype_state(dtype, state):
+    """The state NumPy pickles a numeric dtype with: (3, byte order, None, None, None, -1, -1,
+    flags), the flags being those of the dtype's own type (set by the state, others would make
+    NumPy take the numbers for object pointers). Structured dtypes (fields) are refused: no
+    checkpoint holds them."""
     ok = (type(state) is tuple and len(state) == 8 and state[0] == 3 and state[1] in ("<", ">", "|", "=")
           and state[2] is None and state[3] is None and state[4] is None and state[5] == -1
           and state[6] == -1 and type(state[7]) is int)
     if not ok:
         raise UnsafePickleError(f"a NumPy dtype record of an unexpected form ({repr(state)[:80]}; the file "
                                 "is crafted or corrupted)")
+    if state[7] != dtype.flags:
+        raise UnsafePickleError(f"a NumPy dtype record with flags its type never has ({dtype}, "
+                                f"flags {state[7]}; the file is crafted or corrupted)")
 
 
 def _check_array_state(state):
@@ -117,17 +113,19 @@ class SafeUnpickler(pickle._Unpickler):
             raise pickle.UnpicklingError(f"unregistered extension code {code}")
         self.append(self.find_class(*key))
 
+    def __init__(self, file, **kwargs):
+        super().__init__(file, **kwargs)
+        self._source = file  # what BYTEARRAY8 lengths are checked against outside frames
+
     def _load_build(self):
         # NumPy's __setstate__ trusts its input: a malformed dtype state (a 6-tuple, an int where
-        # the subarray goes) crashes the interpreter inside it, so the state is checked first.
+        # the subarray goes, odd flags) crashes or misleads it, so the state is checked first.
         obj, state = self.stack[-2], self.stack[-1]
         if isinstance(obj, np.dtype):
-            _check_dtype_state(state)
+            _check_dtype_state(obj, state)
         elif isinstance(obj, np.ndarray):
             _check_array_state(state)
         pickle._Unpickler.load_build(self)
-        if isinstance(self.stack[-1], np.dtype):  # before any array or scalar uses it
-            _check_dtype(self.stack[-1])
 
     def _load_bytearray8(self):
         # pickle allocates the claimed length before reading: a damaged length (terabytes) must
@@ -184,6 +182,4 @@ def load(file, encoding="latin1"):
     """pickle.load(file) admitting only what checkpoints hold (UnsafePickleError otherwise)."""
     if getattr(file, "seekable", lambda: False)():
         file = _BoundedReader(file)
-    unpickler = SafeUnpickler(file, encoding=encoding)
-    unpickler._source = file
-    return unpickler.load()
+    return SafeUnpickler(file, encoding=encoding).load()
