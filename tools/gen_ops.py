@@ -344,11 +344,55 @@ def gen_trace(op):
             f'"{op.name}", {{{slots}}}, ir::AttributeMap{{{attrs}}}));\n')
 
 
+def place_expr(op, rename=None):
+    """C++ expression for the place `op` runs on (oar/ops/device_dispatch.h): its inputs' place,
+    or the expected place when it has no tensor inputs."""
+    rename = rename or {}
+    singles = [a.name for a in op.args if a.is_tensor]
+    lists = [a.name for a in op.args if a.type == "Tensor[]"]
+    if not singles and not lists:
+        return "expected_place()"
+    ins = ", ".join("&" + rename.get(n, n) for n in singles)
+    extra = (", {" + ", ".join("&" + n for n in lists) + "}") if lists else ""
+    return f'ops::op_place("{op.name}", {{{ins}}}{extra})'
+
+
+def gen_device_launch(op, rename, outs):
+    """The call of a backend kernel for a non-host place (inputs in spec order, attrs by name)."""
+    ins = []
+    for a in op.args:
+        if a.is_tensor:
+            ins.append(rename.get(a.name, a.name))
+    attrs = ", ".join(f'{{"{a.name}", ir::to_attribute({a.name})}}' for a in op.args
+                      if a.type not in OPERAND_KINDS)
+    return (f'ops::launch("{op.name}", place_, {{{", ".join(ins)}}}, ir::AttributeMap{{{attrs}}}, '
+            f'{{{", ".join(outs)}}})')
+
+
+def gen_composite_placement(op):
+    """A composite runs its body on its inputs' device (so the ops it creates land there); a
+    random one without tensor inputs draws on the host and moves the result, so a seed gives the
+    same numbers on every device."""
+    has_inputs = any(a.is_tensor or a.type == "Tensor[]" for a in op.args)
+    if has_inputs:
+        return (f"  const Place place_ = {place_expr(op)};\n"
+                "  std::optional<ExpectedPlaceGuard> on_device_;\n"
+                "  if (!place_.is_host()) [[unlikely]] on_device_.emplace(place_);\n")
+    if getattr(op, "is_random", False) and op.ret_type() == "Tensor":
+        args = ", ".join(a.name for a in op.args)
+        return ("  if (const Place place_ = expected_place(); !place_.is_host()) [[unlikely]] {\n"
+                "    Tensor host_result_;\n"
+                f"    {{ ExpectedPlaceGuard on_host_(CPUPlace()); host_result_ = {op.name}({args}); }}\n"
+                "    return to_place(host_result_, place_);\n"
+                "  }\n")
+    return ""
+
+
 def gen_function(op):
     sig = f"{op.ret_type()} {op.name}({op.params(False)})"
     body = []
     if op.composite:
-        return sig + " {\n" + gen_trace(op) + op.composite.rstrip() + "\n}\n"
+        return sig + " {\n" + gen_trace(op) + gen_composite_placement(op) + op.composite.rstrip() + "\n}\n"
     body.append(gen_trace(op).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.
     if op.promote:
@@ -366,21 +410,31 @@ def gen_function(op):
         return re.sub(r"\b(" + "|".join(rename) + r")\b", lambda m: rename[m.group(1)], expr) if rename else expr
 
     if op.view or op.multi:
+        if not op.view:
+            body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
+            body.append(f'    ops::unsupported_on_device("{op.name}", place_);')
         body.append(f"  {op.ret_type()} result = {subst(op.kernel)};")
         out_names = ["result"]
         if not op.multi:
             out_names = ["result"]
     else:
         if op.infer_meta:
+            body.append(f"  const Place place_ = {place_expr(op, rename)};")
             if len(op.outputs) == 1:
                 body.append(f"  const Meta meta = infer_meta::{op.infer_meta}(\"{op.name}\", {call_args});")
-                body.append(f"  Tensor {op.outputs[0]} = Tensor::make(meta.shape, meta.dtype);")
+                body.append(f"  Tensor {op.outputs[0]} = Tensor::make(meta.shape, meta.dtype, place_);")
             else:
                 body.append(f"  const std::vector<Meta> metas = infer_meta::{op.infer_meta}(\"{op.name}\", {call_args});")
                 for k, o in enumerate(op.outputs):
-                    body.append(f"  Tensor {o} = Tensor::make(metas[{k}].shape, metas[{k}].dtype);")
-            body.append(f"  {subst(op.kernel)};")
+                    body.append(f"  Tensor {o} = Tensor::make(metas[{k}].shape, metas[{k}].dtype, place_);")
+            body.append("  if (place_.is_host()) [[likely]] {")
+            body.append(f"    {subst(op.kernel)};")
+            body.append("  } else {")
+            body.append(f"    {gen_device_launch(op, rename, op.outputs)};")
+            body.append("  }")
         else:  # the kernel creates its outputs
+            body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
+            body.append(f'    ops::unsupported_on_device("{op.name}", place_);')
             if len(op.outputs) == 1:
                 body.append(f"  Tensor {op.outputs[0]} = {subst(op.kernel)};")
             else:
@@ -750,8 +804,21 @@ def main():
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
-    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
     by_name = {op.name: op for op in ops}
+    # Ops that draw from a random generator, directly or through an op they call (passes must not
+    # merge two draws, nor fold one at compile time; on a device they draw on the host).
+    for op in ops:
+        op.is_random = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
+    changed = True
+    while changed:
+        changed = False
+        for op in ops:
+            if op.is_random or not op.composite:
+                continue
+            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
+            if any(c in by_name and by_name[c].is_random for c in called):
+                op.is_random = changed = True
+    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
     changed = True
     while changed:
         changed = False
@@ -811,7 +878,7 @@ def main():
     includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
     for stem, fam in families.items():
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
-              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n"
               + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
               + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
@@ -836,19 +903,6 @@ def main():
     fam_ops = {}
     for op in ops:
         fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
-    # Ops that draw from a random generator, directly or through an op they call (passes must not
-    # merge two draws, nor fold one at compile time).
-    for op in ops:
-        op.is_random = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
-    changed = True
-    while changed:
-        changed = False
-        for op in ops:
-            if op.is_random or not op.composite:
-                continue
-            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
-            if any(c in by_name and by_name[c].is_random for c in called):
-                op.is_random = changed = True
     so_decls = []
     for stem, fops in fam_ops.items():
         metas, regs, so_defs = [], [], []

@@ -118,7 +118,13 @@ void execute(const std::shared_ptr<GraphRoot>& root, bool keep_graph, bool creat
       if (grads[k].defined()) {
         any = true;
       } else {
-        grads[k] = zeros(node->output_meta[k].first, node->output_meta[k].second);
+        const OutputMeta& m = node->output_meta[k];
+        if (m.place.is_host()) {
+          grads[k] = zeros(m.shape, m.dtype);
+        } else {  // on the output's device
+          ExpectedPlaceGuard on_device(m.place);
+          grads[k] = zeros(m.shape, m.dtype);
+        }
       }
     }
     TensorList in_grads;

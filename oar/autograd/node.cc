@@ -16,7 +16,7 @@ void set_grad_enabled(bool enabled) { t_grad_enabled = enabled; }
 Node::Node() : sequence_nr(g_next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
 
 AccumulateGrad::AccumulateGrad(const std::shared_ptr<TensorImpl>& leaf) : leaf_(leaf) {
-  output_meta.emplace_back(leaf->shape, leaf->dtype);
+  output_meta.push_back({leaf->shape, leaf->dtype, leaf->storage ? leaf->storage->place() : CPUPlace()});
 }
 
 TensorList AccumulateGrad::apply(TensorList&& grads) {
@@ -107,7 +107,7 @@ void record(const std::shared_ptr<Node>& node, const std::vector<const Tensor*>&
   node->output_meta.reserve(outputs.size());
   for (uint32_t k = 0; k < outputs.size(); ++k) {
     const Tensor& out = *outputs[k];
-    node->output_meta.emplace_back(out.shape(), out.dtype());
+    node->output_meta.push_back({out.shape(), out.dtype(), out.place()});
     if (is_differentiable(out.dtype())) set_history(out, node, k);
   }
 }

@@ -13,6 +13,12 @@
 namespace oar::autograd {
 
 class Node;
+// What backward needs to know of an output that got no gradient: zeros of this kind stand in.
+struct OutputMeta {
+  Shape shape;
+  DType dtype;
+  Place place;
+};
 using TensorList = std::vector<Tensor>;
 using GradHook = std::function<Tensor(const Tensor&)>;
 
@@ -36,7 +42,7 @@ class Node : public std::enable_shared_from_this<Node> {
   bool needs_input_grad(size_t i) const { return i < next_edges.size() && next_edges[i].valid(); }
 
   std::vector<Edge> next_edges;
-  std::vector<std::pair<Shape, DType>> output_meta;  // shape/dtype of each output
+  std::vector<OutputMeta> output_meta;  // one per output
   uint64_t sequence_nr;
   // Hooks on the gradient of output k (register_hook on a non-leaf tensor).
   std::vector<std::pair<uint32_t, std::pair<int64_t, GradHook>>> output_hooks;

@@ -1,11 +1,20 @@
 #include "oar/core/storage.h"
 
 #include "oar/core/allocator.h"
+#include "oar/device/device_registry.h"
 
 namespace oar {
 
+namespace {
+// The host allocator without a registry lookup (the common case); a device place's otherwise.
+CachingAllocator& allocator_for(const Place& place) {
+  return place.is_cpu() ? CPUAllocator::instance() : device::allocator(place);
+}
+}  // namespace
+
 Storage::Storage(size_t nbytes, Place place) : nbytes_(nbytes), place_(place) {
-  data_ = CPUAllocator::instance().allocate(nbytes);
+  allocator_ = &allocator_for(place);
+  data_ = allocator_->allocate(nbytes);
 }
 
 Storage::Storage(void* data, size_t nbytes, Place place, std::function<void(void*)> deleter)
@@ -15,7 +24,7 @@ Storage::~Storage() {
   if (deleter_) {
     deleter_(data_);
   } else {
-    CPUAllocator::instance().deallocate(data_, nbytes_);
+    allocator_->deallocate(data_, nbytes_);  // on the place it came from
   }
 }
 

@@ -7,11 +7,13 @@
 
 #include "oar/core/place.h"
 
+namespace oar { class CachingAllocator; }
+
 namespace oar {
 
 class Storage {
  public:
-  // Memory from the caching allocator.
+  // Memory from the place's caching allocator (the host's, or the device backend's).
   explicit Storage(size_t nbytes, Place place = CPUPlace());
   // Memory owned by someone else (NumPy, DLPack); deleter runs when the last tensor goes.
   Storage(void* data, size_t nbytes, Place place, std::function<void(void*)> deleter);
@@ -35,6 +37,7 @@ class Storage {
   size_t nbytes_ = 0;
   Place place_;
   std::function<void(void*)> deleter_;  // empty: allocator-owned
+  CachingAllocator* allocator_ = nullptr;  // where allocator-owned memory returns
   std::atomic<uint32_t> version_{0};
 };
 

@@ -8,6 +8,7 @@
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/ops/device_dispatch.h"
 #include "oar/ops/generated/api.h"
 
 namespace oar {
@@ -34,8 +35,6 @@ autograd::AutogradMeta& TensorImpl::meta() {
 }
 
 Tensor Tensor::make(const Shape& shape, DType dtype, Place place) {
-  OAR_ENFORCE(place.is_cpu(), Unimplemented, "Tensor::make: only CPU tensors are supported ",
-              "in this build, got ", place.str());
   for (int64_t d : shape)
     OAR_ENFORCE_ARG(d >= 0, "Tensor::make: every dim of a shape must be >= 0, got ",
                     shape_str(shape));
@@ -72,6 +71,7 @@ template <typename T>
 T Tensor::item() const {
   OAR_ENFORCE_ARG(numel() == 1, "item: only a tensor with exactly one element can be converted ",
                   "to a Python scalar, got shape ", shape_str(shape()));
+  if (!place().is_host()) return cpu().item<T>();  // the synchronising host read
   return kernels::dispatch_all(dtype(), "item", [&](auto tag) -> T {
     using S = decltype(tag);
     return kernels::convert<T>(*static_cast<const S*>(raw_data()));
@@ -80,6 +80,7 @@ T Tensor::item() const {
 
 template <typename T>
 std::vector<T> Tensor::to_vector() const {
+  if (!place().is_host()) return cpu().to_vector<T>();  // the synchronising host read
   const Tensor c = contiguous();
   std::vector<T> out(static_cast<size_t>(numel()));
   kernels::dispatch_all(dtype(), "to_vector", [&](auto tag) {
@@ -127,8 +128,17 @@ void Tensor::copy_(const Tensor& src) {
   OAR_ENFORCE_ARG(broadcast_shapes(src.shape(), shape(), "copy_") == shape(),
                   "copy_: cannot broadcast value of shape ", shape_str(src.shape()),
                   " to the destination shape ", shape_str(shape()));
-  kernels::copy(src, *this);
+  if (place().is_host()) [[likely]] {
+    kernels::copy(src.place().is_host() ? src : src.cpu(), *this);
+  } else {
+    ops::launch("copy_", place(), {src}, {}, {*this});  // the backend's strided copy
+  }
   bump_version();
+}
+
+void Tensor::throw_device_data_access() const {
+  OAR_THROW(PreconditionNotMet, "this tensor lives on ", place().str(), ": host code cannot read ",
+            "its memory; copy it to the CPU first (Tensor.cpu(), numpy(), item())");
 }
 
 void Tensor::throw_symbolic_data_access() const {
@@ -159,7 +169,11 @@ void Tensor::clear_grad(bool set_to_zero) {
   if (!impl_->autograd || !impl_->autograd->grad.defined()) return;
   Tensor& g = impl_->autograd->grad;
   if (set_to_zero) {
-    kernels::fill(g, 0);
+    if (g.place().is_host()) {
+      kernels::fill(g, 0);
+    } else {
+      g.copy_(oar::full(IntArray{}, 0, g.dtype()));
+    }
     g.bump_version();
   } else {
     g = Tensor();

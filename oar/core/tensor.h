@@ -73,7 +73,7 @@ class Tensor {
   int64_t ndim() const { return static_cast<int64_t>(impl_->shape.size()); }
   int64_t numel() const { return impl_->numel; }
   int64_t dim(int64_t i) const;  // negative i counts from the end
-  Place place() const { return impl_->storage->place(); }
+  Place place() const { return impl_->storage ? impl_->storage->place() : CPUPlace(); }
   size_t element_size() const { return dtype_size(impl_->dtype); }
   const std::shared_ptr<Storage>& storage() const { return impl_->storage; }
   bool is_contiguous() const { return impl_->is_contiguous(); }
@@ -84,11 +84,19 @@ class Tensor {
   // A tensor standing for an IR value while a program is built: shape and dtype, no memory.
   bool is_symbolic() const { return impl_->symbolic != nullptr; }
 
+  // Host code's pointer to element 0. Device memory is not host-readable: asking for it throws
+  // (read values through item/to_vector/numpy, which copy to the host, or run a kernel).
   void* raw_data() const {
     if (impl_->symbolic) [[unlikely]] throw_symbolic_data_access();
+    if (!impl_->storage->place().is_host()) [[unlikely]] throw_device_data_access();
+    return device_data();
+  }
+  // Element 0 on whatever place the tensor lives (for kernels of that place and copies).
+  void* device_data() const {
     return static_cast<char*>(impl_->storage->data()) + impl_->offset * element_size();
   }
   [[noreturn]] void throw_symbolic_data_access() const;
+  [[noreturn]] void throw_device_data_access() const;
   template <typename T> T* data() const {
     OAR_ENFORCE(dtype_of<T> == dtype(), TypeMismatch, "Tensor::data: tensor holds ",
                 dtype_name(dtype()), ", asked for ", dtype_name(dtype_of<T>));
@@ -98,6 +106,10 @@ class Tensor {
   template <typename T> T item() const;
   // All values in row-major order, converted to T (for tests and examples).
   template <typename T> std::vector<T> to_vector() const;
+
+  // This tensor on `place` (self when already there); differentiable (oar/ops/device_ops.cc).
+  Tensor to(const Place& place) const;
+  Tensor cpu() const;
 
   Tensor contiguous() const;  // self when already contiguous
   Tensor clone() const;       // a contiguous copy, differentiable

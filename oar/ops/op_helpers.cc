@@ -30,7 +30,11 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
 void assign_inplace(Tensor& self, const Tensor& result) {
   {
     autograd::NoGradGuard no_grad;
-    kernels::copy(result, self);
+    if (self.place().is_host() && result.place().is_host()) [[likely]] {
+      kernels::copy(result, self);
+    } else {
+      self.copy_(result);  // through the device's kernel
+    }
   }
   self.bump_version();
   if (result.impl()->autograd && result.impl()->autograd->grad_fn) {
@@ -58,7 +62,8 @@ Tensor activate_temporary(Tensor t, const std::string& activation) {
   else if (activation == "silu") op = kernels::UnaryOp::Silu;
   else if (activation == "sigmoid") op = kernels::UnaryOp::Sigmoid;
   else if (activation == "tanh") op = kernels::UnaryOp::Tanh;
-  if (!op || !is_floating(t.dtype()) || is_complex(t.dtype()) || !is_exclusive_temporary(t))
+  if (!op || !is_floating(t.dtype()) || is_complex(t.dtype()) || !is_exclusive_temporary(t) ||
+      !t.place().is_host())
     return fused_activation(t, activation);
   kernels::unary(*op, t, t);  // elementwise: each element is read before it is written
   return t;
@@ -67,6 +72,8 @@ Tensor activate_temporary(Tensor t, const std::string& activation) {
 Tensor matmul_bias_act_direct(const Tensor& x, const Tensor& y, const Tensor& bias, bool transpose_x,
                               bool transpose_y, const std::string& activation) {
   if (!x.defined() || !y.defined() || !bias.defined()) return {};
+  // The fused host path (its caller falls back to ops, which run on any place).
+  if (!x.place().is_host() || !y.place().is_host() || !bias.place().is_host()) return {};
   if (x.dtype() != DType::Float32 || y.dtype() != DType::Float32 || bias.dtype() != DType::Float32) return {};
   if (bias.ndim() != 1 || autograd::any_requires_grad({&x, &y, &bias})) return {};
   const Meta m = infer_meta::matmul("matmul", x, y, transpose_x, transpose_y);

@@ -233,7 +233,7 @@ class Executor::Run {
   // OAR_EXEC_PROFILE=1: each op's time, result type and the allocator's peak during it (above
   // the bytes live before the run), one line per op on stderr; for finding where time and memory go.
   void profiled_step(const Plan::Step& s) {
-    CPUAllocator& a = CPUAllocator::instance();
+    CachingAllocator& a = CPUAllocator::instance();
     a.reset_peak();
     const auto t0 = std::chrono::steady_clock::now();
     step(s);

@@ -19,7 +19,7 @@ from .framework.dtype import (  # noqa: F401
 from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
 from .tensor.creation import to_tensor, arange, linspace, randint, randint_like, normal, assign  # noqa: F401
 from .tensor.repr import set_printoptions  # noqa: F401
-from .tensor.patch import CPUPlace, Place  # noqa: F401
+from .framework.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place, XPUPinnedPlace  # noqa: F401
 from . import autograd, device  # noqa: F401
 from . import tensor as _tensor_pkg  # noqa: F401
 from .tensor import patch as _patch
@@ -181,7 +181,6 @@ for _name in ("cross", "vecdot"):
 # Paddle's legacy and low-level names: typed tensor factories, accelerator places, LazyGuard,
 # Generator, strided views and the legacy Tensor attributes.
 from .tensor.typed_tensor import *  # noqa: E402,F401,F403
-from .framework.device_places import CUDAPlace, CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402,F401
 from .framework.lazy_init import LazyGuard  # noqa: E402,F401
 from .framework.generator import Generator  # noqa: E402,F401
 from .tensor.strided import as_strided  # noqa: E402,F401

@@ -42,9 +42,9 @@ class PyLayerNode : public autograd::Node {
     for (size_t i = 0; i < out.size(); ++i) {
       if (!out[i].defined() || !needs_input_grad(i)) continue;
       const auto& meta = next_edges[i].node->output_meta[next_edges[i].input_nr];
-      OAR_ENFORCE_ARG(out[i].shape() == meta.first, name_, ".backward: gradient ", i,
+      OAR_ENFORCE_ARG(out[i].shape() == meta.shape, name_, ".backward: gradient ", i,
                       " has shape ", shape_str(out[i].shape()), " but the input has shape ",
-                      shape_str(meta.first));
+                      shape_str(meta.shape));
     }
     return out;
   }

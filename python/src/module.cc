@@ -144,20 +144,6 @@ NB_MODULE(_C, m) {
     default_generator().set_state(seed, offset);
   });
 
-  // Allocator statistics (oar.device.memory_allocated and friends).
-  m.def("_memory_stats", [] {
-    MemoryStats s = CPUAllocator::instance().stats();
-    nb::dict d;
-    d["allocated"] = s.allocated;
-    d["reserved"] = s.reserved;
-    d["peak_allocated"] = s.peak_allocated;
-    d["peak_reserved"] = s.peak_reserved;
-    d["num_allocs"] = s.num_allocs;
-    d["num_cache_hits"] = s.num_cache_hits;
-    return d;
-  });
-  m.def("_reset_peak_memory", [] { CPUAllocator::instance().reset_peak(); });
-  m.def("_empty_cache", [] { CPUAllocator::instance().empty_cache(); });
 
   oar::python::bind_tensor(m);
   oar::python::bind_autograd(m);
@@ -165,4 +151,5 @@ NB_MODULE(_C, m) {
   oar::python::bind_generated_ops(m);
   oar::python::bind_ir(m);
   oar::python::bind_inference(m);
+  oar::python::bind_device(m);
 }

@@ -104,7 +104,7 @@ nb::object to_numpy(const Tensor& t) {
   for (int64_t d : t.shape())
     OAR_ENFORCE_ARG(d == 0 || !__builtin_mul_overflow(extent, d, &extent), "numpy: an array of shape ",
                     shape_str(t.shape()), " is too big for NumPy (its strides overflow)");
-  Tensor c = t.contiguous();
+  Tensor c = t.place().is_host() ? t.contiguous() : t.cpu();  // device memory: the host copy
   auto* holder = new std::shared_ptr<Storage>(c.storage());
   nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });
   std::vector<size_t> shape(c.shape().begin(), c.shape().end());

@@ -7,7 +7,7 @@
 using namespace oar;
 
 TEST(Allocator, ReusesFreedBlocksAndTracksStatistics) {
-  CPUAllocator& a = CPUAllocator::instance();
+  CachingAllocator& a = CPUAllocator::instance();
   a.empty_cache();
   const MemoryStats before = a.stats();
   void* p = a.allocate(1000);

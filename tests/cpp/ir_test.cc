@@ -281,7 +281,7 @@ TEST(IrParser, ReportsLineColumnAndWhatWasExpected) {
 }
 
 TEST(IrBuild, CompositeOpsInferShapeOnlyWithoutKernelsOrMemory) {
-  CPUAllocator& alloc = CPUAllocator::instance();
+  CachingAllocator& alloc = CPUAllocator::instance();
   const int64_t before = alloc.stats().allocated;
   Program p;
   Builder b(p);

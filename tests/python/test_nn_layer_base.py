@@ -185,7 +185,7 @@ def test_to_dtype_keeps_parameter_objects():
     assert repr(net.fc) == "Linear(in_features=4, out_features=3, dtype=float64)"
     y = net(oar.randn([2, 4], dtype="float64"))
     assert y.dtype == oar.float64
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(ValueError, match="gpu"):
         net.to("gpu:0")
 
 

@@ -30,6 +30,8 @@ char* bytes_of(const Tensor& t) { return static_cast<char*>(t.raw_data()); }
 
 Tensor as_contiguous(const Tensor& t) {
   if (!t.defined() || t.is_contiguous()) return t;
+  // A view of device memory (reshape_view reaches here for every place): copied on its device.
+  if (!t.place().is_host()) [[unlikely]] return t.contiguous();
   Tensor c = Tensor::make(t.shape(), t.dtype());
   copy(t, c);
   return c;

@@ -27,16 +27,18 @@ class GeneratorState(tuple):
 
 def _check_device(device):
     """Paddle's device argument: None, 'cpu', an int or a CPU place; accelerators raise."""
-    from ..tensor.patch import Place
+    from .place import Place, available
     if device is None or isinstance(device, int) and not isinstance(device, bool):
         return
     if isinstance(device, Place):
-        if device._kind != "cpu":
+        # Draws happen on the host for every place (the same numbers everywhere), so any device
+        # that exists may own a generator.
+        if device._kind != "cpu" and not available(device._key()):
             raise ValueError(f"Generator: oar has no generator for {device}: it is built for the CPU only")
         return
     if isinstance(device, str):
         name = device.lower()
-        if name == "cpu":
+        if name == "cpu" or available(name if ":" in name else name + ":0"):
             return
         if name.split(":")[0] in ("gpu", "dcu", "xpu", "npu"):
             raise ValueError(f"Generator: the device should not be {device!r}, since oar is not compiled "

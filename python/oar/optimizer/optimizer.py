@@ -313,7 +313,10 @@ class Optimizer:
             batch['l2'].append(l2)
             for k, state in enumerate(self._param_states(p, opts)):
                 batch['states'][k].append(state)
-        self._update(batch, opts, group)
+        if any(_C._place_of(p) != "cpu" for p in batch['params']):
+            self._update_on_device(batch, opts, group)
+        else:
+            self._update(batch, opts, group)
 
     def _decay_coefficients(self, p, group):
         reg = self._decay_of(p, group)
@@ -348,6 +351,14 @@ class Optimizer:
 
     def _update(self, batch, opts, group):
         raise NotImplementedError(f"{type(self).__name__} must implement _update")
+
+    def _update_on_device(self, batch, opts, group):
+        """The update for parameters on a device: the fused host kernels cannot read device
+        memory, so an optimizer written with ops overrides this (SGD does)."""
+        place = _C._place_of(batch['params'][0])
+        raise NotImplementedError(f"{type(self).__name__}.step: parameters on Place({place}) need a "
+                                  "fused update kernel for that device, which is not written yet; "
+                                  "SGD runs on every device")
 
     # ---- gradients ----
     def clear_grad(self, set_to_zero=True):

@@ -42,11 +42,28 @@ def new_full(self, size, fill_value, dtype=None, *args, **kwargs):
 
 
 def cpu(self):
-    return self
+    """This tensor on the CPU (itself when it is there); differentiable."""
+    return self if _C._place_of(self) == "cpu" else _C._to_place(self, "cpu")
 
 
 def cuda(self, device_id=None, blocking=True):
-    raise RuntimeError("cuda: oar was built without CUDA support; the tensor stays on the CPU")
+    """This tensor on GPU `device_id` (default: the current GPU of set_device, else 0)."""
+    if device_id is None:
+        current = _C._get_device()
+        device_id = int(current.split(":")[1]) if current.startswith("gpu:") else 0
+    from ..framework.place import placement_key
+    try:
+        key = placement_key("cuda", device_id)
+    except ValueError as e:  # Paddle's CPU build raises RuntimeError here
+        raise RuntimeError(f"{e}; the tensor stays on the CPU") from None
+    return self if _C._place_of(self) == key else _C._to_place(self, key)
+
+
+def pin_memory(self):
+    """A copy in page-locked host memory (itself without a GPU backend, as there is none to feed)."""
+    if _C._device_count("gpu") == 0:
+        return self
+    return _C._to_place(self, "gpu_pinned")
 
 
 def is_same_shape(self, y):
@@ -58,21 +75,48 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
+def _is_device(a):
+    from ..framework.place import Place
+    if isinstance(a, Place):
+        return True
+    if not isinstance(a, str):
+        return False
+    try:  # a dtype name is not a device
+        convert_dtype(a)
+        return False
+    except (TypeError, ValueError):
+        return True
+
+
 def to(self, *args, **kwargs):
-    """x.to(dtype), x.to(device), x.to(other_tensor), x.to(device, dtype): a cast (oar runs on the
-    CPU only, so a device changes nothing)."""
-    dtype = kwargs.get("dtype")
-    from ..framework.device_places import check_place, Place
-    for a in list(args) + [kwargs.get("device")]:
-        check_place("Tensor.to", a)
-    args = [a for a in args if not isinstance(a, Place)]  # a CPU place changes nothing
+    """x.to(dtype), x.to(device), x.to(other_tensor), x.to(device, dtype), x.to(..., blocking):
+    a cast and/or a move to another place (differentiable)."""
+    from ..framework.place import placement_key
+    dtype, device = kwargs.get("dtype"), kwargs.get("device")
     for a in args:
         if isinstance(a, Tensor):
-            dtype = a.dtype
-        elif not isinstance(a, str) or a not in ("cpu", "gpu", "cuda") and not a.startswith(("gpu:", "cuda:")):
-            if not isinstance(a, bool):
-                dtype = a
-    return _C.cast(self, convert_dtype(dtype)) if dtype is not None else self
+            dtype, device = a.dtype, _C._place_of(a)
+        elif isinstance(a, bool):
+            continue  # blocking / copy flags
+        elif _is_device(a):
+            device = a
+        else:
+            dtype = a
+    out = self
+    if device is not None:
+        key = placement_key("Tensor.to", device)
+        if key != _C._place_of(out):
+            out = _C._to_place(out, key)
+    if dtype is not None:
+        dt = convert_dtype(dtype)
+        if dt != out.dtype:
+            out = _C.cast(out, dt)
+    return out
+
+
+def _device_id(self):
+    key = _C._place_of(self)
+    return int(key.split(":")[1]) if ":" in key else -1
 
 
 def set_value(self, value):
@@ -122,10 +166,10 @@ def install(tensor_cls):
     """Adds the methods and properties above to the Tensor class (where it lacks them)."""
     methods = {name: _to(dt) for name, dt in CASTS.items()}
     methods.update(type_as=type_as, new_zeros=_new(0), new_ones=_new(1), new_empty=_new(None),
-                   new_full=new_full, cpu=cpu, cuda=cuda, is_same_shape=is_same_shape,
+                   new_full=new_full, cpu=cpu, cuda=cuda, pin_memory=pin_memory, is_same_shape=is_same_shape,
                    requires_grad_=requires_grad_, to=to, set_value=set_value, apply=apply,
                    apply_=apply_, gradient=gradient, repeat=repeat, where=where,
-                   pin_memory=cpu, get_device=lambda self: -1,
+                   get_device=_device_id,
                    stride=lambda self, dim=None: list(self._strides) if dim is None else self._strides[dim],
                    get_strides=lambda self: list(self._strides))
     for flag in ("is_sparse", "is_sparse_coo", "is_sparse_csr", "is_dist", "is_selected_rows"):
@@ -139,8 +183,8 @@ def install(tensor_cls):
         "strides": property(lambda self: list(self._strides)),
         "offset": property(lambda self: self._offset * self.element_size()),  # bytes, as Paddle
         "inplace_version": property(lambda self: self._version),
-        "device": property(lambda self: "cpu"),
-        "is_cuda": property(lambda self: False),
+        "device": property(lambda self: _C._place_of(self)),
+        "is_cuda": property(lambda self: _C._place_of(self).startswith("gpu:")),
         "layout": property(lambda self: "NCHW"),
         # Saved with the model (parameters, persistable buffers); a plain tensor is not.
         "persistable": property(lambda self: self.__dict__.get("_persistable", False),

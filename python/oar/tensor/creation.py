@@ -39,16 +39,28 @@ _DIRECT_DTYPES = frozenset(np.dtype(d) for d in ("float32", "float64", "int64", 
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
-    """A new tensor holding a copy of `data` (paddle.to_tensor)."""
-    if dtype is None and place is None and type(data) is np.ndarray and data.dtype in _DIRECT_DTYPES \
+    """A new tensor holding a copy of `data` (paddle.to_tensor) on `place` (default: the expected
+    place, oar.set_device)."""
+    key = _C._get_device() if place is None else None
+    if key == "cpu":
+        return _host_tensor(data, dtype, stop_gradient)
+    if key is None:
+        from ..framework.place import placement_key
+        key = placement_key("to_tensor", place)
+    t = _host_tensor(data, dtype, stop_gradient)
+    return t if key == "cpu" else _moved(t, key, stop_gradient)
+
+
+def _host_tensor(data, dtype, stop_gradient):
+    if dtype is None and type(data) is np.ndarray and data.dtype in _DIRECT_DTYPES \
             and data.flags.c_contiguous:
         t = _C._from_array(data, True)  # fast path: per-sample transforms call this in loops
         if not stop_gradient:
             t.stop_gradient = False
         return t
-    from ..framework.device_places import check_place
-    check_place("to_tensor", place)
     dtype = convert_dtype(dtype)
+    if isinstance(data, Tensor) and _C._place_of(data) != "cpu":
+        data = _C._to_place(data.detach(), "cpu")
     if isinstance(data, Tensor):
         t = data.detach().clone() if dtype is None else _C.cast(data.detach(), dtype)
         if t._is_same(data):
@@ -79,6 +91,14 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         t = _C._from_array(arr, True)
         if dtype is not None and t.dtype != dtype:
             t = _C.cast(t, dtype)
+    if not stop_gradient:
+        t.stop_gradient = False
+    return t
+
+
+def _moved(t, key, stop_gradient):
+    """t copied to the place `key`, as a new leaf (to_tensor's result has no history)."""
+    t = _C._to_place(t.detach(), key)
     if not stop_gradient:
         t.stop_gradient = False
     return t

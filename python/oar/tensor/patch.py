@@ -4,37 +4,11 @@ import numpy as np
 from .. import _C
 from ..framework.dtype import convert_dtype
 from . import indexing, repr as _repr
+from ..framework import place as _place
 
 Tensor = _C.Tensor
 
 
-class Place:
-    def __init__(self, kind="cpu", device_id=0):
-        self._kind, self._id = kind, device_id
-
-    def __repr__(self):
-        return "Place(cpu)" if self._kind == "cpu" else f"Place(gpu:{self._id})"
-
-    __str__ = __repr__
-
-    def is_cpu_place(self):
-        return self._kind == "cpu"
-
-    def is_gpu_place(self):
-        return self._kind == "gpu"
-
-    def __eq__(self, other):
-        return isinstance(other, Place) and (self._kind, self._id) == (other._kind, other._id)
-
-    def __hash__(self):
-        return hash((self._kind, self._id))
-
-
-def CPUPlace():
-    return Place("cpu")
-
-
-_CPU = CPUPlace()
 
 
 class _HookHandle:
@@ -83,7 +57,7 @@ def install(namespace):
     Tensor.tolist = _tolist
     Tensor.dim = _dim
     Tensor.ndimension = _dim
-    Tensor.place = property(lambda self: _CPU)
+    Tensor.place = property(lambda self: _place.from_key(_C._place_of(self)))
     Tensor.T = property(lambda self: _C.transpose(self, list(range(self.ndim))[::-1]))
     Tensor.is_tensor = lambda self: True
     Tensor.__array_priority__ = 100

@@ -43,12 +43,12 @@ def _construct(factory, dtype, args, kwargs):
         raise ValueError(f"{factory}: the data must be a list or tuple, ints (a shape), a NumPy array or "
                          f"a Tensor, but got {type(value).__name__}")
     place = given.get("place")
-    from ..tensor.patch import Place
+    from ..framework.place import Place, placement_key
     if place is not None and not isinstance(place, Place):
         raise TypeError(f"{factory}: argument 'place' must be a Place (CPUPlace(), ...), but got "
                         f"{type(place).__name__}")
-    from ..framework.device_places import check_place
-    check_place(factory, place)
+    if place is not None:
+        placement_key(factory, place)
     if given.get("process_mesh") is not None or given.get("placements") is not None:
         raise NotImplementedError(f"{factory}: distributed tensors (process_mesh, placements) are not "
                                   "supported by oar")
@@ -57,6 +57,8 @@ def _construct(factory, dtype, args, kwargs):
     else:
         from .creation import to_tensor
         t = to_tensor(value)  # keeps the array's dtype, as Paddle's constructor does
+    if place is not None and placement_key(factory, place) != _C._place_of(t):
+        t = _C._to_place(t, placement_key(factory, place))
     t.stop_gradient = bool(given.get("stop_gradient", True))
     t.persistable = bool(given.get("persistable", False))
     if given.get("name") is not None:

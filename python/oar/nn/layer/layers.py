@@ -376,11 +376,10 @@ class Layer:
 
     # ---- dtype -------------------------------------------------------------------------------
     def to(self, device=None, dtype=None, blocking=None, non_blocking=None):
-        """Casts floating parameters and buffers in place (the Parameter objects stay the same);
-        devices other than the CPU are not available in this build."""
-        if device is not None and not _is_cpu(device):
-            raise NotImplementedError(f"{type(self).__name__}.to: device {device!r} is not available "
-                                      "(this build runs on the CPU)")
+        """Moves parameters and buffers to `device` and casts the floating ones to `dtype`, in
+        place (the Parameter objects stay the same, so optimizers holding them keep working)."""
+        if device is not None:
+            self._move_to(device)
         if dtype is not None:
             self._cast_floating(D.convert_dtype(dtype))
         return self
@@ -402,6 +401,21 @@ class Layer:
 
     def bfloat16(self, excluded_layers=None):
         return self._cast_floating(D.bfloat16, excluded_layers)
+
+    def _move_to(self, device):
+        from ...framework.place import placement_key
+        from ...autograd import no_grad
+        key = placement_key(f"{type(self).__name__}.to", device)
+        for layer in self.sublayers(include_self=True):
+            with no_grad():
+                for t in list(layer._parameters.values()) + list(layer._buffers.values()):
+                    if t is None or _C._place_of(t) == key:
+                        continue
+                    stop_gradient, grad = t.stop_gradient, t.grad
+                    _C._assign_view_inplace(t, _C._to_place(t.detach(), key))
+                    t.stop_gradient = stop_gradient
+                    if grad is not None:
+                        t.grad = _C._to_place(grad, key)
 
     def _cast_floating(self, dtype, excluded_layers=None):
         if dtype not in (D.float16, D.bfloat16, D.float32, D.float64):
@@ -442,11 +456,6 @@ class Layer:
         if extra and "\n" not in extra:  # Paddle keeps a one-line extra_repr beside the "("
             return head + extra + "\n  " + "\n  ".join(lines[1:]) + "\n)"
         return head + "\n  " + "\n  ".join(lines) + "\n)"
-
-
-def _is_cpu(device):
-    text = str(device).lower()
-    return text.startswith("cpu") or "cpu" in text
 
 
 def _assign_into(target, value):

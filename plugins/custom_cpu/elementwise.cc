@@ -1,0 +1,335 @@
+// Elementwise kernels: binary and unary maps, scale, pow, full, cast, assign, copy_, where.
+// Contract: see kernels.h. All are one generic loop, map_elements(), over the output's shape
+// with the inputs broadcast to it (numpy rules: aligned right, size-1 and missing dimensions
+// repeat). Integer results wrap on overflow; integer division by zero gives 0 (a device has no
+// way to raise mid-kernel, and the ABI has no channel for a late error).
+#include <array>
+#include <cmath>
+#include <type_traits>
+#include <utility>
+
+#include "plugins/custom_cpu/kernel_util.h"
+#include "plugins/custom_cpu/kernels.h"
+#include "plugins/custom_cpu/strided.h"
+
+namespace oar_custom_cpu {
+namespace {
+
+// out[i] = f(ins[0][i], ins[1][i], ...) for each element i of out (any strides), the inputs
+// read as Ins... and broadcast to out's shape. The shape checks run now, the loop later on the
+// kernel's stream.
+template <typename R, typename... Ins, typename F>
+void map_elements(const OarKernelContext* ctx, const TensorDesc& out,
+                  const std::array<TensorDesc, sizeof...(Ins)>& ins, F f) {
+  constexpr int K = sizeof...(Ins);
+  expect_dtype(out, dtype_of<R>, "out");
+  std::array<std::vector<int64_t>, K + 1> strides;
+  std::array<const char*, K> data{};
+  strides[0] = out.strides;
+  for (int k = 0; k < K; ++k) {
+    expect_dtype(ins[k], std::array<int32_t, K>{dtype_of<Ins>...}[k], "input");
+    strides[k + 1] = broadcast_strides(ins[k], out.shape, "input");
+    data[k] = ins[k].data;
+  }
+  const StridedWalker<K + 1> walk(out.shape, std::move(strides));
+  R* o = out.as<R>();
+  launch(ctx, [walk, o, data, f] {
+    walk.run([&](const std::array<int64_t, K + 1>& off) {
+      [&]<size_t... I>(std::index_sequence<I...>) {
+        o[off[0]] = f(reinterpret_cast<const Ins*>(data[I])[off[I + 1]]...);
+      }(std::index_sequence_for<Ins...>{});
+    });
+  });
+}
+
+// ---- binary ----
+
+template <Binary op> inline constexpr bool is_predicate = op >= Binary::Equal;
+
+template <Binary op, typename T>
+constexpr bool binary_supports() {
+  using enum Binary;
+  if constexpr (std::is_same_v<T, bool>)
+    return is_predicate<op> || op == Add || op == Multiply || op == Maximum || op == Minimum;
+  return true;
+}
+
+template <typename T>
+T int_pow(T a, T b) {
+  if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0);
+  T r = 1;
+  for (; b != 0; b >>= 1) {
+    if (b & 1) r = wrap_mul(r, a);
+    a = wrap_mul(a, a);
+  }
+  return r;
+}
+
+template <Binary op, typename T>
+auto apply_binary(T a, T b) {
+  using enum Binary;
+  if constexpr (op == Equal) return a == b;
+  else if constexpr (op == NotEqual) return a != b;
+  else if constexpr (op == GreaterThan) return a > b;
+  else if constexpr (op == GreaterEqual) return a >= b;
+  else if constexpr (op == LessThan) return a < b;
+  else if constexpr (op == LessEqual) return a <= b;
+  else if constexpr (op == LogicalAnd) return a != T(0) && b != T(0);
+  else if constexpr (op == LogicalOr) return a != T(0) || b != T(0);
+  else if constexpr (std::is_same_v<T, bool>) {
+    // Arithmetic on bools stays bool: + and max are "or", * and min are "and".
+    if constexpr (op == Add || op == Maximum) return bool(a || b);
+    else return bool(a && b);
+  } else if constexpr (is_int_v<T>) {
+    if constexpr (op == Add) return wrap_add(a, b);
+    else if constexpr (op == Subtract) return wrap_sub(a, b);
+    else if constexpr (op == Multiply) return wrap_mul(a, b);
+    else if constexpr (op == Maximum) return a > b ? a : b;
+    else if constexpr (op == Minimum) return a < b ? a : b;
+    else if constexpr (op == Pow) return int_pow(a, b);
+    else if constexpr (op == Divide) return b == 0 ? T(0) : b == -1 ? wrap_neg(a) : T(a / b);
+    else if constexpr (op == FloorDivide) {
+      if (b == 0) return T(0);
+      if (b == -1) return wrap_neg(a);
+      const T q = a / b;
+      return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+    } else {
+      static_assert(op == Remainder);
+      if (b == 0 || b == -1) return T(0);
+      const T r = a % b;
+      return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;  // the divisor's sign
+    }
+  } else {
+    if constexpr (op == Add) return T(a + b);
+    else if constexpr (op == Subtract) return T(a - b);
+    else if constexpr (op == Multiply) return T(a * b);
+    else if constexpr (op == Divide) return T(a / b);
+    else if constexpr (op == Pow) return T(std::pow(a, b));
+    else if constexpr (op == FloorDivide) return T(std::floor(a / b));
+    else if constexpr (op == Maximum) return (a != a || b != b) ? T(a + b) : (a > b ? a : b);  // NaN wins
+    else if constexpr (op == Minimum) return (a != a || b != b) ? T(a + b) : (a < b ? a : b);
+    else {
+      static_assert(op == Remainder);
+      const T r = std::fmod(a, b);
+      return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;  // the divisor's sign
+    }
+  }
+}
+
+template <Binary op>
+OarStatus binary_impl(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x"), y = input(ctx, 1, "y");
+    const TensorDesc out = output(ctx);
+    expect_dtype(y, x.dtype, "y");
+    expect_shape(out, broadcast_shape(x.shape, y.shape), "out");
+    visit_dtype(x.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (!binary_supports<op, T>()) {
+        fail("no %s kernel for %s", op_name(ctx), dtype_name(x.dtype));
+      } else {
+        using R = decltype(apply_binary<op>(T{}, T{}));
+        map_elements<R, T, T>(ctx, out, {x, y}, [](T a, T b) { return apply_binary<op>(a, b); });
+      }
+    });
+  });
+}
+
+// ---- unary ----
+
+template <Unary op, typename T>
+constexpr bool unary_supports() {
+  using enum Unary;
+  if constexpr (op == LogicalNot) return true;
+  else if constexpr (op == Relu || op == Abs || op == Neg || op == Square || op == Sign || op == Floor || op == Ceil)
+    return !std::is_same_v<T, bool>;
+  else return is_float_v<T>;
+}
+
+template <Unary op, typename T>
+auto apply_unary(T a) {
+  using enum Unary;
+  if constexpr (op == LogicalNot) return a == T(0);
+  else if constexpr (op == Relu) return a > T(0) ? a : T(0);
+  else if constexpr (op == Sign) return T((a > T(0)) - (a < T(0)));
+  else if constexpr (is_int_v<T>) {
+    if constexpr (op == Abs) return a < 0 ? wrap_neg(a) : a;
+    else if constexpr (op == Neg) return wrap_neg(a);
+    else if constexpr (op == Square) return wrap_mul(a, a);
+    else return a;  // floor and ceil of an integer
+  } else {
+    if constexpr (op == Abs) return T(std::fabs(a));
+    else if constexpr (op == Neg) return T(-a);
+    else if constexpr (op == Square) return T(a * a);
+    else if constexpr (op == Floor) return T(std::floor(a));
+    else if constexpr (op == Ceil) return T(std::ceil(a));
+    else if constexpr (op == Exp) return T(std::exp(a));
+    else if constexpr (op == Log) return T(std::log(a));
+    else if constexpr (op == Sqrt) return T(std::sqrt(a));
+    else if constexpr (op == Rsqrt) return T(T(1) / std::sqrt(a));
+    else if constexpr (op == Tanh) return T(std::tanh(a));
+    else if constexpr (op == Sigmoid) return T(T(1) / (T(1) + std::exp(-a)));
+    else if constexpr (op == Sin) return T(std::sin(a));
+    else if constexpr (op == Cos) return T(std::cos(a));
+    else {
+      static_assert(op == Reciprocal);
+      return T(T(1) / a);
+    }
+  }
+}
+
+template <Unary op>
+OarStatus unary_impl(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    expect_shape(out, x.shape, "out");
+    visit_dtype(x.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (!unary_supports<op, T>()) {
+        fail("no %s kernel for %s", op_name(ctx), dtype_name(x.dtype));
+      } else {
+        using R = decltype(apply_unary<op>(T{}));
+        map_elements<R, T>(ctx, out, {x}, [](T a) { return apply_unary<op>(a); });
+      }
+    });
+  });
+}
+
+template <typename Fn, size_t... I>
+constexpr auto kernel_table(std::index_sequence<I...>, Fn) {
+  return std::array<OarKernelFn, sizeof...(I)>{Fn::template get<I>()...};
+}
+
+struct BinaryTable { template <size_t I> static constexpr OarKernelFn get() { return &binary_impl<static_cast<Binary>(I)>; } };
+struct UnaryTable { template <size_t I> static constexpr OarKernelFn get() { return &unary_impl<static_cast<Unary>(I)>; } };
+
+// x of a numeric type, out alike: f(a) computed as the type's own arithmetic.
+template <typename Body>
+void numeric_map(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out, Body body) {
+  expect_shape(out, x.shape, "out");
+  visit_dtype(x.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) fail("no %s kernel for bool", op_name(ctx));
+    else map_elements<T, T>(ctx, out, {x}, body(T{}));
+  });
+}
+
+}  // namespace
+
+OarKernelFn binary_kernel(Binary op) {
+  static constexpr auto table = kernel_table(std::make_index_sequence<size_t(Binary::kCount)>{}, BinaryTable{});
+  return table[static_cast<size_t>(op)];
+}
+
+OarKernelFn unary_kernel(Unary op) {
+  static constexpr auto table = kernel_table(std::make_index_sequence<size_t(Unary::kCount)>{}, UnaryTable{});
+  return table[static_cast<size_t>(op)];
+}
+
+OarStatus scale_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    const Scalar scale = scalar_attr(ctx, "scale", Scalar{true, 1.0, 0});
+    const Scalar bias = scalar_attr(ctx, "bias", Scalar{true, 0.0, 0});
+    const bool after = bool_attr(ctx, "bias_after_scale", true);
+    numeric_map(ctx, x, out, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (is_int_v<T>) {
+        // Integers go through double, so that scale=0.5 halves them.
+        const double s = scale.to_double(), b = bias.to_double();
+        return [s, b, after](T a) { return convert<T>(after ? double(a) * s + b : (double(a) + b) * s); };
+      } else {
+        const T s = scale.to<T>(), b = bias.to<T>();
+        return [s, b, after](T a) { return after ? T(a * s + b) : T((a + b) * s); };
+      }
+    });
+  });
+}
+
+OarStatus pow_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    const Scalar y = scalar_attr(ctx, "y", Scalar{true, 1.0, 0});
+    numeric_map(ctx, x, out, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (is_int_v<T>) {
+        const double e = y.to_double();
+        return [e](T a) { return convert<T>(std::round(std::pow(double(a), e))); };
+      } else {
+        const T e = y.to<T>();
+        return [e](T a) { return T(std::pow(a, e)); };
+      }
+    });
+  });
+}
+
+OarStatus full_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc out = output(ctx);
+    const Scalar value = scalar_attr(ctx, "fill_value", Scalar{});
+    visit_dtype(out.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T v = value.to<T>();
+      map_elements<T>(ctx, out, {}, [v] { return v; });
+    });
+  });
+}
+
+// out = x converted to out's dtype, x broadcast to out's shape: cast, assign and copy_.
+void convert_into(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out) {
+  visit_dtype(x.dtype, [&](auto from_tag) {
+    using From = decltype(from_tag);
+    visit_dtype(out.dtype, [&](auto to_tag) {
+      using To = decltype(to_tag);
+      map_elements<To, From>(ctx, out, {x}, [](From a) { return convert<To>(a); });
+    });
+  });
+}
+
+OarStatus cast_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    expect_shape(out, x.shape, "out");
+    convert_into(ctx, x, out);
+  });
+}
+
+OarStatus assign_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    expect_shape(out, x.shape, "out");
+    expect_dtype(out, x.dtype, "out");
+    convert_into(ctx, x, out);
+  });
+}
+
+OarStatus copy_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc src = input(ctx, 0, "src");
+    const TensorDesc dst = output(ctx);  // any view: map_elements writes through its strides
+    convert_into(ctx, src, dst);
+  });
+}
+
+OarStatus where_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc c = input(ctx, 0, "condition"), x = input(ctx, 1, "x"), y = input(ctx, 2, "y");
+    const TensorDesc out = output(ctx);
+    expect_dtype(y, x.dtype, "y");
+    expect_shape(out, broadcast_shape(broadcast_shape(c.shape, x.shape), y.shape), "out");
+    visit_dtype(c.dtype, [&](auto c_tag) {
+      using C = decltype(c_tag);
+      visit_dtype(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        map_elements<T, C, T, T>(ctx, out, {c, x, y}, [](C k, T a, T b) { return k != C(0) ? a : b; });
+      });
+    });
+  });
+}
+
+}  // namespace oar_custom_cpu

@@ -1,0 +1,43 @@
+// The custom_cpu kernels, by family, as the registration table in kernels.cc lists them.
+// Contract: each is an OarKernelFn (oar/device/device_ext.h): it checks its context, copies
+// what it needs, enqueues the work on ctx->stream and returns; errors are synchronous
+// (OAR_STATUS_ERROR with ctx->error). The op names and argument orders are oar's op specs.
+#pragma once
+
+#include "oar/device/device_ext.h"
+
+namespace oar_custom_cpu {
+
+// Inputs x, y (same dtype), broadcast; out has x's dtype, or bool for the comparisons and the
+// logical ops.
+enum class Binary {
+  Add, Subtract, Multiply, Divide, Maximum, Minimum, Pow, FloorDivide, Remainder,
+  Equal, NotEqual, GreaterThan, GreaterEqual, LessThan, LessEqual, LogicalAnd, LogicalOr,
+  kCount
+};
+OarKernelFn binary_kernel(Binary op);
+
+// Input x; out has x's shape and dtype (bool for logical_not).
+enum class Unary {
+  Relu, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs, Neg, Square, Sin, Cos, Floor, Ceil, Sign,
+  LogicalNot, Reciprocal,
+  kCount
+};
+OarKernelFn unary_kernel(Unary op);
+
+OarStatus scale_kernel(const OarKernelContext* ctx);   // x; scale, bias, bias_after_scale
+OarStatus pow_kernel(const OarKernelContext* ctx);     // x; y (Scalar)
+OarStatus full_kernel(const OarKernelContext* ctx);    // no inputs; fill_value
+OarStatus cast_kernel(const OarKernelContext* ctx);    // x; out's dtype is the target
+OarStatus assign_kernel(const OarKernelContext* ctx);  // x
+OarStatus copy_kernel(const OarKernelContext* ctx);    // copy_: src into the view outputs[0]
+OarStatus where_kernel(const OarKernelContext* ctx);   // condition, x, y
+
+// Input x; attrs axis (empty: all), keepdim; sum also dtype (out's dtype is what counts).
+enum class Reduce { Sum, Mean, Max, Min, kCount };
+OarKernelFn reduce_kernel(Reduce op);
+
+OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
+OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
+
+}  // namespace oar_custom_cpu

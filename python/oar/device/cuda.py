@@ -1,0 +1,61 @@
+"""oar.device.cuda (paddle.device.cuda): the GPU's count, streams, events and memory, by device
+id or place. Without a GPU, device_count() is 0 and the rest raise naming the missing device."""
+from .. import _C
+from . import Event, Stream, current_stream as _current_stream, stream_guard  # noqa: F401
+from ..framework.place import to_key
+
+
+def _gpu(fn, device):
+    if device is None:
+        current = _C._get_device()
+        return current if current.startswith("gpu:") else "gpu:0"
+    return to_key(fn, device)
+
+
+def device_count():
+    return _C._device_count("gpu")
+
+
+def synchronize(device=None):
+    _C._synchronize(_gpu("synchronize", device))
+
+
+def current_stream(device=None):
+    return _current_stream(_gpu("current_stream", device))
+
+
+def memory_allocated(device=None):
+    return _C._memory_stats(_gpu("memory_allocated", device))["allocated"]
+
+
+def max_memory_allocated(device=None):
+    return _C._memory_stats(_gpu("max_memory_allocated", device))["peak_allocated"]
+
+
+def memory_reserved(device=None):
+    return _C._memory_stats(_gpu("memory_reserved", device))["reserved"]
+
+
+def max_memory_reserved(device=None):
+    return _C._memory_stats(_gpu("max_memory_reserved", device))["peak_reserved"]
+
+
+def reset_max_memory_allocated(device=None):
+    _C._reset_peak_memory(_gpu("reset_max_memory_allocated", device))
+
+
+reset_max_memory_reserved = reset_max_memory_allocated
+
+
+def empty_cache():
+    for i in range(device_count()):
+        _C._empty_cache(f"gpu:{i}")
+
+
+def mem_get_info(device=None):
+    """(free, total) bytes of the GPU."""
+    return _C._memory_info(_gpu("mem_get_info", device))
+
+
+def get_device_name(device=None):
+    return _C._device_name(_gpu("get_device_name", device))

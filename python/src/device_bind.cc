@@ -1,0 +1,153 @@
+// Devices for Python: places as strings ("cpu", "gpu:0", "custom_cpu:1", "gpu_pinned"), moving
+// tensors, the expected place, plug-in loading, allocator statistics, streams and events.
+// oar/device/__init__.py builds Paddle's API (set_device, Stream, Event, cuda.*) over these.
+#include "bind_common.h"
+#include "oar/device/device_registry.h"
+#include "oar/ops/device_ops.h"
+
+namespace oar::python {
+
+namespace {
+
+std::string place_key(const Place& p) {
+  if (p.is_cpu() || p.is_gpu_pinned()) return p.device_type();
+  return p.device_type() + ":" + std::to_string(p.device_id);
+}
+
+nb::dict stats_dict(const MemoryStats& s) {
+  nb::dict d;
+  d["allocated"] = s.allocated;
+  d["reserved"] = s.reserved;
+  d["peak_allocated"] = s.peak_allocated;
+  d["peak_reserved"] = s.peak_reserved;
+  d["num_allocs"] = s.num_allocs;
+  d["num_cache_hits"] = s.num_cache_hits;
+  return d;
+}
+
+// The device's api and id for a place string; throws for host places.
+std::pair<device::Backend*, int> device_of(const std::string& text, const char* what) {
+  const Place p = parse_place(text, what);
+  return {&device::backend_of(p, what), p.device_id};
+}
+
+uintptr_t handle(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+}  // namespace
+
+void bind_device(nb::module_& m) {
+  m.def("_place_of", [](const Tensor& t) { return place_key(t.place()); });
+  m.def("_to_place", [](const Tensor& t, const std::string& place) {
+    return to_place(t, parse_place(place, "Tensor.to"));
+  });
+  m.def("_check_place", [](const std::string& place) { return place_key(parse_place(place)); });
+  m.def("_get_device", [] { return place_key(expected_place()); });
+  m.def("_set_device", [](const std::string& text) {
+    const Place p = parse_place(text, "set_device");
+    OAR_ENFORCE_ARG(!p.is_gpu_pinned(), "set_device: 'gpu_pinned' is host memory, not a device");
+    if (!p.is_host()) device::backend_of(p, "set_device");  // exists and has that device id
+    set_default_place(p);
+    return place_key(p);
+  });
+  m.def("_device_types", [] { return device::device_types(); });
+  m.def("_device_count", [](const std::string& type) { return device::device_count(type); });
+  m.def("_device_name", [](const std::string& place) -> std::string {
+    auto [b, id] = device_of(place, "get_device_name");
+    return b->api.device_name ? b->api.device_name(id) : b->name;
+  });
+  m.def("_load_custom_device", [](const std::string& path) { device::load_plugin(path); });
+  m.def("_synchronize", [](const std::string& place) {
+    device::synchronize(parse_place(place, "synchronize"));
+  });
+  m.def("_memory_stats", [](const std::string& place) {
+    return stats_dict(device::allocator(parse_place(place, "memory_stats")).stats());
+  }, nb::arg("place") = "cpu");
+  m.def("_reset_peak_memory", [](const std::string& place) {
+    device::allocator(parse_place(place, "reset_max_memory_allocated")).reset_peak();
+  }, nb::arg("place") = "cpu");
+  m.def("_empty_cache", [](const std::string& place) {
+    device::allocator(parse_place(place, "empty_cache")).empty_cache();
+  }, nb::arg("place") = "cpu");
+  m.def("_memory_info", [](const std::string& place) {
+    auto [b, id] = device_of(place, "mem_get_info");
+    size_t free_b = 0, total = 0;
+    if (b->api.memory_info) device::check(b->api.memory_info(id, &free_b, &total), *b, "mem_get_info");
+    return nb::make_tuple(free_b, total);
+  });
+
+  // Streams and events as opaque handles (0: the device's default stream).
+  m.def("_stream_create", [](const std::string& place) {
+    auto [b, id] = device_of(place, "Stream");
+    OAR_ENFORCE(b->api.create_stream != nullptr, Unimplemented, "Stream: the ", b->name,
+                " device has no streams");
+    OarStream s = nullptr;
+    device::check(b->api.create_stream(id, &s), *b, "Stream");
+    return handle(s);
+  });
+  m.def("_stream_destroy", [](const std::string& place, uintptr_t s) {
+    auto [b, id] = device_of(place, "Stream");
+    if (s != 0 && b->api.destroy_stream)
+      device::check(b->api.destroy_stream(id, reinterpret_cast<OarStream>(s)), *b, "Stream");
+  });
+  m.def("_stream_synchronize", [](const std::string& place, uintptr_t s) {
+    auto [b, id] = device_of(place, "Stream.synchronize");
+    if (s == 0 || !b->api.synchronize_stream) {
+      device::check(b->api.synchronize_device(id), *b, "Stream.synchronize");
+      return;
+    }
+    device::check(b->api.synchronize_stream(id, reinterpret_cast<OarStream>(s)), *b, "Stream.synchronize");
+  });
+  m.def("_current_stream", [](const std::string& place) {
+    return handle(device::current_stream(parse_place(place, "current_stream")));
+  });
+  m.def("_set_stream", [](const std::string& place, uintptr_t s) {
+    const Place p = parse_place(place, "set_stream");
+    const uintptr_t previous = handle(device::current_stream(p));
+    device::set_current_stream(p, reinterpret_cast<OarStream>(s));
+    return previous;
+  });
+  m.def("_event_create", [](const std::string& place) {
+    auto [b, id] = device_of(place, "Event");
+    OAR_ENFORCE(b->api.create_event != nullptr, Unimplemented, "Event: the ", b->name,
+                " device has no events");
+    OarEvent e = nullptr;
+    device::check(b->api.create_event(id, &e), *b, "Event");
+    return handle(e);
+  });
+  m.def("_event_destroy", [](const std::string& place, uintptr_t e) {
+    auto [b, id] = device_of(place, "Event");
+    if (b->api.destroy_event) device::check(b->api.destroy_event(id, reinterpret_cast<OarEvent>(e)), *b, "Event");
+  });
+  m.def("_event_record", [](const std::string& place, uintptr_t e, uintptr_t s) {
+    auto [b, id] = device_of(place, "Event.record");
+    device::check(b->api.record_event(id, reinterpret_cast<OarStream>(s), reinterpret_cast<OarEvent>(e)),
+                  *b, "Event.record");
+  });
+  m.def("_event_query", [](const std::string& place, uintptr_t e) {
+    auto [b, id] = device_of(place, "Event.query");
+    const OarStatus st = b->api.query_event(id, reinterpret_cast<OarEvent>(e));
+    if (st == OAR_STATUS_NOT_READY) return false;
+    device::check(st, *b, "Event.query");
+    return true;
+  });
+  m.def("_event_synchronize", [](const std::string& place, uintptr_t e) {
+    auto [b, id] = device_of(place, "Event.synchronize");
+    device::check(b->api.synchronize_event(id, reinterpret_cast<OarEvent>(e)), *b, "Event.synchronize");
+  });
+  m.def("_stream_wait_event", [](const std::string& place, uintptr_t s, uintptr_t e) {
+    auto [b, id] = device_of(place, "Stream.wait_event");
+    device::check(b->api.stream_wait_event(id, reinterpret_cast<OarStream>(s), reinterpret_cast<OarEvent>(e)),
+                  *b, "Stream.wait_event");
+  });
+  m.def("_event_elapsed", [](const std::string& place, uintptr_t a, uintptr_t z) {
+    auto [b, id] = device_of(place, "Event.elapsed_time");
+    OAR_ENFORCE(b->api.elapsed_time != nullptr, Unimplemented, "Event.elapsed_time: the ", b->name,
+                " device does not time events");
+    float ms = 0;
+    device::check(b->api.elapsed_time(id, reinterpret_cast<OarEvent>(a), reinterpret_cast<OarEvent>(z), &ms),
+                  *b, "Event.elapsed_time");
+    return ms;
+  });
+}
+
+}  // namespace oar::python

@@ -1,0 +1,227 @@
+"""The device path end to end on the custom_cpu test plug-in (plugins/custom_cpu): a device type
+with memory of its own and asynchronous streams, loaded through the plug-in ABI. What works here
+works for every backend that registers the same kernels (the CUDA one included)."""
+import os
+
+import numpy as np
+import pytest
+
+import oar
+
+
+def _plugin_path():
+    here = os.path.dirname(oar.__file__)
+    for d in (here, os.path.join(os.path.dirname(__file__), "..", "..", "build", "release")):
+        p = os.path.join(d, "liboar_custom_cpu.so")
+        if os.path.exists(p):
+            return p
+    raise FileNotFoundError("liboar_custom_cpu.so is not installed beside oar nor in build/release")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def custom_cpu():
+    oar.device.load_custom_device(_plugin_path())
+    yield
+    oar.device.set_device("cpu")
+
+
+DEV = "custom_cpu:0"
+
+
+def on_dev(a, **kw):
+    return oar.to_tensor(np.asarray(a), place=oar.CustomPlace("custom_cpu", 0), **kw)
+
+
+def test_discovery_and_places():
+    assert "custom_cpu" in oar.device.get_all_custom_device_type()
+    assert oar.device.device_count("custom_cpu") == 2
+    assert "custom_cpu:1" in oar.device.get_available_device()
+    assert oar.device.is_compiled_with_custom_device("custom_cpu")
+    p = oar.CustomPlace("custom_cpu", 1)
+    assert repr(p) == "Place(custom_cpu:1)" and p.is_custom_place() and p.get_device_id() == 1
+    x = on_dev([1.0, 2.0])
+    assert x.place == oar.CustomPlace("custom_cpu", 0) and str(x.place) == "Place(custom_cpu:0)"
+    assert "place=Place(custom_cpu:0)" in repr(x)
+    assert x.get_device() == 0 and not x.is_cuda
+
+
+def test_round_trip_and_host_reads():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = on_dev(a)
+    np.testing.assert_array_equal(x.numpy(), a)
+    assert x[1, 2].item() == 6.0
+    assert x.tolist() == a.tolist()
+    y = x.cpu()
+    assert y.place == oar.CPUPlace()
+    np.testing.assert_array_equal(y.numpy(), a)
+    with pytest.raises(RuntimeError, match="lives on Place\\(custom_cpu:0\\)"):
+        x.data_ptr()
+
+
+def test_ops_run_on_the_device():
+    a = np.random.default_rng(0).standard_normal((4, 5)).astype(np.float32)
+    b = np.random.default_rng(1).standard_normal((5,)).astype(np.float32)
+    x, y = on_dev(a), on_dev(b)
+    for got, want in [(x + y, a + b), (x * y, a * b), (x - y, a - b), (x / (y * y + 1), a / (b * b + 1)),
+                      (oar.exp(x), np.exp(a)), (oar.nn.functional.relu(x), np.maximum(a, 0)),
+                      (x.sum(axis=1), a.sum(1)), (x.mean(), a.mean()),
+                      (oar.matmul(x, x.T), a @ a.T), (x * 2.5 + 1, a * 2.5 + 1),
+                      (x.astype("float64"), a.astype(np.float64)), (x > 0, a > 0)]:
+        assert got.place == oar.CustomPlace("custom_cpu", 0)
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-5)
+    # views are geometry only: a transpose then a reduction reads the strided view on the device
+    np.testing.assert_allclose(x.T.sum(axis=0).numpy(), a.sum(1), rtol=1e-5)
+    np.testing.assert_allclose(oar.nn.functional.softmax(x, axis=-1).numpy(),
+                               np.exp(a) / np.exp(a).sum(-1, keepdims=True), rtol=1e-5)
+
+
+def test_host_inputs_move_to_the_device_and_two_devices_refuse():
+    x = on_dev([1.0, 2.0])
+    h = oar.to_tensor([10.0, 20.0])
+    r = x + h
+    assert r.place == oar.CustomPlace("custom_cpu", 0)
+    np.testing.assert_array_equal(r.numpy(), [11.0, 22.0])
+    z = oar.to_tensor([1.0, 1.0], place=oar.CustomPlace("custom_cpu", 1))
+    with pytest.raises(ValueError, match="different devices.*custom_cpu:0.*custom_cpu:1"):
+        x + z
+
+
+def test_missing_kernel_names_op_dtype_and_device():
+    x = on_dev(np.ones((2, 2), np.float32))
+    with pytest.raises(NotImplementedError, match="erfinv.*custom_cpu.*float32"):
+        oar.erfinv(x * 0.5)
+    with pytest.raises(NotImplementedError, match="custom_cpu"):
+        oar.argsort(x)
+
+
+def test_set_device_and_creation_ops():
+    try:
+        assert oar.device.set_device("custom_cpu:1") == oar.CustomPlace("custom_cpu", 1)
+        assert oar.device.get_device() == "custom_cpu:1"
+        z = oar.zeros([2, 3])
+        assert z.place == oar.CustomPlace("custom_cpu", 1)
+        np.testing.assert_array_equal(z.numpy(), np.zeros((2, 3), np.float32))
+        t = oar.to_tensor([1, 2])
+        assert t.place == oar.CustomPlace("custom_cpu", 1) and t.dtype == oar.int64
+        # random draws happen on the host (Philox) and land on the device: same numbers everywhere
+        oar.seed(7)
+        r_dev = oar.rand([3])
+        assert r_dev.place == oar.CustomPlace("custom_cpu", 1)
+    finally:
+        oar.device.set_device("cpu")
+    oar.seed(7)
+    np.testing.assert_array_equal(r_dev.numpy(), oar.rand([3]).numpy())
+    with pytest.raises(ValueError, match="set_device"):
+        oar.device.set_device("custom_cpu:5")
+    with pytest.raises(ValueError, match="set_device"):
+        oar.device.set_device("nosuch:0")
+
+
+def test_autograd_across_devices_matches_cpu():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    w = rng.standard_normal((4, 2)).astype(np.float32)
+
+    def run(place):
+        x = oar.to_tensor(a, place=place)
+        wt = oar.to_tensor(w, place=place, stop_gradient=False)
+        loss = (oar.nn.functional.relu(oar.matmul(x, wt)) ** 2).mean()
+        loss.backward()
+        return loss, wt.grad
+
+    loss_d, g_d = run(oar.CustomPlace("custom_cpu", 0))
+    loss_h, g_h = run(oar.CPUPlace())
+    assert g_d.place == oar.CustomPlace("custom_cpu", 0)
+    np.testing.assert_allclose(loss_d.numpy(), loss_h.numpy(), rtol=1e-5)
+    np.testing.assert_allclose(g_d.numpy(), g_h.numpy(), rtol=1e-5, atol=1e-6)
+    # a host leaf used on the device gets its gradient back on the host
+    h = oar.to_tensor(a, stop_gradient=False)
+    (h.to(DEV) * 3.0).sum().backward()
+    assert h.grad.place == oar.CPUPlace()
+    np.testing.assert_allclose(h.grad.numpy(), np.full_like(a, 3.0))
+
+
+def test_training_loop_on_the_device_matches_cpu():
+    rng = np.random.default_rng(4)
+    xs = rng.standard_normal((64, 3)).astype(np.float32)
+    ys = (xs @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+
+    def train(place):
+        oar.seed(11)
+        model = oar.nn.Linear(3, 1)
+        model.to(place)
+        opt = oar.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+        x, y = oar.to_tensor(xs, place=place), oar.to_tensor(ys, place=place)
+        for _ in range(30):
+            loss = oar.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+        return float(loss), model.weight.numpy()
+
+    loss_d, w_d = train(oar.CustomPlace("custom_cpu", 0))
+    loss_h, w_h = train(oar.CPUPlace())
+    assert loss_d < 0.05
+    np.testing.assert_allclose(loss_d, loss_h, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(w_d, w_h, rtol=1e-4, atol=1e-5)
+
+
+def test_allocator_statistics_are_per_device():
+    oar.device.synchronize(DEV)
+    before = oar.device.memory_allocated(DEV)
+    host_before = oar.device.memory_allocated("cpu")
+    x = on_dev(np.zeros((256, 256), np.float32))
+    assert oar.device.memory_allocated(DEV) - before >= 256 * 256 * 4
+    assert oar.device.max_memory_allocated(DEV) >= oar.device.memory_allocated(DEV)
+    del x
+    assert oar.device.memory_allocated(DEV) == before
+    assert oar.device.memory_reserved(DEV) >= 256 * 256 * 4  # cached for reuse
+    oar.device.empty_cache(DEV)
+    assert oar.device.memory_reserved(DEV) == oar.device.memory_allocated(DEV)
+    assert abs(oar.device.memory_allocated("cpu") - host_before) < 256 * 256 * 4
+
+
+def test_streams_and_events_order_work():
+    s = oar.device.Stream(DEV)
+    e = oar.device.Event(DEV)
+    x = on_dev(np.ones((64, 64), np.float32))
+    with oar.device.stream_guard(s):
+        assert oar.device.current_stream(DEV) == s
+        y = x * 2.0
+        e.record(s)
+    e.synchronize()
+    assert e.query()
+    s.synchronize()
+    np.testing.assert_array_equal(y.numpy(), np.full((64, 64), 2.0, np.float32))
+    assert oar.device.current_stream(DEV) != s
+    # another stream waits for s's work through an event before reading its result
+    s2 = oar.device.Stream(DEV)
+    with oar.device.stream_guard(s):
+        z = y + 1.0
+    s2.wait_stream(s)
+    with oar.device.stream_guard(s2):
+        w = z * 3.0
+    np.testing.assert_array_equal(w.numpy(), np.full((64, 64), 9.0, np.float32))
+    oar.device.synchronize(DEV)
+
+
+def test_in_place_writes_and_setitem_on_the_device():
+    x = on_dev(np.zeros((3, 4), np.float32))
+    x[1] = 5.0
+    x.add_(on_dev(np.ones((3, 4), np.float32)))
+    want = np.ones((3, 4), np.float32)
+    want[1] = 6.0
+    np.testing.assert_array_equal(x.numpy(), want)
+    assert x.place == oar.CustomPlace("custom_cpu", 0)
+
+
+def test_tensor_to_forms():
+    x = oar.to_tensor([1.0, 2.0])
+    d = x.to(DEV)
+    assert d.place == oar.CustomPlace("custom_cpu", 0)
+    assert x.to(oar.CPUPlace()) is x
+    d64 = x.to(DEV, "float64")
+    assert d64.dtype == oar.float64 and d64.place == oar.CustomPlace("custom_cpu", 0)
+    assert d.to("cpu").place == oar.CPUPlace()
+    like = oar.to_tensor([0], place=oar.CustomPlace("custom_cpu", 1))
+    assert x.to(like).place == oar.CustomPlace("custom_cpu", 1) and x.to(like).dtype == oar.int64
