@@ -16,7 +16,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
   # -O0 by default: a third of -O1's compile time (reduce.cc: 40 s vs 143 s), and CI builds this tree.
   # OAR_SANITIZE_OPT=-O1 for a slower build whose tests run faster.
   cmake -S . -B "$BUILD" -GNinja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="${OAR_SANITIZE_OPT:--O0} -g" \
-    -DOAR_SANITIZE="$SAN" -DOAR_BUILD_TESTS=ON -DOAR_BUILD_EXAMPLES=OFF -DOAR_BUILD_PYTHON=ON \
+    -DOAR_SANITIZE="$SAN" -DOAR_BUILD_TESTS=ON -DOAR_BUILD_EXAMPLES=OFF -DOAR_BUILD_PYTHON=ON -DOAR_WITH_CUDA=OFF \
     -DPython_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
 fi
 echo "[sanitizers] building $BUILD ($SAN)"

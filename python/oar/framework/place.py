@@ -155,7 +155,8 @@ def placement_key(fn, place):
             raise RuntimeError(f"{fn}: cannot place data in Place({key}): pinned memory needs the GPU "
                                "backend, and no GPU is available")
         name = key.partition(":")[0]
-        why = ("oar was built without CUDA or no GPU was found" if name == "gpu" else
+        why = (("the CUDA backend found no GPU" if "gpu" in _C._device_types() else
+                "oar was built without CUDA (or the CUDA runtime is not installed)") if name == "gpu" else
                f"no plug-in registered the device type '{name}' (oar.device.load_custom_device)"
                if _C._device_count(name) == 0 else f"only {_C._device_count(name)} {name} device(s) exist")
         raise ValueError(f"{fn}: cannot place data on Place({key}): {why}")

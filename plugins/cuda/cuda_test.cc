@@ -1,0 +1,824 @@
+// Tests of liboar_cuda.so through oar's device ABI only (no CUDA headers, no oar core): loads the
+// plug-in, checks what it registers, then, when a GPU is present, runs every kernel family on
+// random inputs (broadcast, transposed and misaligned views, 0-D and 0-size tensors, odd sizes)
+// against references computed here in double, and exercises streams and events.
+//
+// Usage: oar_cuda_test [path/to/liboar_cuda.so]. Prints PASS/FAIL per case (failures only with
+// OAR_CUDA_TEST_QUIET=1); exits 1 on any failure, 0 with "SKIP: no GPU" when no device is
+// visible (registration is still checked).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "plugins/cuda/abi_host.h"
+
+using abi::Attrs;
+using abi::Tensor;
+using Shape = std::vector<int64_t>;
+
+namespace {
+
+int g_failures = 0, g_passes = 0;
+abi::Registry* R = nullptr;
+std::mt19937_64 rng(20240611);
+
+void report(bool ok, const std::string& name, const std::string& detail = "") {
+  if (ok) ++g_passes; else ++g_failures;
+  static const bool quiet = std::getenv("OAR_CUDA_TEST_QUIET") != nullptr;
+  if (!ok || !quiet)
+    std::printf("%s: %s%s%s\n", ok ? "PASS" : "FAIL", name.c_str(), detail.empty() ? "" : " -- ",
+                detail.c_str());
+}
+
+const int kAllDtypes[] = {OAR_FLOAT32, OAR_FLOAT64, OAR_FLOAT16, OAR_BFLOAT16,
+                          OAR_INT32,   OAR_INT64,   OAR_BOOL};
+const int kFloatDtypes[] = {OAR_FLOAT32, OAR_FLOAT64, OAR_FLOAT16, OAR_BFLOAT16};
+
+using Gen = std::function<double()>;
+Gen uniform(double lo, double hi) {
+  return [lo, hi] { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+}
+Gen integers(int64_t lo, int64_t hi) {
+  return [lo, hi] { return static_cast<double>(std::uniform_int_distribution<int64_t>(lo, hi)(rng)); };
+}
+Gen constant(double v) { return [v] { return v; }; }
+
+// A view over a fresh device buffer of `base` elements.
+Tensor make_view(int dt, int64_t base, Shape shape, Shape strides, int64_t offset, const Gen& gen) {
+  Tensor t;
+  t.dtype = dt;
+  t.shape = std::move(shape);
+  t.strides = std::move(strides);
+  t.offset = offset;
+  t.storage.resize(static_cast<size_t>(base));
+  for (double& v : t.storage) v = abi::quantize(dt, gen());
+  abi::upload(*R, t);
+  return t;
+}
+
+Tensor make(int dt, const Shape& shape, const Gen& gen) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return make_view(dt, n, shape, abi::contiguous_strides(shape), 0, gen);
+}
+
+// A permuted view: view dim i is dim perm[i] of a contiguous buffer.
+Tensor make_permuted(int dt, const Shape& shape, const std::vector<int>& perm, const Gen& gen) {
+  Shape base(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) base[perm[i]] = shape[i];
+  const Shape bs = abi::contiguous_strides(base);
+  Shape st(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) st[i] = bs[perm[i]];
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return make_view(dt, n, shape, st, 0, gen);
+}
+
+// Calls fn(index) for every multi-index of shape in row-major order.
+void for_each_index(const Shape& shape, const std::function<void(const Shape&)>& fn) {
+  for (int64_t s : shape)
+    if (s == 0) return;
+  Shape idx(shape.size(), 0);
+  while (true) {
+    fn(idx);
+    int d = static_cast<int>(shape.size()) - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// Element of `t` for output index `idx`, t broadcast (aligned right) to the output's rank.
+double bcast_at(const Tensor& t, const Shape& idx) {
+  Shape ti(t.shape.size());
+  const size_t lead = idx.size() - t.shape.size();
+  for (size_t d = 0; d < t.shape.size(); ++d) ti[d] = t.shape[d] == 1 ? 0 : idx[lead + d];
+  return t.at(ti);
+}
+
+struct Tol {
+  double rtol, atol;
+};
+Tol tol_of(int dt) {
+  switch (dt) {
+    case OAR_FLOAT64: return {1e-12, 1e-12};
+    case OAR_FLOAT32: return {2e-5, 1e-6};
+    case OAR_FLOAT16: return {2.5e-3, 1e-3};
+    case OAR_BFLOAT16: return {1.6e-2, 1e-2};
+    default: return {0, 0};
+  }
+}
+
+bool close(double got, double want, Tol t) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= t.atol + t.rtol * std::fabs(want);
+}
+
+// Compares a downloaded contiguous output with expected values; reports the first mismatch.
+void expect_values(const std::string& name, const Tensor& out, const std::vector<double>& want,
+                   Tol t) {
+  if (out.storage.size() != want.size()) {
+    report(false, name, "size " + std::to_string(out.storage.size()) + " vs " + std::to_string(want.size()));
+    return;
+  }
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (!close(out.storage[i], want[i], t)) {
+      if (!bad) first = i;
+      ++bad;
+    }
+  char detail[256] = "";
+  if (bad)
+    std::snprintf(detail, sizeof detail, "%zu of %zu differ; first at %zu: got %.9g want %.9g", bad,
+                  want.size(), first, out.storage[first], want[first]);
+  report(bad == 0, name, detail);
+}
+
+bool expect_call(const std::string& name, const abi::Call& c) {
+  if (c.status != OAR_STATUS_OK) {
+    report(false, name, "kernel failed: " + c.error);
+    return false;
+  }
+  return true;
+}
+
+void free_all(std::vector<Tensor*> ts) {
+  for (Tensor* t : ts) abi::release(*R, *t);
+}
+
+// ---- registration (runs without a GPU) --------------------------------------------------------
+
+void test_registration() {
+  const OarDeviceInterface* d = R->dev;
+  report(d->abi_version == OAR_DEVICE_ABI_VERSION && d->struct_size == sizeof(OarDeviceInterface),
+         "device interface version and size");
+  report(std::string(d->device_type) == "gpu", "device type is gpu");
+  bool all_fns = d->device_count && d->set_device && d->allocate && d->deallocate &&
+                 d->memcpy_h2d && d->memcpy_d2h && d->memcpy_d2d && d->create_stream &&
+                 d->destroy_stream && d->synchronize_stream && d->default_stream &&
+                 d->create_event && d->destroy_event && d->record_event && d->query_event &&
+                 d->synchronize_event && d->stream_wait_event && d->synchronize_device &&
+                 d->memory_info;
+  report(all_fns, "device interface functions present");
+  const char* ops[] = {"add", "subtract", "multiply", "elementwise_div", "maximum", "minimum",
+                       "elementwise_pow", "equal", "not_equal", "greater_than", "greater_equal",
+                       "less_than", "less_equal", "relu", "exp", "log", "sqrt", "rsqrt", "tanh",
+                       "sigmoid", "abs", "neg", "square", "sin", "cos", "reciprocal", "scale",
+                       "pow", "where", "full", "cast", "assign", "copy_", "sum", "mean", "max",
+                       "min", "matmul"};
+  std::string missing;
+  for (const char* op : ops)
+    for (int dt : kFloatDtypes)
+      if (!R->kernels.count({op, dt})) missing += std::string(" ") + op + "/" + abi::dname(dt);
+  report(missing.empty(), "every op registered for the float dtypes", missing);
+  report(R->kernels.count({"where", OAR_BOOL}) && R->kernels.count({"sum", OAR_BOOL}) &&
+             R->kernels.count({"add", OAR_INT64}) && !R->kernels.count({"exp", OAR_INT32}),
+         "integer and bool registrations");
+  std::printf("registered %d kernels for %zu (op, dtype) pairs\n", R->registered,
+              R->kernels.size());
+}
+
+// ---- device interface -------------------------------------------------------------------------
+
+void test_device() {
+  const OarDeviceInterface* d = R->dev;
+  const char* name = d->device_name ? d->device_name(0) : nullptr;
+  std::printf("device 0: %s\n", name ? name : "(no name)");
+  report(name && *name, "device_name");
+  size_t free_b = 0, total_b = 0;
+  report(d->memory_info(0, &free_b, &total_b) == OAR_STATUS_OK && total_b > 0 && free_b <= total_b,
+         "memory_info");
+  report(d->set_device(0) == OAR_STATUS_OK && d->synchronize_device(0) == OAR_STATUS_OK,
+         "set_device / synchronize_device");
+  OarStream s0 = nullptr, s0b = nullptr;
+  report(d->default_stream(0, &s0) == OAR_STATUS_OK && s0 &&
+             d->default_stream(0, &s0b) == OAR_STATUS_OK && s0 == s0b,
+         "default_stream is one lazily created stream");
+  void* p = nullptr;
+  report(d->allocate(0, 0, &p) == OAR_STATUS_OK, "allocate 0 bytes");
+  d->deallocate(0, p, 0);
+  void* huge = nullptr;
+  report(d->allocate(0, size_t(1) << 50, &huge) == OAR_STATUS_OUT_OF_MEMORY,
+         "allocate 1 PiB reports OUT_OF_MEMORY");
+
+  // Copies: pinned host -> device (async on a stream) -> device -> pageable host.
+  const size_t n = 1 << 20;
+  void* pinned = nullptr;
+  report(d->host_allocate && d->host_allocate(0, n * 4, &pinned) == OAR_STATUS_OK && pinned,
+         "host_allocate");
+  std::vector<float> back(n, 0.f);
+  if (pinned) {
+    float* pf = static_cast<float*>(pinned);
+    for (size_t i = 0; i < n; ++i) pf[i] = static_cast<float>(i) * 0.5f;
+    OarStream s = nullptr;
+    d->create_stream(0, &s);
+    void *a = nullptr, *b = nullptr;
+    d->allocate(0, n * 4, &a);
+    d->allocate(0, n * 4, &b);
+    bool ok = d->memcpy_h2d(0, s, a, pinned, n * 4) == OAR_STATUS_OK &&
+              d->memcpy_d2d(0, s, b, a, n * 4) == OAR_STATUS_OK &&
+              d->synchronize_stream(0, s) == OAR_STATUS_OK &&
+              d->memcpy_d2h(0, nullptr, back.data(), b, n * 4) == OAR_STATUS_OK;
+    for (size_t i = 0; ok && i < n; ++i) ok = back[i] == pf[i];
+    report(ok, "h2d (pinned, async) / d2d / d2h round trip");
+    d->deallocate(0, a, n * 4);
+    d->deallocate(0, b, n * 4);
+    d->destroy_stream(0, s);
+    d->host_deallocate(0, pinned, n * 4);
+  }
+}
+
+void test_streams_events() {
+  const OarDeviceInterface* d = R->dev;
+  OarStream s1 = nullptr, s2 = nullptr;
+  d->create_stream(0, &s1);
+  d->create_stream(0, &s2);
+  OarEvent e0 = nullptr, e1 = nullptr, done = nullptr;
+  d->create_event(0, &e0);
+  d->create_event(0, &e1);
+  d->create_event(0, &done);
+  const Shape big = {int64_t(1) << 25};  // 128 MiB of float32: long enough to race
+  Tensor buf;
+  buf.dtype = OAR_FLOAT32;
+  buf.shape = big;
+  buf.strides = {1};
+  buf.storage.assign(static_cast<size_t>(big[0]), 0.0);
+  d->allocate(0, big[0] * 4, &buf.dev);
+  Tensor copy = buf;
+  d->allocate(0, big[0] * 4, &copy.dev);
+
+  // s1: fill 1 then many fills, the last with 2; s2 waits on the event, then copies.
+  d->record_event(0, s1, e0);
+  Attrs one, two;
+  one.ints("shape", big).scalar("fill_value", 1.0).dtype("dtype", OAR_FLOAT32);
+  two.ints("shape", big).scalar("fill_value", 2.0).dtype("dtype", OAR_FLOAT32);
+  bool ok = true;
+  for (int i = 0; i < 20; ++i)
+    ok = ok && abi::call(*R, "full", OAR_FLOAT32, {}, {buf.view()}, i == 19 ? two : one, s1).status == OAR_STATUS_OK;
+  d->record_event(0, s1, e1);
+  const OarStatus q = d->query_event(0, e1);
+  std::printf("query_event right after enqueueing ~2.5 GB of writes: %s\n",
+              q == OAR_STATUS_NOT_READY ? "NOT_READY" : (q == OAR_STATUS_OK ? "OK" : "ERROR"));
+  report(q == OAR_STATUS_NOT_READY || q == OAR_STATUS_OK, "query_event answers");
+  ok = ok && d->stream_wait_event(0, s2, e1) == OAR_STATUS_OK;
+  ok = ok && abi::call(*R, "assign", OAR_FLOAT32, {buf.view()}, {copy.view()}, Attrs(), s2).status == OAR_STATUS_OK;
+  d->record_event(0, s2, done);
+  ok = ok && d->synchronize_event(0, done) == OAR_STATUS_OK;
+  report(ok, "kernels on created streams, stream_wait_event");
+  abi::download(*R, copy);
+  bool all2 = true;
+  for (double v : copy.storage) all2 = all2 && v == 2.0;
+  report(all2, "stream_wait_event orders s2's copy after s1's fills");
+  report(d->query_event(0, e1) == OAR_STATUS_OK, "query_event OK once done");
+  float ms = -1;
+  report(d->elapsed_time && d->elapsed_time(0, e0, e1, &ms) == OAR_STATUS_OK && ms > 0,
+         "elapsed_time", std::to_string(ms) + " ms for 20 fills of 128 MiB");
+  if (ms > 0) std::printf("fill bandwidth: %.0f GB/s\n", 20.0 * big[0] * 4 / (ms * 1e-3) / 1e9);
+  d->destroy_event(0, e0);
+  d->destroy_event(0, e1);
+  d->destroy_event(0, done);
+  // A stream that ran a matmul (it owns a cuBLASLt workspace) can be destroyed.
+  Tensor a = make(OAR_FLOAT32, {16, 16}, uniform(-1, 1)), b = make(OAR_FLOAT32, {16, 16}, uniform(-1, 1));
+  Tensor c = make(OAR_FLOAT32, {16, 16}, constant(0));
+  ok = abi::call(*R, "matmul", OAR_FLOAT32, {a.view(), b.view()}, {c.view()}, Attrs(), s1).status == OAR_STATUS_OK;
+  report(ok && d->destroy_stream(0, s1) == OAR_STATUS_OK && d->destroy_stream(0, s2) == OAR_STATUS_OK,
+         "destroy_stream after a matmul on it");
+  free_all({&buf, &copy, &a, &b, &c});
+}
+
+// ---- elementwise ------------------------------------------------------------------------------
+
+struct BinCase {
+  const char* name;
+  std::function<Tensor(int, const Gen&)> x, y;
+  Shape out;
+};
+
+std::vector<BinCase> binary_cases() {
+  return {
+      {"contiguous 1000003", [](int dt, const Gen& g) { return make(dt, {1000003}, g); },
+       [](int dt, const Gen& g) { return make(dt, {1000003}, g); }, {1000003}},
+      {"broadcast [4,1,37]x[5,1]", [](int dt, const Gen& g) { return make(dt, {4, 1, 37}, g); },
+       [](int dt, const Gen& g) { return make(dt, {5, 1}, g); }, {4, 5, 37}},
+      {"transposed view", [](int dt, const Gen& g) { return make_permuted(dt, {37, 64}, {1, 0}, g); },
+       [](int dt, const Gen& g) { return make(dt, {37, 64}, g); }, {37, 64}},
+      {"0-D with [3,4]", [](int dt, const Gen& g) { return make(dt, {}, g); },
+       [](int dt, const Gen& g) { return make(dt, {3, 4}, g); }, {3, 4}},
+      {"0-size", [](int dt, const Gen& g) { return make(dt, {0, 5}, g); },
+       [](int dt, const Gen& g) { return make(dt, {5}, g); }, {0, 5}},
+      {"misaligned 1001", [](int dt, const Gen& g) { return make_view(dt, 1002, {1001}, {1}, 1, g); },
+       [](int dt, const Gen& g) { return make(dt, {1001}, g); }, {1001}},
+      {"0-D", [](int dt, const Gen& g) { return make(dt, {}, g); },
+       [](int dt, const Gen& g) { return make(dt, {}, g); }, {}},
+  };
+}
+
+double ipow(double a, double b) {  // oar's integer pow
+  int64_t x = static_cast<int64_t>(a), e = static_cast<int64_t>(b);
+  if (e < 0) return x == 1 ? 1 : (x == -1 ? ((e & 1) ? -1 : 1) : 0);
+  int64_t r = 1;
+  while (e--) r *= x;
+  return static_cast<double>(r);
+}
+
+void run_binary(const char* op, int dt, bool compare, const std::function<double(double, double)>& f,
+                const Gen& gx, const Gen& gy) {
+  for (const BinCase& c : binary_cases()) {
+    Tensor x = c.x(dt, gx), y = c.y(dt, gy);
+    const int odt = compare ? OAR_BOOL : dt;
+    Tensor out = make(odt, c.out, constant(7));
+    const std::string name = std::string(op) + " " + abi::dname(dt) + " " + c.name;
+    if (expect_call(name, abi::call(*R, op, dt, {x.view(), y.view()}, {out.view()}))) {
+      abi::download(*R, out);
+      std::vector<double> want;
+      for_each_index(c.out, [&](const Shape& i) {
+        want.push_back(abi::quantize(odt, f(bcast_at(x, i), bcast_at(y, i))));
+      });
+      expect_values(name, out, want, tol_of(odt));
+    }
+    free_all({&x, &y, &out});
+  }
+}
+
+void test_binary() {
+  for (int dt : kAllDtypes) {
+    const bool fl = abi::is_float(dt), bo = dt == OAR_BOOL;
+    const Gen g = bo ? integers(0, 1) : (fl ? uniform(-3, 3) : integers(-50, 50));
+    const Gen small = bo ? integers(0, 1) : integers(-3, 3);  // equal values happen
+    auto nan_gen = [g, fl] { return [g, fl]() { return fl && rng() % 50 == 0 ? NAN : g(); }; };
+    run_binary("add", dt, false, [bo](double a, double b) { return bo ? double(a || b) : a + b; }, g, g);
+    run_binary("multiply", dt, false, [bo](double a, double b) { return bo ? double(a && b) : a * b; }, g, g);
+    run_binary("maximum", dt, false, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }, nan_gen(), nan_gen());
+    run_binary("minimum", dt, false, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }, nan_gen(), nan_gen());
+    run_binary("equal", dt, true, [](double a, double b) { return double(a == b); }, small, small);
+    run_binary("not_equal", dt, true, [](double a, double b) { return double(a != b); }, small, small);
+    run_binary("greater_than", dt, true, [](double a, double b) { return double(a > b); }, small, small);
+    run_binary("greater_equal", dt, true, [](double a, double b) { return double(a >= b); }, small, small);
+    run_binary("less_than", dt, true, [](double a, double b) { return double(a < b); }, small, small);
+    run_binary("less_equal", dt, true, [](double a, double b) { return double(a <= b); }, small, small);
+    if (bo) continue;
+    run_binary("subtract", dt, false, [](double a, double b) { return a - b; }, g, g);
+    const Gen denom = fl ? Gen([] { return (rng() % 2 ? 1 : -1) * uniform(0.5, 2)(); })
+                         : Gen([] { return double((rng() % 2 ? 1 : -1) * integers(1, 9)()); });
+    run_binary("elementwise_div", dt, false,
+               [fl](double a, double b) { return fl ? a / b : std::trunc(a / b); }, g, denom);
+    if (fl)
+      run_binary("elementwise_pow", dt, false, [](double a, double b) { return std::pow(a, b); },
+                 uniform(0.1, 3), uniform(-2, 2));
+    else
+      run_binary("elementwise_pow", dt, false, ipow, integers(-4, 4), integers(-2, 6));
+  }
+  // Mixed input dtypes are refused with a message.
+  Tensor x = make(OAR_FLOAT32, {4}, uniform(-1, 1)), y = make(OAR_INT32, {4}, integers(0, 3));
+  Tensor out = make(OAR_FLOAT32, {4}, constant(0));
+  const abi::Call c = abi::call(*R, "add", OAR_FLOAT32, {x.view(), y.view()}, {out.view()});
+  report(c.status == OAR_STATUS_ERROR && c.error.find("dtype") != std::string::npos,
+         "add refuses mixed dtypes with a message", c.error);
+  free_all({&x, &y, &out});
+}
+
+struct UnCase {
+  const char* name;
+  std::function<Tensor(int, const Gen&)> x;
+};
+
+std::vector<UnCase> unary_cases() {
+  return {
+      {"contiguous 1000003", [](int dt, const Gen& g) { return make(dt, {1000003}, g); }},
+      {"transposed [3,37,64]", [](int dt, const Gen& g) { return make_permuted(dt, {3, 37, 64}, {2, 0, 1}, g); }},
+      {"0-D", [](int dt, const Gen& g) { return make(dt, {}, g); }},
+      {"0-size", [](int dt, const Gen& g) { return make(dt, {2, 0}, g); }},
+      {"misaligned 1001", [](int dt, const Gen& g) { return make_view(dt, 1002, {1001}, {1}, 1, g); }},
+  };
+}
+
+void run_unary(const char* op, int dt, const std::function<double(double)>& f, const Gen& g,
+               const Attrs& attrs = Attrs(), const char* tag = "") {
+  for (const UnCase& c : unary_cases()) {
+    Tensor x = c.x(dt, g);
+    Tensor out = make(dt, x.shape, constant(7));
+    const std::string name = std::string(op) + tag + " " + abi::dname(dt) + " " + c.name;
+    if (expect_call(name, abi::call(*R, op, dt, {x.view()}, {out.view()}, attrs))) {
+      abi::download(*R, out);
+      std::vector<double> want;
+      for_each_index(x.shape, [&](const Shape& i) { want.push_back(abi::quantize(dt, f(x.at(i)))); });
+      expect_values(name, out, want, tol_of(dt));
+    }
+    free_all({&x, &out});
+  }
+}
+
+void test_unary() {
+  for (int dt : kAllDtypes) {
+    if (dt == OAR_BOOL) continue;
+    const bool fl = abi::is_float(dt);
+    const Gen g = fl ? uniform(-3, 3) : integers(-50, 50);
+    run_unary("relu", dt, [](double a) { return a > 0 ? a : 0; }, g);
+    run_unary("abs", dt, [](double a) { return std::fabs(a); }, g);
+    run_unary("neg", dt, [](double a) { return -a; }, g);
+    run_unary("square", dt, [](double a) { return a * a; }, g);
+    {
+      Attrs a1, a2;
+      a1.scalar("scale", 2.5).scalar("bias", -1.25).boolean("bias_after_scale", true);
+      a2.scalar("scale", 2.5).scalar("bias", -1.25).boolean("bias_after_scale", false);
+      run_unary("scale", dt, [](double a) { return a * 2.5 - 1.25; }, g, a1, "(after)");
+      run_unary("scale", dt, [](double a) { return (a - 1.25) * 2.5; }, g, a2, "(before)");
+    }
+    if (!fl) {
+      Attrs p;
+      p.scalar("y", 3.0);
+      run_unary("pow", dt, [](double a) { return std::round(std::pow(a, 3.0)); }, integers(-20, 20), p, "(3)");
+      continue;
+    }
+    const Gen pos = uniform(0.05, 5);
+    run_unary("exp", dt, [](double a) { return std::exp(a); }, g);
+    run_unary("log", dt, [](double a) { return std::log(a); }, pos);
+    run_unary("sqrt", dt, [](double a) { return std::sqrt(a); }, pos);
+    run_unary("rsqrt", dt, [](double a) { return 1 / std::sqrt(a); }, pos);
+    run_unary("tanh", dt, [](double a) { return std::tanh(a); }, g);
+    run_unary("sigmoid", dt, [](double a) { return 1 / (1 + std::exp(-a)); }, g);
+    run_unary("sin", dt, [](double a) { return std::sin(a); }, g);
+    run_unary("cos", dt, [](double a) { return std::cos(a); }, g);
+    run_unary("reciprocal", dt, [](double a) { return 1 / a; }, pos);
+    Attrs p2, p05, p33;
+    p2.scalar("y", 2.0);
+    p05.scalar("y", 0.5);
+    p33.scalar("y", 3.3);
+    run_unary("pow", dt, [](double a) { return a * a; }, g, p2, "(2)");
+    run_unary("pow", dt, [](double a) { return std::sqrt(a); }, pos, p05, "(0.5)");
+    run_unary("pow", dt, [](double a) { return std::pow(a, 3.3); }, pos, p33, "(3.3)");
+  }
+}
+
+// ---- copies, fills, where ---------------------------------------------------------------------
+
+void test_copy_ops() {
+  const Gen wide = uniform(-100, 100);
+  for (int src : kAllDtypes) {
+    for (int dst : kAllDtypes) {
+      Tensor x = make_permuted(src, {37, 64}, {1, 0}, src == OAR_BOOL ? integers(0, 1) : wide);
+      Tensor out = make(dst, {37, 64}, constant(7));
+      Attrs a;
+      a.dtype("dtype", dst);
+      const std::string name = std::string("cast ") + abi::dname(src) + "->" + abi::dname(dst);
+      if (expect_call(name, abi::call(*R, "cast", src, {x.view()}, {out.view()}, a))) {
+        abi::download(*R, out);
+        std::vector<double> want;
+        for_each_index(x.shape, [&](const Shape& i) { want.push_back(abi::quantize(dst, x.at(i))); });
+        expect_values(name, out, want, {0, 0});
+      }
+      free_all({&x, &out});
+    }
+    // assign: contiguous (memcpy), strided, and permutations the tiled transpose takes.
+    const std::pair<Shape, std::vector<int>> layouts[] = {
+        {{5, 300}, {0, 1}}, {{5, 300}, {1, 0}}, {{37, 64}, {1, 0}}, {{3, 33, 65}, {0, 2, 1}},
+        {{3, 37, 64}, {2, 0, 1}}, {{40, 17, 50}, {2, 1, 0}}, {{40, 3, 5, 64}, {3, 1, 2, 0}}};
+    for (const auto& [shape, perm] : layouts) {
+      Tensor x = make_permuted(src, shape, perm, wide);
+      Tensor out = make(src, shape, constant(7));
+      std::string name = std::string("assign ") + abi::dname(src) + " perm";
+      for (int p : perm) name += static_cast<char>(' '), name += std::to_string(p);
+      if (expect_call(name, abi::call(*R, "assign", src, {x.view()}, {out.view()}))) {
+        abi::download(*R, out);
+        std::vector<double> want;
+        for_each_index(x.shape, [&](const Shape& i) { want.push_back(x.at(i)); });
+        expect_values(name, out, want, {0, 0});
+      }
+      free_all({&x, &out});
+    }
+    // full: 1000003 elements, 0-D and 0-size.
+    for (const Shape& shape : {Shape{1000003}, Shape{}, Shape{0, 3}}) {
+      Tensor out = make(src, shape, constant(7));
+      Attrs a;
+      double v = 0.1;
+      if (src == OAR_INT64) { a.scalar_int("fill_value", (int64_t(1) << 40) + 3); v = double((int64_t(1) << 40) + 3); }
+      else if (src == OAR_INT32) { a.scalar_int("fill_value", -123); v = -123; }
+      else if (src == OAR_BOOL) { a.add("fill_value", OAR_ATTR_SCALAR_BOOL, 1); v = 1; }
+      else a.scalar("fill_value", 0.1);
+      a.ints("shape", shape).dtype("dtype", src);
+      const std::string name = std::string("full ") + abi::dname(src) + " numel " + std::to_string(out.numel());
+      if (expect_call(name, abi::call(*R, "full", src, {}, {out.view()}, a))) {
+        abi::download(*R, out);
+        expect_values(name, out, std::vector<double>(out.storage.size(), abi::quantize(src, v)), {0, 0});
+      }
+      free_all({&out});
+    }
+    // where: bool condition [4,1,37], x [5,37], y 0-D.
+    {
+      Tensor cond = make(OAR_BOOL, {4, 1, 37}, integers(0, 1));
+      Tensor x = make(src, {5, 37}, src == OAR_BOOL ? integers(0, 1) : wide);
+      Tensor y = make(src, {}, src == OAR_BOOL ? integers(0, 1) : wide);
+      Tensor out = make(src, {4, 5, 37}, constant(7));
+      const std::string name = std::string("where ") + abi::dname(src) + " broadcast";
+      if (expect_call(name, abi::call(*R, "where", OAR_BOOL, {cond.view(), x.view(), y.view()}, {out.view()}))) {
+        abi::download(*R, out);
+        std::vector<double> want;
+        for_each_index(out.shape, [&](const Shape& i) {
+          want.push_back(bcast_at(cond, i) != 0 ? bcast_at(x, i) : bcast_at(y, i));
+        });
+        expect_values(name, out, want, {0, 0});
+      }
+      free_all({&cond, &x, &y, &out});
+    }
+  }
+  // copy_ of one dtype into a transposed destination (the tiled path), from a contiguous source
+  // and from a broadcast row.
+  for (int dt : {OAR_FLOAT32, OAR_BFLOAT16, OAR_INT64, OAR_BOOL}) {
+    for (const Shape& src_shape : {Shape{40, 50}, Shape{50}}) {
+      Tensor src = make(dt, src_shape, dt == OAR_BOOL ? integers(0, 1) : wide);
+      Tensor out = make_view(dt, 40 * 50, {40, 50}, {1, 40}, 0, constant(7));
+      char name_buf[96];
+      std::snprintf(name_buf, sizeof name_buf, "copy_ %s %zu-D -> transposed view", abi::dname(dt),
+                    src_shape.size());
+      const std::string name = name_buf;
+      if (expect_call(name, abi::call(*R, "copy_", dt, {src.view()}, {out.view()}))) {
+        std::vector<double> want(out.storage.size(), 7.0);
+        for_each_index(out.shape, [&](const Shape& i) {
+          want[static_cast<size_t>(i[0] + i[1] * 40)] = bcast_at(src, i);
+        });
+        abi::download(*R, out);
+        expect_values(name, out, want, {0, 0});
+      }
+      free_all({&src, &out});
+    }
+  }
+  // copy_: a [5] float64 row broadcast and cast into a strided float32/bf16/int64 view; the rest
+  // of the destination buffer must stay untouched.
+  for (int dst : {OAR_FLOAT32, OAR_BFLOAT16, OAR_INT64}) {
+    Tensor src = make(OAR_FLOAT64, {5}, uniform(-50, 50));
+    Tensor out = make_view(dst, 10 * 12, {6, 5}, {1, 24}, 2, constant(-7));  // transposed, step 2
+    const std::string name = std::string("copy_ float64 -> strided ") + abi::dname(dst);
+    if (expect_call(name, abi::call(*R, "copy_", OAR_FLOAT64, {src.view()}, {out.view()}))) {
+      std::vector<double> want(out.storage.size(), -7.0);
+      for_each_index(out.shape, [&](const Shape& i) {
+        want[static_cast<size_t>(out.offset + i[0] * out.strides[0] + i[1] * out.strides[1])] =
+            abi::quantize(dst, bcast_at(src, i));
+      });
+      abi::download(*R, out);
+      expect_values(name, out, want, {0, 0});
+    }
+    free_all({&src, &out});
+  }
+}
+
+// ---- reductions -------------------------------------------------------------------------------
+
+struct RedCase {
+  const char* name;
+  std::function<Tensor(int, const Gen&)> x;
+  std::vector<int64_t> axis;  // empty: all
+};
+
+std::vector<RedCase> reduce_cases() {
+  return {
+      {"[1000003] all", [](int dt, const Gen& g) { return make(dt, {1000003}, g); }, {}},
+      {"[37,1000] axis -1", [](int dt, const Gen& g) { return make(dt, {37, 1000}, g); }, {-1}},
+      {"[1000,37] axis 0", [](int dt, const Gen& g) { return make(dt, {1000, 37}, g); }, {0}},
+      {"[4,5,6,7] axes 1,3", [](int dt, const Gen& g) { return make(dt, {4, 5, 6, 7}, g); }, {1, 3}},
+      {"[2,300,50] axes 0,2", [](int dt, const Gen& g) { return make(dt, {2, 300, 50}, g); }, {0, 2}},
+      {"transposed [64,300] axis 1", [](int dt, const Gen& g) { return make_permuted(dt, {64, 300}, {1, 0}, g); }, {1}},
+      {"[7,33] axis 1", [](int dt, const Gen& g) { return make(dt, {7, 33}, g); }, {1}},
+      {"[1000,5] axis 1", [](int dt, const Gen& g) { return make(dt, {1000, 5}, g); }, {1}},
+      {"[2,3000001] axis 1", [](int dt, const Gen& g) { return make(dt, {2, 3000001}, g); }, {1}},
+      {"misaligned [3,999] axis 1", [](int dt, const Gen& g) { return make_view(dt, 3000, {3, 999}, {1000, 1}, 1, g); }, {1}},
+      {"0-D", [](int dt, const Gen& g) { return make(dt, {}, g); }, {}},
+      {"[3,0,4] axis 1", [](int dt, const Gen& g) { return make(dt, {3, 0, 4}, g); }, {1}},
+  };
+}
+
+void run_reduce(const char* op, int dt, int out_dt, const Gen& g, bool nan_row = false) {
+  for (const RedCase& c : reduce_cases()) {
+    Tensor x = c.x(dt, g);
+    const bool empty = x.numel() == 0;
+    const bool minmax = std::string(op) == "max" || std::string(op) == "min";
+    // Plant a NaN in the first output's reduction (max/min/sum must propagate it).
+    if (nan_row && !empty && abi::is_float(dt)) {
+      x.storage[static_cast<size_t>(x.offset)] = NAN;
+      abi::release(*R, x);
+      abi::upload(*R, x);
+    }
+    std::vector<bool> red(x.shape.size(), c.axis.empty());
+    for (int64_t a : c.axis) red[static_cast<size_t>(a < 0 ? a + int64_t(x.shape.size()) : a)] = true;
+    Shape out_shape;
+    for (size_t d = 0; d < x.shape.size(); ++d)
+      if (!red[d]) out_shape.push_back(x.shape[d]);
+    Tensor out = make(out_dt, out_shape, constant(7));
+    Attrs a;
+    a.ints("axis", c.axis).boolean("keepdim", false);
+    if (std::string(op) == "sum") a.dtype("dtype", out_dt);
+    const std::string name = std::string(op) + " " + abi::dname(dt) + "->" + abi::dname(out_dt) + " " + c.name + (nan_row ? " with NaN" : "");
+    const abi::Call call = abi::call(*R, op, dt, {x.view()}, {out.view()}, a);
+    if (empty && minmax) {
+      report(call.status == OAR_STATUS_ERROR && !call.error.empty(), name + " is an error", call.error);
+    } else if (expect_call(name, call)) {
+      abi::download(*R, out);
+      // Reference: accumulate in double (int64 for integers) per output index.
+      std::vector<double> acc(out.storage.size(), 0), mag(out.storage.size(), 0);
+      std::vector<int64_t> cnt(out.storage.size(), 0);
+      std::vector<double> best(out.storage.size(), std::string(op) == "max" ? -INFINITY : INFINITY);
+      for_each_index(x.shape, [&](const Shape& i) {
+        int64_t o = 0;
+        for (size_t d = 0; d < i.size(); ++d)
+          if (!red[d]) o = o * x.shape[d] + i[d];
+        double v = x.at(i);
+        if (std::string(op) == "sum" && !abi::is_float(out_dt) && abi::is_float(dt)) v = abi::quantize(out_dt, v);
+        if (std::string(op) == "sum" && abi::is_float(out_dt)) v = abi::quantize(out_dt, v);
+        acc[o] += v;
+        mag[o] += std::fabs(v);
+        ++cnt[o];
+        if (std::isnan(v) || std::isnan(best[o])) best[o] = NAN;
+        else best[o] = std::string(op) == "max" ? std::max(best[o], v) : std::min(best[o], v);
+      });
+      std::vector<double> want(out.storage.size());
+      bool ok = true;
+      size_t bad = 0;
+      char detail[200] = "";
+      const Tol t = tol_of(out_dt);
+      for (size_t o = 0; o < want.size(); ++o) {
+        double w;
+        if (minmax) w = best[o];
+        else if (std::string(op) == "mean") {
+          if (out_dt == OAR_BOOL) w = acc[o] != 0;
+          else if (!abi::is_float(out_dt)) w = cnt[o] ? std::trunc(acc[o] / double(cnt[o])) : 0;
+          else w = acc[o] / double(cnt[o]);
+        } else w = acc[o];
+        w = abi::quantize(out_dt, w);
+        const double scale = std::string(op) == "mean" && cnt[o] ? mag[o] / double(cnt[o]) : mag[o];
+        const double tolerance = minmax || !abi::is_float(out_dt) ? 0 : t.atol + t.rtol * std::fabs(w) + 2e-6 * scale;
+        const double got = out.storage[o];
+        const bool same = std::isnan(w) ? std::isnan(got) : std::fabs(got - w) <= tolerance;
+        if (!same && !bad++) std::snprintf(detail, sizeof detail, "output %zu: got %.9g want %.9g", o, got, w);
+        ok = ok && same;
+      }
+      report(ok, name, bad ? std::to_string(bad) + " differ; " + detail : "");
+    }
+    free_all({&x, &out});
+  }
+}
+
+void test_reduce() {
+  for (int dt : kAllDtypes) {
+    const bool fl = abi::is_float(dt), bo = dt == OAR_BOOL;
+    const Gen g = bo ? integers(0, 1) : (fl ? uniform(-3, 3) : integers(-1000, 1000));
+    const int sum_dt = fl ? dt : OAR_INT64;  // Paddle: integer and bool sums give int64
+    run_reduce("sum", dt, sum_dt, g);
+    run_reduce("max", dt, dt, g);
+    run_reduce("min", dt, dt, g);
+    run_reduce("mean", dt, dt, g);
+  }
+  for (int dt : kFloatDtypes) {
+    run_reduce("max", dt, dt, uniform(-3, 3), true);
+    run_reduce("sum", dt, dt, uniform(-3, 3), true);
+  }
+  // sum with a dtype: bf16 -> float32 (direct), int32 -> float32 and float32 -> float64 (cast
+  // first), int64 -> int32.
+  run_reduce("sum", OAR_BFLOAT16, OAR_FLOAT32, uniform(-3, 3));
+  run_reduce("sum", OAR_INT32, OAR_FLOAT32, integers(-1000, 1000));
+  run_reduce("sum", OAR_FLOAT32, OAR_FLOAT64, uniform(-3, 3));
+  run_reduce("sum", OAR_INT64, OAR_INT32, integers(-1000, 1000));
+}
+
+// ---- matmul -----------------------------------------------------------------------------------
+
+struct MmCase {
+  const char* name;
+  Shape x, y;  // logical shapes (before the transpose flags are applied to storage)
+  bool x_colmajor = false;  // pass x as a column-major view instead of a row-major buffer
+};
+
+// Physical tensor for a logical matrix shape: with `trans` the last two dims are stored swapped.
+Tensor mm_operand(int dt, Shape logical, bool trans, bool colmajor) {
+  if (logical.size() >= 2 && trans) std::swap(logical[logical.size() - 1], logical[logical.size() - 2]);
+  if (colmajor && logical.size() >= 2) {
+    std::vector<int> perm(logical.size());
+    for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int>(i);
+    std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+    return make_permuted(dt, logical, perm, uniform(-1, 1));
+  }
+  return make(dt, logical, uniform(-1, 1));
+}
+
+void test_matmul() {
+  const std::vector<MmCase> cases = {
+      {"[64,128]x[128,96]", {64, 128}, {128, 96}},
+      {"odd [33,17]x[17,65]", {33, 17}, {17, 65}},
+      {"batched [3,20,24]x[3,24,16]", {3, 20, 24}, {3, 24, 16}},
+      {"broadcast [2,1,16,8]x[5,8,4]", {2, 1, 16, 8}, {5, 8, 4}},
+      {"y broadcast [4,32,64]x[64,16]", {4, 32, 64}, {64, 16}},
+      {"1-D x [8]x[3,8,5]", {8}, {3, 8, 5}},
+      {"1-D y [4,6,8]x[8]", {4, 6, 8}, {8}},
+      {"dot [8]x[8]", {8}, {8}},
+      {"K=0 [3,0]x[0,4]", {3, 0}, {0, 4}},
+      {"column-major x view [32,48]x[48,16]", {32, 48}, {48, 16}, true},
+  };
+  for (int dt : kFloatDtypes) {
+    for (int flags = 0; flags < 4; ++flags) {
+      const bool tx = flags & 1, ty = flags & 2;
+      for (const MmCase& c : cases) {
+        Tensor x = mm_operand(dt, c.x, tx, c.x_colmajor), y = mm_operand(dt, c.y, ty, false);
+        const bool x1 = c.x.size() == 1, y1 = c.y.size() == 1;
+        const int64_t m = x1 ? 1 : c.x[c.x.size() - 2], k = c.x.back();
+        const int64_t n = y1 ? 1 : c.y.back();
+        // Output: broadcast batch dims, then [m] unless x is 1-D, [n] unless y is 1-D.
+        Shape xb(c.x.begin(), c.x.end() - (x1 ? 1 : 2)), yb(c.y.begin(), c.y.end() - (y1 ? 1 : 2));
+        Shape ob(std::max(xb.size(), yb.size()), 1);
+        for (size_t i = 0; i < ob.size(); ++i) {
+          const int64_t a = i + xb.size() >= ob.size() ? xb[i + xb.size() - ob.size()] : 1;
+          const int64_t b = i + yb.size() >= ob.size() ? yb[i + yb.size() - ob.size()] : 1;
+          ob[i] = std::max(a, b);
+        }
+        Shape os = ob;
+        if (!x1) os.push_back(m);
+        if (!y1) os.push_back(n);
+        Tensor out = make(dt, os, constant(7));
+        Attrs a;
+        a.boolean("transpose_x", tx).boolean("transpose_y", ty);
+        char name[160];
+        std::snprintf(name, sizeof name, "matmul %s tx=%d ty=%d %s", abi::dname(dt), tx, ty, c.name);
+        if (expect_call(name, abi::call(*R, "matmul", dt, {x.view(), y.view()}, {out.view()}, a))) {
+          abi::download(*R, out);
+          std::vector<double> want, mag;
+          Shape bidx(ob.size());
+          for_each_index(os, [&](const Shape& oi) {
+            std::copy(oi.begin(), oi.begin() + ob.size(), bidx.begin());
+            const int64_t i = x1 ? 0 : oi[ob.size()];
+            const int64_t j = y1 ? 0 : oi.back();
+            double s = 0, sa = 0;
+            for (int64_t l = 0; l < k; ++l) {
+              Shape xi(bidx.end() - xb.size(), bidx.end()), yi(bidx.end() - yb.size(), bidx.end());
+              for (size_t d = 0; d < xb.size(); ++d) if (xb[d] == 1) xi[d] = 0;
+              for (size_t d = 0; d < yb.size(); ++d) if (yb[d] == 1) yi[d] = 0;
+              if (x1) xi.push_back(l);
+              else if (tx) { xi.push_back(l); xi.push_back(i); }
+              else { xi.push_back(i); xi.push_back(l); }
+              if (y1) yi.push_back(l);
+              else if (ty) { yi.push_back(j); yi.push_back(l); }
+              else { yi.push_back(l); yi.push_back(j); }
+              const double p = x.at(xi) * y.at(yi);
+              s += p;
+              sa += std::fabs(p);
+            }
+            want.push_back(s);
+            mag.push_back(sa);
+          });
+          size_t bad = 0;
+          char detail[200] = "";
+          const Tol t = tol_of(dt);
+          for (size_t o = 0; o < want.size(); ++o) {
+            const double err = std::fabs(out.storage[o] - want[o]);
+            if (err > t.atol + t.rtol * std::fabs(want[o]) + 2 * t.rtol * mag[o] && !bad++)
+              std::snprintf(detail, sizeof detail, "output %zu: got %.9g want %.9g", o, out.storage[o], want[o]);
+          }
+          report(bad == 0, name, bad ? std::to_string(bad) + " differ; " + detail : "");
+        }
+        free_all({&x, &y, &out});
+      }
+    }
+  }
+  // A view with neither of its last two dims contiguous is refused with the documented message.
+  Tensor x = make_view(OAR_FLOAT32, 64 * 64, {16, 16}, {128, 2}, 0, uniform(-1, 1));
+  Tensor y = make(OAR_FLOAT32, {16, 16}, uniform(-1, 1));
+  Tensor out = make(OAR_FLOAT32, {16, 16}, constant(0));
+  const abi::Call c = abi::call(*R, "matmul", OAR_FLOAT32, {x.view(), y.view()}, {out.view()});
+  report(c.status == OAR_STATUS_ERROR && c.error.find("contiguous") != std::string::npos,
+         "matmul refuses a non-contiguous matrix view", c.error);
+  free_all({&x, &y, &out});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  R = &abi::load(argc, argv);
+  test_registration();
+  const int n = R->dev->device_count();
+  if (n == 0) {
+    std::printf("SKIP: no GPU (registration checks: %d passed, %d failed)\n", g_passes, g_failures);
+    return g_failures ? 1 : 0;
+  }
+  std::printf("%d GPU(s) visible\n", n);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::pair<const char*, void (*)()> families[] = {
+      {"device", test_device},  {"streams/events", test_streams_events},
+      {"binary", test_binary},  {"unary", test_unary},
+      {"copy/full/where", test_copy_ops}, {"reduce", test_reduce},
+      {"matmul", test_matmul}};
+  for (const auto& [name, fn] : families) {
+    const int before = g_failures;
+    const auto t = std::chrono::steady_clock::now();
+    fn();
+    std::printf("-- %s: %s (%.1f s)\n", name, g_failures == before ? "ok" : "FAILURES",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+    std::fflush(stdout);
+  }
+  std::printf("%d passed, %d failed (%.1f s)\n", g_passes, g_failures,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return g_failures ? 1 : 0;
+}
