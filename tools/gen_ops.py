@@ -370,15 +370,23 @@ def gen_device_launch(op, rename, outs):
 
 
 def gen_composite_placement(op):
-    """A composite runs its body on its inputs' device (so the ops it creates land there); a
-    random one without tensor inputs draws on the host and moves the result, so a seed gives the
-    same numbers on every device."""
+    """A composite runs its body on its inputs' device (so the ops it creates land there). One
+    that draws from the generator itself (uniform, bernoulli, dropout_mask: `draws`) runs on the
+    host and moves its result, so a seed gives the same numbers on every device; a composite that
+    is random only through such a call (dropout, attention) stays on the device."""
     has_inputs = any(a.is_tensor or a.type == "Tensor[]" for a in op.args)
+    if has_inputs and getattr(op, "draws", False) and op.ret_type() == "Tensor" and \
+            not any(a.type == "Tensor[]" for a in op.args):
+        # Random with tensor inputs (bernoulli, dropout, ...): the same call on host copies of
+        # the inputs, the result moved back (both moves differentiable).
+        args = ", ".join(f"to_place({a.name}, CPUPlace())" if a.is_tensor else a.name for a in op.args)
+        return (f"  if (const Place place_ = {place_expr(op)}; !place_.is_host()) [[unlikely]]\n"
+                f"    return to_place({op.name}({args}), place_);\n")
     if has_inputs:
         return (f"  const Place place_ = {place_expr(op)};\n"
                 "  std::optional<ExpectedPlaceGuard> on_device_;\n"
                 "  if (!place_.is_host()) [[unlikely]] on_device_.emplace(place_);\n")
-    if getattr(op, "is_random", False) and op.ret_type() == "Tensor":
+    if getattr(op, "draws", False) and op.ret_type() == "Tensor":
         args = ", ".join(a.name for a in op.args)
         return ("  if (const Place place_ = expected_place(); !place_.is_host()) [[unlikely]] {\n"
                 "    Tensor host_result_;\n"
@@ -808,7 +816,7 @@ def main():
     # Ops that draw from a random generator, directly or through an op they call (passes must not
     # merge two draws, nor fold one at compile time; on a device they draw on the host).
     for op in ops:
-        op.is_random = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
+        op.is_random = op.draws = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
     changed = True
     while changed:
         changed = False

@@ -16,6 +16,8 @@ echo "== C++ tests (ctest)"
 ctest --test-dir build/release --output-on-failure -j2
 echo "== Python tests (pytest)"
 .venv/bin/python -m pytest -q tests/python
+echo "== Python tests on the custom_cpu device (OAR_TEST_DEVICE: the op tests through the plug-in ABI)"
+OAR_TEST_DEVICE=custom_cpu:0 .venv/bin/python -m pytest -q -p no:cacheprovider tests/python -k "not conformance"
 # Bounded runs of the search for crashes (tools/run_fuzz.sh: libFuzzer on the C++ file readers,
 # atheris on the Python loaders; the op fuzzer ran in ctest) and the sanitizer build
 # (tools/run_sanitizers.sh: the C++ tests, the op fuzzer and a pytest slice under ASan + UBSan).

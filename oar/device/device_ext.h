@@ -40,6 +40,8 @@ typedef enum OarStatus {
   OAR_STATUS_ERROR = 1,
   OAR_STATUS_OUT_OF_MEMORY = 2,
   OAR_STATUS_NOT_READY = 3, /* query_event: recorded work not finished yet */
+  OAR_STATUS_UNSUPPORTED = 4, /* a kernel does not handle these dtypes or arguments (a case it
+                                 lacks, not a failure): oar raises NotImplementedError */
 } OarStatus;
 
 /* Same numbering as oar::DType. */

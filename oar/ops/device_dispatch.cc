@@ -138,6 +138,10 @@ void launch(const char* op, const Place& place, const std::vector<Tensor>& input
                            : "; it has kernels for " + have,
               ". Run this op on the CPU (Tensor.cpu()) or use a supported dtype");
   }
+  // Nothing to write (every output is empty): no kernel call, as on the host.
+  bool all_empty = !outputs.empty();
+  for (const Tensor& t : outputs) all_empty = all_empty && t.numel() == 0;
+  if (all_empty) return;
   // Host inputs move to the device first (Paddle's data transform).
   std::vector<Tensor> on_device;
   on_device.reserve(inputs.size());
@@ -165,6 +169,10 @@ void launch(const char* op, const Place& place, const std::vector<Tensor>& input
   ctx.error = error;
   ctx.error_size = sizeof(error);
   const OarStatus status = fn(&ctx);
+  if (status == OAR_STATUS_UNSUPPORTED)
+    OAR_THROW(Unimplemented, op, ": the ", b.name, " kernel for dtype ", dtype_name(dtype),
+              " does not handle this case (", place.str(), ")",
+              error[0] ? std::string(": ") + error : std::string());
   if (status == OAR_STATUS_OUT_OF_MEMORY)
     OAR_THROW(ResourceExhausted, op, " on ", place.str(), ": out of device memory",
               error[0] ? std::string(": ") + error : std::string());

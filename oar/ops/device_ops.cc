@@ -18,8 +18,9 @@ struct ToPlaceGrad : autograd::Node {
 }  // namespace
 
 Tensor to_place(const Tensor& x, const Place& place) {
-  // A program runs on one place (its executor's): the move is not an op there.
-  if (x.is_symbolic() || x.place() == place) return x;
+  // An absent optional stays absent; a program runs on one place (its executor's), so the move
+  // is not an op there.
+  if (!x.defined() || x.is_symbolic() || x.place() == place) return x;
   Tensor out = ops::copy_to_place(x, place);
   if (autograd::any_requires_grad({&x})) {
     auto node = std::make_shared<ToPlaceGrad>();

@@ -11,6 +11,7 @@
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/kernels/cpu/matmul.h"
 #include "oar/ops/infer_meta/linalg.h"
+#include "oar/ops/device_dispatch.h"
 #include "oar/ops/generated/api.h"
 
 namespace oar {
@@ -33,7 +34,7 @@ void assign_inplace(Tensor& self, const Tensor& result) {
     if (self.place().is_host() && result.place().is_host()) [[likely]] {
       kernels::copy(result, self);
     } else {
-      self.copy_(result);  // through the device's kernel
+      ops::launch("copy_", self.place(), {result}, {}, {self});  // the device's strided copy
     }
   }
   self.bump_version();

@@ -37,6 +37,10 @@ namespace oar_custom_cpu {
 struct KernelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A case the kernel does not handle (a dtype it lacks): oar raises NotImplementedError.
+struct KernelUnsupported : KernelError {
+  using KernelError::KernelError;
+};
 
 [[noreturn]] inline void fail(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline void fail(const char* format, ...) {
@@ -48,6 +52,16 @@ inline void fail(const char* format, ...) {
   throw KernelError(message);
 }
 
+[[noreturn]] inline void unsupported(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline void unsupported(const char* format, ...) {
+  char message[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  throw KernelUnsupported(message);
+}
+
 inline const char* op_name(const OarKernelContext* ctx) { return ctx->op != nullptr ? ctx->op : "?"; }
 
 // Runs the kernel's checks and enqueue; a thrown error becomes ctx->error and ERROR.
@@ -55,9 +69,14 @@ template <typename Body>
 OarStatus run_kernel(const OarKernelContext* ctx, Body&& body) noexcept {
   const char* message = nullptr;
   std::string text;
+  OarStatus status = OAR_STATUS_ERROR;
   try {
     body();
     return OAR_STATUS_OK;
+  } catch (const KernelUnsupported& e) {
+    text = std::string("custom_cpu: ") + e.what();
+    message = text.c_str();
+    status = OAR_STATUS_UNSUPPORTED;
   } catch (const std::bad_alloc&) {
     message = "custom_cpu: out of host memory while preparing the kernel";
   } catch (const std::exception& e) {
@@ -65,7 +84,7 @@ OarStatus run_kernel(const OarKernelContext* ctx, Body&& body) noexcept {
     message = text.c_str();
   }
   if (ctx->error != nullptr && ctx->error_size > 0) std::snprintf(ctx->error, ctx->error_size, "%s", message);
-  return OAR_STATUS_ERROR;
+  return status;
 }
 
 // ---- element types ----
@@ -108,7 +127,7 @@ decltype(auto) visit_dtype(int32_t dtype, F&& f) {
     case OAR_INT64: return f(int64_t{});
     case OAR_FLOAT32: return f(float{});
     case OAR_FLOAT64: return f(double{});
-    default: fail("dtype %s is not supported (bool, int32, int64, float32, float64 are)", dtype_name(dtype));
+    default: unsupported("dtype %s is not supported (bool, int32, int64, float32, float64 are)", dtype_name(dtype));
   }
 }
 
@@ -161,7 +180,7 @@ inline std::string shape_str(const std::vector<int64_t>& shape) {
 inline TensorDesc describe(const OarKernelContext* ctx, const OarTensor& t, const char* role) {
   if (t.ndim < 0) fail("'%s' is absent", role);
   if (!is_supported_dtype(t.dtype))
-    fail("'%s' has dtype %s; custom_cpu has bool, int32, int64, float32 and float64", role, dtype_name(t.dtype));
+    unsupported("'%s' has dtype %s; custom_cpu has bool, int32, int64, float32 and float64", role, dtype_name(t.dtype));
   if (t.ndim > 0 && (t.shape == nullptr || t.strides == nullptr)) fail("'%s' has no shape or strides", role);
   TensorDesc d;
   d.data = static_cast<char*>(t.data);

@@ -6,7 +6,11 @@ import os
 import numpy as np
 import pytest
 
+
 import oar
+
+# These place their data themselves.
+pytestmark = pytest.mark.host_only
 
 
 def _plugin_path():

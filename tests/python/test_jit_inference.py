@@ -6,9 +6,13 @@ import threading
 import numpy as np
 import pytest
 
+
 import oar
 import oar.nn.functional as F
 from oar.static import InputSpec
+
+# Programs run on the host (the executor and predictor have no device place yet).
+pytestmark = pytest.mark.host_only
 
 
 class Net(oar.nn.Layer):

@@ -31,6 +31,7 @@ def test_cuda_place_bad_id(arg, err):
         oar.CUDAPlace(arg)
 
 
+@pytest.mark.host_only
 def test_placing_data_raises():
     with pytest.raises(ValueError, match="to_tensor: cannot place data on Place\\(gpu:0\\)"):
         oar.to_tensor([1.0], place=oar.CUDAPlace(0))

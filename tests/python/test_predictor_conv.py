@@ -9,9 +9,13 @@ import sys
 import numpy as np
 import pytest
 
+
 import oar
 import oar.nn as nn
 from oar.static import InputSpec
+
+# Programs run on the host (the executor and predictor have no device place yet).
+pytestmark = pytest.mark.host_only
 
 
 class Block(nn.Layer):

@@ -5,8 +5,12 @@ steps, linear layers with their bias and activation in one buffer, attention wit
 import numpy as np
 import pytest
 
+
 import oar
 from oar.static import InputSpec
+
+# Programs run on the host (the executor and predictor have no device place yet).
+pytestmark = pytest.mark.host_only
 
 nn = oar.nn
 

@@ -8,7 +8,11 @@ import itertools
 import numpy as np
 import pytest
 
+
 import oar
+
+# Reprs print the place: these expect Place(cpu).
+pytestmark = pytest.mark.host_only
 
 HEAD = "Tensor(shape={}, dtype={}, place=Place(cpu), stop_gradient={},\n       "
 DEFAULT_OPTIONS = dict(precision=8, threshold=1000, edgeitems=3, sci_mode=False, linewidth=80)

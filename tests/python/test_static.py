@@ -3,9 +3,13 @@ optimizers in static programs (same losses as eager, step by step); clone(for_te
 import numpy as np
 import pytest
 
+
 import oar
 import oar.nn.functional as F
 from oar import static
+
+# Programs run on the host (the executor and predictor have no device place yet).
+pytestmark = pytest.mark.host_only
 
 
 @pytest.fixture

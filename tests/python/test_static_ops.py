@@ -4,6 +4,11 @@ cannot be recorded must fail with one of the stated reasons, never with wrong nu
 import os
 import sys
 
+import pytest
+
+# Programs run on the host (the executor and predictor have no device place yet).
+pytestmark = pytest.mark.host_only
+
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
 
 import static_conformance  # noqa: E402

@@ -5,6 +5,7 @@ import pytest
 import oar
 
 
+@pytest.mark.host_only
 def test_to_tensor_dtypes_and_0d():
     assert oar.to_tensor(2).shape == [] and oar.to_tensor(2).dtype == oar.int64
     assert oar.to_tensor(2.5).dtype == oar.float32
@@ -29,6 +30,7 @@ def test_default_dtype():
         oar.set_default_dtype("int32")
 
 
+@pytest.mark.host_only
 def test_numpy_is_zero_copy_for_contiguous_and_item_tolist():
     t = oar.to_tensor([1.0, 2.0, 3.0])
     a = t.numpy()
@@ -39,6 +41,7 @@ def test_numpy_is_zero_copy_for_contiguous_and_item_tolist():
     assert np.asarray(t).shape == (3,)
 
 
+@pytest.mark.host_only
 def test_dlpack_round_trip_shares_memory():
     t = oar.to_tensor([1.0, 2.0])
     arr = np.from_dlpack(t)
@@ -52,6 +55,7 @@ def test_dlpack_round_trip_shares_memory():
     np.testing.assert_array_equal(u.numpy(), t.numpy())
 
 
+@pytest.mark.host_only
 def test_repr_like_paddle():
     assert repr(oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])) == (
         "Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,\n"

@@ -146,6 +146,10 @@ def worker_loop(spec, worker_id, index_queue, result_conn, done_event, parent_pi
     # OpenMP's thread pool does not survive fork: a forked child that enters a parallel region
     # hangs, so a worker runs oar's kernels on one thread.
     set_num_threads(1)
+    # Devices do not survive fork either (CUDA refuses a forked child): a worker makes host
+    # tensors, which the main process moves.
+    from .. import _C
+    _C._set_device("cpu")
     seed_worker(spec.base_seed, worker_id)
     _worker_info = WorkerInfo(id=worker_id, num_workers=spec.num_workers, dataset=spec.dataset,
                               seed=spec.base_seed)

@@ -77,7 +77,12 @@ class ClipGradByValue(ClipGradBase):
 
 
 def _squared_norms(grads):
-    """sum(g * g) of each gradient, as Python floats (one fused C++ pass over all of them)."""
+    """sum(g * g) of each gradient, as Python floats (one fused C++ pass over all of them; on a
+    device, a reduction there per gradient, accumulated in float64 as the fused pass does)."""
+    if any(_C._place_of(g) != "cpu" for g in grads):
+        from ..framework.dtype import convert_dtype
+        f64 = convert_dtype("float64")
+        return [float(_C.sum(_C.square(_C.cast(g, f64)), [], None, False)) for g in grads]
     return _C._optim_squared_norms([g.contiguous() for g in grads])
 
 

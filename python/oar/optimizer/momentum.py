@@ -26,6 +26,18 @@ class Momentum(Optimizer):
                                   rescale_grad=rescale_grad)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """v = mu v + g; w -= lr v (Nesterov: w -= lr (g + mu v)), written with ops."""
+        mu = float(opts.get('momentum', self._momentum))
+        nesterov = bool(opts.get('use_nesterov', self._use_nesterov))
+        rescale = float(opts.get('rescale_grad', self._rescale_grad))
+        for p, g, i in self._device_grads(batch, rescale):
+            vel = batch['states'][0][i]
+            v = _C.scale(vel, mu, 0.0, True) + g
+            vel.copy_(v, False)
+            step = g + _C.scale(v, mu, 0.0, True) if nesterov else v
+            p.copy_(p - _C.scale(step, batch['lrs'][i], 0.0, True), False)
+
     def _update(self, batch, opts, group):
         _C._optim_momentum(*batch_args(batch), mu=float(opts.get('momentum', self._momentum)),
                            use_nesterov=bool(opts.get('use_nesterov', self._use_nesterov)),

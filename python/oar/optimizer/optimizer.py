@@ -218,6 +218,8 @@ class Optimizer:
         if acc is None:
             shape = list(p.shape) if shape is None else shape
             acc = _C.full(shape, fill, dtype or _compute_dtype(p))
+            if _C._place_of(acc) != _C._place_of(p):  # states live beside their parameter
+                acc = _C._to_place(acc, _C._place_of(p))
             acc.name = unique_name.generate(self._state_owner(p) + '_' + key)
             if self._accumulators_holder:
                 # A loaded state dict must cover every state it is asked for (as Paddle asserts):
@@ -352,13 +354,32 @@ class Optimizer:
     def _update(self, batch, opts, group):
         raise NotImplementedError(f"{type(self).__name__} must implement _update")
 
+    @staticmethod
+    def _device_grads(batch, rescale=1.0):
+        """(param, effective gradient, index) of a batch on a device, as the fused kernels form
+        the gradient: (g * clip_scale + l1 * sign(w)) * rescale + l2 * w, written with ops."""
+        if any(m is not None for m in batch['masters']):
+            raise NotImplementedError("multi_precision master weights on a device are not supported yet")
+        scales = batch['grad_scale'] or [1.0] * len(batch['params'])
+        for i, (p, g) in enumerate(zip(batch['params'], batch['grads'])):
+            s, l1, l2 = scales[i], batch['l1'][i], batch['l2'][i]
+            if s != 1.0:
+                g = _C.scale(g, s, 0.0, True)
+            if l1:
+                g = g + _C.scale(_C.sign(p), l1, 0.0, True)
+            if rescale != 1.0:
+                g = _C.scale(g, rescale, 0.0, True)
+            if l2:
+                g = g + _C.scale(p, l2, 0.0, True)
+            yield p, g, i
+
     def _update_on_device(self, batch, opts, group):
         """The update for parameters on a device: the fused host kernels cannot read device
-        memory, so an optimizer written with ops overrides this (SGD does)."""
+        memory, so an optimizer written with ops overrides this (SGD, Momentum, Adam, AdamW do)."""
         place = _C._place_of(batch['params'][0])
         raise NotImplementedError(f"{type(self).__name__}.step: parameters on Place({place}) need a "
                                   "fused update kernel for that device, which is not written yet; "
-                                  "SGD runs on every device")
+                                  "SGD, Momentum, Adam and AdamW run on every device")
 
     # ---- gradients ----
     def clear_grad(self, set_to_zero=True):

@@ -20,15 +20,6 @@ class SGD(Optimizer):
         _C._optim_sgd(*batch_args(batch))
 
     def _update_on_device(self, batch, opts, group):
-        """w -= lr * (scale * g + l2 * w + l1 * sign(w)), written with ops so that every device
-        with kernels for them runs it."""
-        scales = batch['grad_scale'] or [1.0] * len(batch['params'])
-        for p, g, lr, l1, l2, s in zip(batch['params'], batch['grads'], batch['lrs'], batch['l1'],
-                                       batch['l2'], scales):
-            if s != 1.0:
-                g = _C.scale(g, s, 0.0, True)
-            if l2:
-                g = g + _C.scale(p, l2, 0.0, True)
-            if l1:
-                g = g + _C.scale(_C.sign(p), l1, 0.0, True)
-            p.copy_(p - _C.scale(g, lr, 0.0, True), False)
+        """w -= lr * g, written with ops so that every device with kernels for them runs it."""
+        for p, g, i in self._device_grads(batch):
+            p.copy_(p - _C.scale(g, batch['lrs'][i], 0.0, True), False)

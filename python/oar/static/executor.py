@@ -58,10 +58,11 @@ def scope_guard(scope):
 
 
 def _as_tensor(value):
+    """A feed as a host tensor: programs run on the CPU (their place is not yet a device's)."""
     if isinstance(value, _C.Tensor):
-        return value
+        return value if _C._place_of(value) == "cpu" else _C._to_place(value, "cpu")
     from ..tensor.creation import to_tensor
-    return to_tensor(np.asarray(value))
+    return to_tensor(np.asarray(value), place="cpu")
 
 
 class _Compiled:
