@@ -17,6 +17,8 @@ Spec entry (one per op):
   method: false                 # do not add a Tensor method (default: method when arg 0 is a Tensor)
   inplace: name_                # also generate an in-place variant (x is overwritten)
   python: false                 # no Python binding (a hand-written one exists)
+  draws: true                   # takes numbers from the random generator (passes keep each draw;
+                                # on a device the op runs on the host and moves its result)
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
 str, DataType, DataType? (std::nullopt when None).
@@ -122,6 +124,7 @@ class Op:
         # shape is known from operand types in the cases the rule accepts).
         self.ir_meta = spec.get("ir_meta")
         self.kernel = spec.get("kernel")
+        self.draws = bool(spec.get("draws", False))
         self.view = spec.get("view", False)
         self.composite = spec.get("composite")
         self.promote = spec.get("promote", [])
@@ -358,15 +361,24 @@ def place_expr(op, rename=None):
 
 
 def gen_device_launch(op, rename, outs):
-    """The call of a backend kernel for a non-host place (inputs in spec order, attrs by name)."""
-    ins = []
+    """The call of a backend kernel for a non-host place: inputs in spec order (a Tensor[]
+    contributes its tensors, and an int attribute '<name>_count' their number), attrs by name."""
+    attr_list = [f'{{"{a.name}", ir::to_attribute({a.name})}}' for a in op.args
+                 if a.type not in OPERAND_KINDS]
+    attr_list += [f'{{"{a.name}_count", ir::to_attribute(static_cast<int64_t>({a.name}.size()))}}'
+                  for a in op.args if a.type == "Tensor[]"]
+    attrs = ", ".join(attr_list)
+    call = f'ops::launch("{op.name}", place_, ins_, ir::AttributeMap{{{attrs}}}, {{{", ".join(outs)}}})'
+    if not any(a.type == "Tensor[]" for a in op.args):
+        ins = ", ".join(rename.get(a.name, a.name) for a in op.args if a.is_tensor)
+        return call.replace("ins_", "{" + ins + "}")
+    lines = ["std::vector<Tensor> ins_;"]
     for a in op.args:
         if a.is_tensor:
-            ins.append(rename.get(a.name, a.name))
-    attrs = ", ".join(f'{{"{a.name}", ir::to_attribute({a.name})}}' for a in op.args
-                      if a.type not in OPERAND_KINDS)
-    return (f'ops::launch("{op.name}", place_, {{{", ".join(ins)}}}, ir::AttributeMap{{{attrs}}}, '
-            f'{{{", ".join(outs)}}})')
+            lines.append(f"ins_.push_back({rename.get(a.name, a.name)});")
+        elif a.type == "Tensor[]":
+            lines.append(f"ins_.insert(ins_.end(), {a.name}.begin(), {a.name}.end());")
+    return "\n    ".join(lines + [call])
 
 
 def gen_composite_placement(op):
@@ -816,7 +828,11 @@ def main():
     # Ops that draw from a random generator, directly or through an op they call (passes must not
     # merge two draws, nor fold one at compile time; on a device they draw on the host).
     for op in ops:
-        op.is_random = op.draws = bool(RANDOM_BODY.search((op.composite or "") + (op.kernel or "")))
+        # `draws: true` in the spec is the source of truth; the scan only catches a spec that
+        # forgot it.
+        if RANDOM_BODY.search((op.composite or "") + (op.kernel or "")) and not op.draws:
+            raise SystemExit(f"gen_ops: op '{op.name}' uses the random generator: mark it 'draws: true'")
+        op.is_random = op.draws
     changed = True
     while changed:
         changed = False

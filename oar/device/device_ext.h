@@ -8,7 +8,9 @@
  *
  * Contract for kernels (one per op name, device type and dtype):
  * - inputs are the op's tensor arguments in the order of its spec (oar/ops/specs/<family>.yaml), after
- *   type promotion; an absent optional tensor has data == NULL and ndim == -1;
+ *   type promotion; an absent optional tensor has data == NULL and ndim == -1; a list argument
+ *   (Tensor[], e.g. concat's x) contributes its tensors in order, and an int attribute named
+ *   "<argument>_count" gives how many;
  * - attributes are the op's other arguments, by their spec names (absent optionals: kind NONE);
  * - outputs are allocated by oar on the kernel's device (shape and dtype from the op's shape
  *   rule), contiguous; the kernel only writes them. One exception: the internal op `copy_`

@@ -147,6 +147,13 @@ Backend* find_backend(const std::string& device_type) {
 }
 
 Backend& backend_of(const Place& place, const char* what) {
+  // The last answer per thread: every op on a device asks, and backends never go away.
+  thread_local DeviceType last_type = DeviceType::CPU;
+  thread_local uint16_t last_custom = 0;
+  thread_local Backend* last = nullptr;
+  if (last != nullptr && place.type == last_type && place.custom_type == last_custom &&
+      place.device_id >= 0 && place.device_id < last->count) [[likely]]
+    return *last;
   OAR_ENFORCE(!place.is_host(), PreconditionNotMet, what, ": ", place.str(),
               " is host memory, served by the CPU");
   const std::string type = place.device_type();
@@ -161,6 +168,9 @@ Backend& backend_of(const Place& place, const char* what) {
   }
   OAR_ENFORCE(place.device_id >= 0 && place.device_id < b->count, OutOfRange, what, ": ",
               place.str(), " does not exist: ", b->count, " ", type, " device(s) present");
+  last_type = place.type;
+  last_custom = place.custom_type;
+  last = b;
   return *b;
 }
 

@@ -333,3 +333,36 @@ OarStatus where_kernel(const OarKernelContext* ctx) {
 }
 
 }  // namespace oar_custom_cpu
+
+namespace oar_custom_cpu {
+
+// concat: inputs x_0..x_{n-1} (x_count of them), attr axis; each input is copied into the view
+// of the output it covers along the axis.
+OarStatus concat_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc out = output(ctx);
+    expect_contiguous(out, "out");
+    const int nd = out.ndim();
+    int64_t axis = int_attr(ctx, "axis", 0);
+    if (axis < -nd || axis >= nd) fail("axis %lld is out of range for %d dimensions", static_cast<long long>(axis), nd);
+    if (axis < 0) axis += nd;
+    const std::vector<int64_t> out_strides = contiguous_strides(out.shape);
+    int64_t at = 0;
+    for (int i = 0; i < ctx->num_inputs; ++i) {
+      const TensorDesc x = input(ctx, i, "x");
+      if (x.ndim() != nd) fail("input %d has %d dimensions, out has %d", i, x.ndim(), nd);
+      TensorDesc part = out;
+      part.shape = x.shape;
+      part.strides = out_strides;
+      part.numel = x.numel;
+      part.data = out.data + at * out_strides[axis] * static_cast<int64_t>(element_size(out.dtype));
+      if (x.numel > 0) convert_into(ctx, x, part);
+      at += x.shape[axis];
+    }
+    if (at != out.shape[axis]) fail("inputs cover %lld of the %lld entries along axis %lld",
+                                    static_cast<long long>(at), static_cast<long long>(out.shape[axis]),
+                                    static_cast<long long>(axis));
+  });
+}
+
+}  // namespace oar_custom_cpu

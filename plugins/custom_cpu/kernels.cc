@@ -67,6 +67,7 @@ const KernelRow kKernels[] = {
     {"assign", assign_kernel, kAll},
     {"copy_", copy_kernel, kAll},
     {"where", where_kernel, kAll},
+    {"concat", concat_kernel, kAll},
     // reductions
     {"sum", reduce_kernel(Reduce::Sum), kAll},
     {"mean", reduce_kernel(Reduce::Mean), kAll},

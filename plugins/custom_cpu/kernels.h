@@ -32,6 +32,7 @@ OarStatus cast_kernel(const OarKernelContext* ctx);    // x; out's dtype is the 
 OarStatus assign_kernel(const OarKernelContext* ctx);  // x
 OarStatus copy_kernel(const OarKernelContext* ctx);    // copy_: src into the view outputs[0]
 OarStatus where_kernel(const OarKernelContext* ctx);   // condition, x, y
+OarStatus concat_kernel(const OarKernelContext* ctx);  // x_0..x_{n-1}; axis
 
 // Input x; attrs axis (empty: all), keepdim; sum also dtype (out's dtype is what counts).
 enum class Reduce { Sum, Mean, Max, Min, kCount };

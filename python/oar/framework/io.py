@@ -424,6 +424,9 @@ def load(path, **configs):
         names = obj.get(NAME_TABLE_KEY)
         if isinstance(names, dict):
             for key, name in names.items():
+                if not isinstance(name, str):  # a damaged or hand-made file (atheris found one)
+                    raise ValueError(f"oar.load: the name table maps {key!r} to {name!r}; expected a "
+                                     "str (the structured name of a tensor)")
                 if isinstance(obj.get(key), np.ndarray) and not return_numpy:
                     obj[key] = _array_to_tensor(obj[key], name)
             if not configs.get("keep_name_table", False):
