@@ -2,6 +2,7 @@
 // 8192^3 and the eager cost of a small add. tools/gpu_check.sh runs it beside the same cases in
 // PyTorch on the same GPU and prints the ratios.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "oar/device/device_registry.h"
@@ -35,8 +36,23 @@ int main() {
     for (int i = 0; i < reps; ++i) matmul(a, b);
     device::synchronize(gpu);
     const double s = seconds_since(t0) / reps;
-    std::printf("oar matmul %s %lld^3: %.1f TFLOP/s (%.3f ms)\n", dtype_name(dt),
-                static_cast<long long>(n), 2.0 * n * n * n / s / 1e12, s * 1e3);
+    // A few entries against float64 on the host: the algorithm chosen by timing computes the
+    // right product too.
+    const Tensor c = matmul(a, b);
+    const Tensor a_rows = cast(slice(a, {0}, {0}, {4}), DType::Float64).cpu();
+    const Tensor b_cols = cast(slice(b, {1}, {0}, {4}), DType::Float64).cpu();
+    const std::vector<double> av = a_rows.to_vector<double>(), bv = b_cols.contiguous().to_vector<double>();
+    const std::vector<double> cv = cast(slice(slice(c, {0}, {0}, {4}), {1}, {0}, {4}),
+                                        DType::Float64).to_vector<double>();
+    double worst = 0;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        double ref = 0;
+        for (int64_t t = 0; t < n; ++t) ref += av[i * n + t] * bv[t * 4 + j];
+        worst = std::max(worst, std::abs(cv[i * 4 + j] - ref) / (1 + std::abs(ref)));
+      }
+    std::printf("oar matmul %s %lld^3: %.1f TFLOP/s (%.3f ms); max rel. error of 16 entries %.1e\n",
+                dtype_name(dt), static_cast<long long>(n), 2.0 * n * n * n / s / 1e12, s * 1e3, worst);
   }
   {
     const Tensor x = full(IntArray{1000}, 1.0, DType::Float32).to(gpu);
