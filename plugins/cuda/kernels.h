@@ -62,4 +62,8 @@ OarStatus k_min(const OarKernelContext* ctx);
 // matmul.cc
 OarStatus k_matmul(const OarKernelContext* ctx);
 
+// softmax.cu: softmax_base / log_softmax_base (x; axis), one warp per row.
+OarStatus k_softmax(const OarKernelContext* ctx);
+OarStatus k_log_softmax(const OarKernelContext* ctx);
+
 }  // namespace oar_cuda

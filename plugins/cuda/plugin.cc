@@ -70,6 +70,8 @@ const Entry kKernels[] = {
     {"min", k_min, kAll},
     // matmul.cc
     {"matmul", k_matmul, kFloat},
+    {"softmax_base", k_softmax, kFloat},
+    {"log_softmax_base", k_log_softmax, kFloat},
 };
 
 }  // namespace

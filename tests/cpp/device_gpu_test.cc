@@ -78,6 +78,30 @@ TEST_F(GpuTest, ElementwiseAndReductionsMatchCpu) {
   EXPECT_FLOAT_EQ(full(IntArray{}, 2.5, DType::Float32).to(gpu).item<float>(), 2.5f);
 }
 
+TEST_F(GpuTest, SoftmaxAndLogSoftmaxMatchCpu) {
+  for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16, DType::Float16}) {
+    SCOPED_TRACE(dtype_name(dt));
+    const Tensor a = random({6, 1000, 7}, 11, dt) * 4.0;
+    for (int64_t axis : {-1, 1, 0}) {
+      EXPECT_LE(rel_err(softmax(a.to(gpu), axis, std::nullopt), softmax(a, axis, std::nullopt)), tolerance(dt));
+      EXPECT_LE(rel_err(log_softmax(a.to(gpu), axis, std::nullopt), log_softmax(a, axis, std::nullopt)),
+                tolerance(dt) * 10);
+    }
+    // a transposed view and a 0-D tensor
+    EXPECT_LE(rel_err(softmax(transpose(a.to(gpu), {2, 1, 0}), 0, std::nullopt),
+                      softmax(transpose(a, {2, 1, 0}), 0, std::nullopt)), tolerance(dt));
+  }
+  // gradient through log_softmax (the cross-entropy path)
+  auto grad_of = [](const Place& p) {
+    Tensor w = random({32, 10}, 12).to(p);
+    w.set_stop_gradient(false);
+    Tensor loss = (log_softmax(w, -1, std::nullopt) * random({32, 10}, 13).to(p)).sum(IntArray{}, std::nullopt, false);
+    loss.backward();
+    return w.grad();
+  };
+  EXPECT_LE(rel_err(grad_of(gpu), grad_of(CPUPlace())), 1e-5);
+}
+
 TEST_F(GpuTest, MatmulAllDtypesAndLayouts) {
   for (DType dt : {DType::Float32, DType::Float64, DType::BFloat16, DType::Float16}) {
     SCOPED_TRACE(dtype_name(dt));
