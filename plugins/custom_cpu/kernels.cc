@@ -76,6 +76,7 @@ const KernelRow kKernels[] = {
     // linear algebra
     {"matmul", matmul_kernel, kNumeric},
     {"softmax_base", softmax_kernel, kFloats},
+    {"log_softmax_base", log_softmax_kernel, kFloats},
 };
 
 }  // namespace

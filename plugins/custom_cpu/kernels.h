@@ -40,5 +40,6 @@ OarKernelFn reduce_kernel(Reduce op);
 
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
+OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis
 
 }  // namespace oar_custom_cpu

@@ -1,4 +1,5 @@
-// softmax_base: softmax of x along one axis (oar's softmax composite calls it).
+// softmax_base and log_softmax_base: (log-)softmax of x along one axis (oar's softmax,
+// log_softmax and cross-entropy composites call them).
 // Contract: see kernels.h. x is any strided view; out is contiguous with x's shape and dtype.
 // Each row along the axis is read once into a buffer, shifted by its maximum (no overflow in
 // exp), then normalised; the sum is accumulated in double.
@@ -13,7 +14,8 @@ namespace oar_custom_cpu {
 namespace {
 
 template <typename T>
-void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out, int axis) {
+void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out, int axis,
+                     bool log) {
   const int nd = x.ndim();
   const int64_t len = nd == 0 ? 1 : x.shape[axis];
   const int64_t x_step = nd == 0 ? 0 : x.strides[axis];
@@ -25,7 +27,7 @@ void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const Ten
   StridedWalker<2> rows(rows_shape, {x.strides, out_strides});
   const T* xp = x.as<const T>();
   T* op = out.as<T>();
-  launch(ctx, [rows = std::move(rows), xp, op, len, x_step, out_step] {
+  launch(ctx, [rows = std::move(rows), xp, op, len, x_step, out_step, log] {
     std::vector<double> buf(static_cast<size_t>(len));
     rows.run([&](const std::array<int64_t, 2>& off) {
       double hi = -INFINITY;
@@ -34,15 +36,19 @@ void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const Ten
         hi = std::max(hi, buf[i]);
       }
       double total = 0;
-      for (int64_t i = 0; i < len; ++i) total += (buf[i] = std::exp(buf[i] - hi));
-      for (int64_t i = 0; i < len; ++i) op[off[1] + i * out_step] = static_cast<T>(buf[i] / total);
+      for (int64_t i = 0; i < len; ++i) total += std::exp(buf[i] -= hi);  // buf: shifted values
+      const double log_total = std::log(total);
+      for (int64_t i = 0; i < len; ++i)
+        op[off[1] + i * out_step] =
+            static_cast<T>(log ? buf[i] - log_total : std::exp(buf[i]) / total);
     });
   });
 }
 
 }  // namespace
 
-OarStatus softmax_kernel(const OarKernelContext* ctx) {
+namespace {
+OarStatus softmax_or_log(const OarKernelContext* ctx, bool log) {
   return run_kernel(ctx, [&] {
     const TensorDesc x = input(ctx, 0, "x");
     const TensorDesc out = output(ctx);
@@ -54,10 +60,14 @@ OarStatus softmax_kernel(const OarKernelContext* ctx) {
     if (nd == 0 ? (axis != 0 && axis != -1) : (axis < -nd || axis >= nd))
       fail("axis %lld is out of range for x with %d dimensions", static_cast<long long>(axis), nd);
     if (axis < 0) axis += nd == 0 ? 1 : nd;
-    if (x.dtype == OAR_FLOAT32) enqueue_softmax<float>(ctx, x, out, static_cast<int>(axis));
-    else if (x.dtype == OAR_FLOAT64) enqueue_softmax<double>(ctx, x, out, static_cast<int>(axis));
-    else fail("softmax needs float32 or float64, got %s", dtype_name(x.dtype));
+    if (x.dtype == OAR_FLOAT32) enqueue_softmax<float>(ctx, x, out, static_cast<int>(axis), log);
+    else if (x.dtype == OAR_FLOAT64) enqueue_softmax<double>(ctx, x, out, static_cast<int>(axis), log);
+    else unsupported("softmax needs float32 or float64, got %s", dtype_name(x.dtype));
   });
 }
+}  // namespace
+
+OarStatus softmax_kernel(const OarKernelContext* ctx) { return softmax_or_log(ctx, false); }
+OarStatus log_softmax_kernel(const OarKernelContext* ctx) { return softmax_or_log(ctx, true); }
 
 }  // namespace oar_custom_cpu
