@@ -379,7 +379,30 @@ def _damaged_array(obj):
     return obj.dtype.flags != np.dtype(obj.dtype.str).flags
 
 
+_MAX_NESTING = 200  # checkpoints nest a few levels; the checks below recurse once per level
+
+
+def _check_structure(obj, where, depth=0, path=None):
+    """Refuses a container that contains itself or nests deeper than _MAX_NESTING: the pickle
+    format builds both in a few bytes (atheris found a list holding itself), and every later walk
+    over the result would recurse until Python's limit."""
+    if type(obj) not in (dict, collections.OrderedDict, list, tuple, set):
+        return
+    if depth > _MAX_NESTING:
+        raise ValueError(f"oar.load: can't parse {where}: containers nest more than {_MAX_NESTING} "
+                         "levels deep (it is not a checkpoint, or it is corrupted)")
+    path = set() if path is None else path
+    if id(obj) in path:
+        raise ValueError(f"oar.load: can't parse {where}: a {type(obj).__name__} contains itself "
+                         "(it is not a checkpoint, or it is corrupted)")
+    path.add(id(obj))
+    for v in (obj.values() if isinstance(obj, dict) else obj):
+        _check_structure(v, where, depth + 1, path)
+    path.discard(id(obj))
+
+
 def _check_arrays(obj, where):
+    _check_structure(obj, where)
     if _contains(obj, _damaged_array) or (type(obj) is set and any(map(_damaged_array, obj))):
         raise ValueError(f"oar.load: can't parse {where}: it is corrupted (an array's dtype "
                          "record is damaged)")
