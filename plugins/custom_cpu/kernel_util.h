@@ -42,22 +42,27 @@ struct KernelUnsupported : KernelError {
   using KernelError::KernelError;
 };
 
+// The printf-style message both throwers below carry.
+inline std::string format_message(const char* format, va_list args) {
+  char message[512];
+  std::vsnprintf(message, sizeof message, format, args);
+  return message;
+}
+
 [[noreturn]] inline void fail(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline void fail(const char* format, ...) {
-  char message[512];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message, sizeof message, format, args);
+  std::string message = format_message(format, args);
   va_end(args);
   throw KernelError(message);
 }
 
 [[noreturn]] inline void unsupported(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline void unsupported(const char* format, ...) {
-  char message[512];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message, sizeof message, format, args);
+  std::string message = format_message(format, args);
   va_end(args);
   throw KernelUnsupported(message);
 }
