@@ -12,13 +12,18 @@ Spec entry (one per op):
   promote: [x, y]               # cast these tensors to their common dtype first (optional)
   kernel: expr                  # C++ statement computing outputs, e.g. kernels::binary(BinaryOp::Add, x, y, out)
   view: true                    # kernel expr returns the output (a view); no allocation
-  composite: |                  # instead of infer_meta/kernel: a C++ body written with other ops
+  composite: true               # instead of infer_meta/kernel: the op is written with other ops, in
+                                # oar/ops/composite/<family>.cc (see composite.h there)
+  shape_only: false             # (composite) its body reads values or calls kernels, so programs
+                                # cannot infer its result types from it: they are told them
   backward: {x: formula, y: formula}   # C++ expressions in other ops; names: args, outputs, grad
   method: false                 # do not add a Tensor method (default: method when arg 0 is a Tensor)
   inplace: name_                # also generate an in-place variant (x is overwritten)
   python: false                 # no Python binding (a hand-written one exists)
   draws: true                   # takes numbers from the random generator (passes keep each draw;
                                 # on a device the op runs on the host and moves its result)
+  draws: indirect               # random only through the random ops it calls (passes keep it;
+                                # on a device it runs there, its draws on the host)
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
 str, DataType, DataType? (std::nullopt when None).
@@ -124,9 +129,15 @@ class Op:
         # shape is known from operand types in the cases the rule accepts).
         self.ir_meta = spec.get("ir_meta")
         self.kernel = spec.get("kernel")
-        self.draws = bool(spec.get("draws", False))
+        self.draws = spec.get("draws", False)  # False, True (itself) or "indirect"
+        if self.draws not in (False, True, "indirect"):
+            raise SystemExit(f"gen_ops: op '{self.name}': draws must be true or indirect, got {self.draws!r}")
         self.view = spec.get("view", False)
-        self.composite = spec.get("composite")
+        self.composite = spec.get("composite", False)
+        if self.composite not in (False, True):
+            raise SystemExit(f"gen_ops: op '{self.name}': composite must be true (its body is a function in "
+                             f"oar/ops/composite/{source[:-len('.yaml')]}.cc), got a {type(self.composite).__name__}")
+        self.shape_only = spec.get("shape_only", True)
         self.promote = spec.get("promote", [])
         self.float_inputs = spec.get("float_inputs", [])  # ints/bools cast to the default float
         self.backward = spec.get("backward") or {}
@@ -387,7 +398,7 @@ def gen_composite_placement(op):
     host and moves its result, so a seed gives the same numbers on every device; a composite that
     is random only through such a call (dropout, attention) stays on the device."""
     has_inputs = any(a.is_tensor or a.type == "Tensor[]" for a in op.args)
-    if has_inputs and getattr(op, "draws", False) and op.ret_type() == "Tensor" and \
+    if has_inputs and op.draws is True and op.ret_type() == "Tensor" and \
             not any(a.type == "Tensor[]" for a in op.args):
         # Random with tensor inputs (bernoulli, dropout, ...): the same call on host copies of
         # the inputs, the result moved back (both moves differentiable).
@@ -398,7 +409,7 @@ def gen_composite_placement(op):
         return (f"  const Place place_ = {place_expr(op)};\n"
                 "  std::optional<ExpectedPlaceGuard> on_device_;\n"
                 "  if (!place_.is_host()) [[unlikely]] on_device_.emplace(place_);\n")
-    if getattr(op, "draws", False) and op.ret_type() == "Tensor":
+    if op.draws is True and op.ret_type() == "Tensor":
         args = ", ".join(a.name for a in op.args)
         return ("  if (const Place place_ = expected_place(); !place_.is_host()) [[unlikely]] {\n"
                 "    Tensor host_result_;\n"
@@ -412,7 +423,8 @@ def gen_function(op):
     sig = f"{op.ret_type()} {op.name}({op.params(False)})"
     body = []
     if op.composite:
-        return sig + " {\n" + gen_trace(op) + gen_composite_placement(op) + op.composite.rstrip() + "\n}\n"
+        return (sig + " {\n" + gen_trace(op) + gen_composite_placement(op)
+                + f"  return composite::{op.name}({op.arg_names()});\n}}\n")
     body.append(gen_trace(op).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.
     if op.promote:
@@ -563,9 +575,6 @@ ATTR_KINDS = {  # spec type -> (AttrKind, nullable)
     "DataType": ("DType", False), "IntArray": ("IntArray", False), "Scalar": ("Scalar", False),
     "int?": ("Int", True), "DataType?": ("DType", True), "Scalar?": ("Scalar", True),
 }
-# Kernels that only compute a view's geometry: safe to run on shape-only placeholders.
-META_KERNELS = {"reshape_view", "permute_view", "expand_view", "slice_view", "split_views", "unbind_views",
-                "as_strided_view"}
 
 
 def ir_default(a):
@@ -594,47 +603,15 @@ def ir_default(a):
     raise SystemExit(f"gen_ops: no IR default for '{t} {a.name}={d}'")
 
 
-# A composite body that touches memory, random state or autograd cannot run shape-only.
-COMPOSITE_UNSAFE = re.compile(r"kernels::|Generator|default_generator|autograd::|data<|item<|raw_data|\boar::")
-# A body that draws random numbers.
-RANDOM_BODY = re.compile(r"\bGenerator\b|default_generator")
-# Composite bodies that use what MetaTensor does not offer (reason in the comment).
-COMPOSITE_DECLARED = set()
-
-
-def shape_only_body(op):
-    """The composite body to compile shape-only, or None. A body that allocates its result with
-    Tensor::make and then fills it (the random ops) keeps only the part up to the allocation:
-    what follows writes memory and checks nothing."""
-    body = op.composite
-    if not COMPOSITE_UNSAFE.search(body):
-        return body
-    lines = body.rstrip().split("\n")
-    m = re.match(r"\s*return (\w+);\s*$", lines[-1])
-    if not m:
-        return None
-    make = [i for i, l in enumerate(lines) if re.match(r"\s*Tensor " + m.group(1) + r" = Tensor::make\(", l)]
-    if not make:
-        return None
-    prefix, dropped = lines[:make[0] + 1], lines[make[0] + 1:-1]
-    if COMPOSITE_UNSAFE.search("\n".join(prefix)) or any("OAR_ENFORCE" in l for l in dropped):
-        return None
-    return "\n".join(prefix + [lines[-1]])
-
-
 def ir_rule(op):
-    if getattr(op, "ir_rule_cached", None):
-        return op.ir_rule_cached
+    """How a program infers the op's result types (oar/ir/op_registry.h TypeRule)."""
     if op.composite:
-        if shape_only_body(op) is None or op.name in COMPOSITE_DECLARED:
-            return "Declared"
-        return "Composite"
+        return "Composite" if op.shape_only else "Declared"
     if (op.infer_meta or op.ir_meta) and not op.view and not op.multi:
         return "InferMeta"
     if op.ir_meta and op.multi:  # a program rule for a variable list of results (unique_flat)
         return "InferMeta"
-    called = set(re.findall(r"kernels::(\w+)", op.kernel or ""))
-    if called and called <= META_KERNELS:
+    if op.view:  # its view kernel computes geometry only: it runs on placeholders
         return "MetaKernel"
     return "Declared"
 
@@ -694,7 +671,6 @@ def gen_ir_meta(op, rule):
 
 def meta_types(text):
     text = text.replace("const std::vector<Tensor>&", "const MetaTensorList&")  # Tensor[] parameters
-    text = re.sub(r"\bscalar_tensor\(", "meta_scalar_tensor(", text)
     return re.sub(r"\bTensor\b", "MetaTensor", text)
 
 
@@ -702,10 +678,10 @@ def gen_shape_only(op, rule):
     """(declaration, definition) of op's shape-only twin in namespace oar::ir::shape_only."""
     ret = meta_types(op.ret_type())
     decl = f"{ret} {op.name}({meta_types(op.params(True))});"
+    if rule == "Composite":  # the body in oar/ops/composite/<family>.cc, compiled shape-only
+        return decl, ""
     lines = [f"{ret} {op.name}({meta_types(op.params(False))}) {{"]
-    if rule == "Composite":
-        lines.append(meta_types(shape_only_body(op).rstrip()))
-    elif rule == "Declared":
+    if rule == "Declared":
         lines.append(f'  OAR_THROW(Unimplemented, "op \'{op.name}\' has no type inference (its result shape depends on '
                      f'data, or its body runs kernels): its result types must be given when it is built");')
     else:
@@ -789,11 +765,11 @@ def gen_ir_def(op, family):
            f"    d.operands = {{{operands}}};", f"    d.attrs = {{{', '.join(attrs)}}};",
            f"    d.results = {{{', '.join(chr(34) + o + chr(34) for o in op.outputs)}}};",
            f"    d.variadic_results = {str(op.multi).lower()};", f"    d.rule = TypeRule::{rule};"]
-    if op.view or (not op.composite and set(re.findall(r"kernels::(\w+)", op.kernel or "")) & META_KERNELS):
+    if op.view:
         reg.append("    d.is_view = true;")
     if op.inplace:
         reg.append(f'    d.inplace_variant = "{op.inplace}";')
-    if getattr(op, "is_random", False):
+    if op.draws:
         reg.append("    d.is_random = true;")
     if meta_fn:
         reg.append(f"    d.meta = &{meta_fn};")
@@ -824,35 +800,6 @@ def main():
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
-    by_name = {op.name: op for op in ops}
-    # Ops that draw from a random generator, directly or through an op they call (passes must not
-    # merge two draws, nor fold one at compile time; on a device they draw on the host).
-    for op in ops:
-        # `draws: true` in the spec is the source of truth; the scan only catches a spec that
-        # forgot it.
-        if RANDOM_BODY.search((op.composite or "") + (op.kernel or "")) and not op.draws:
-            raise SystemExit(f"gen_ops: op '{op.name}' uses the random generator: mark it 'draws: true'")
-        op.is_random = op.draws
-    changed = True
-    while changed:
-        changed = False
-        for op in ops:
-            if op.is_random or not op.composite:
-                continue
-            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
-            if any(c in by_name and by_name[c].is_random for c in called):
-                op.is_random = changed = True
-    # A composite that calls a Declared op cannot infer either: mark it Declared (to a fixpoint).
-    changed = True
-    while changed:
-        changed = False
-        for op in ops:
-            if ir_rule(op) != "Composite":
-                continue
-            called = re.findall(r"(?<![\w.:])(\w+)\s*\(", op.composite)
-            if any(c in by_name and c != op.name and ir_rule(by_name[c]) == "Declared" for c in called):
-                op.ir_rule_cached = "Declared"
-                changed = True
     # Declarations (api.h, tensor_methods.inc) cover every op; definitions and bindings are
     # written one file per spec family so that editing one family recompiles only its files.
     decls, methods, inplace_decls = [], [], []
@@ -900,11 +847,30 @@ def main():
     write(os.path.join(out_cpp, "tensor_methods.inc"), head + "\n".join(methods) + "\n")
     includes = "".join(f'#include "oar/ops/infer_meta/{h}"\n' for h in im_headers)
     includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
+    # Composite bodies (oar/ops/composite/<family>.cc): declared for the generated wrappers, and
+    # compiled a second time, shape-only, through a generated file that includes them.
+    composite_dir = os.path.join(src, "oar", "ops", "composite")
+    composite_decls = {}
+    for op in ops:
+        if op.composite:
+            stem = op.source[:-len(".yaml")]
+            if not os.path.exists(os.path.join(composite_dir, f"{stem}.cc")):
+                raise SystemExit(f"gen_ops: op '{op.name}' is composite: its body belongs in oar/ops/composite/{stem}.cc")
+            composite_decls.setdefault(stem, []).append(f"{op.ret_type()} {op.name}({op.params(False)});")
+    for fn in sorted(os.listdir(composite_dir)):
+        if fn.endswith(".cc"):
+            write(os.path.join(out_cpp, f"shape_only_{fn}"), head + "// The composite bodies of oar/ops/composite/"
+                  f"{fn}, compiled as the ops' shape-only twins (see composite.h there).\n"
+                  f"#define OAR_SHAPE_ONLY 1\n#include \"oar/ops/composite/{fn}\"\n")
     for stem, fam in families.items():
+        bodies = ""
+        if stem in composite_decls:
+            bodies = (f"namespace composite {{  // defined in oar/ops/composite/{stem}.cc\n\n"
+                      + "\n".join(composite_decls[stem]) + "\n\n}  // namespace composite\n\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
               "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n"
               + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
-              + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
+              + bodies + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
               + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
               f"void bind_ops_{stem}(nb::module_& m) {{\n  nb::handle tensor_cls = nb::type<Tensor>();\n  (void)tensor_cls;\n"

@@ -40,14 +40,14 @@ MetaTensor activate_temporary(const MetaTensor& t, const std::string& activation
   return fused_activation(t, activation);
 }
 
-MetaTensor meta_scalar_tensor(const Scalar&, DType dtype) { return MetaTensor::make({}, dtype); }
+MetaTensor ScalarTensorFn::operator()(const Scalar&, DType dtype) const { return MetaTensor::make({}, dtype); }
 
 namespace {
 using BinaryFn = MetaTensor (*)(const MetaTensor&, const MetaTensor&);
 MetaTensor with_scalar(const MetaTensor& a, const Scalar& b, BinaryFn op, bool scalar_first) {
   const DType t = scalar_result_dtype(a.dtype(), b);
   const MetaTensor x = a.dtype() == t ? a : cast(a, t);
-  const MetaTensor s = meta_scalar_tensor(b, t);
+  const MetaTensor s = scalar_tensor(b, t);
   return scalar_first ? op(s, x) : op(x, s);
 }
 MetaTensor add2(const MetaTensor& a, const MetaTensor& b) { return add(a, b); }

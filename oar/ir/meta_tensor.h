@@ -1,8 +1,9 @@
 // MetaTensor: what a composite op's C++ body computes with when the IR infers its result types.
-// The generator compiles each composite body a second time (in ir_<family>.cc, namespace
-// oar::ir::shape_only) with `Tensor` spelled `MetaTensor`: every op it calls resolves to that
-// op's shape-only twin (its infer_meta on placeholders, or the composite's own shape-only body),
-// and the arithmetic operators below do the same, so no kernel runs and nothing is allocated.
+// Each oar/ops/composite/<family>.cc is compiled a second time in namespace oar::ir::shape_only
+// with `Tensor` meaning `MetaTensor` (oar/ops/composite/composite.h): every op it calls resolves
+// to that op's shape-only twin (its infer_meta on placeholders, or the composite's own
+// shape-only body), and the arithmetic operators below do the same, so no kernel runs and
+// nothing is allocated.
 // A MetaTensor converts to `const Tensor&` (a placeholder) so infer_meta checks can read it;
 // nothing converts a Tensor back into a MetaTensor implicitly, so an eager op's result can never
 // flow into the shape-only computation.
@@ -84,7 +85,12 @@ MetaTensor matmul_bias_act_direct(const MetaTensor& x, const MetaTensor& y, cons
                                   bool transpose_y, const std::string& activation);
 MetaTensor activate_temporary(const MetaTensor& t, const std::string& activation);
 
-// scalar_tensor's twin (renamed: oar::scalar_tensor would be found through DType's namespace).
-MetaTensor meta_scalar_tensor(const Scalar& s, DType dtype);
+// scalar_tensor's twin. A function object, not a function: argument-dependent lookup would also
+// find oar::scalar_tensor through DType's namespace (an ambiguous call), and it does not run
+// when ordinary lookup finds an object.
+struct ScalarTensorFn {
+  MetaTensor operator()(const Scalar& s, DType dtype) const;
+};
+inline constexpr ScalarTensorFn scalar_tensor{};
 
 }  // namespace oar::ir::shape_only
