@@ -778,6 +778,43 @@ def gen_ir_def(op, family):
     return meta_text, "\n".join(reg) + "\n"
 
 
+class HeaderIndex:
+    """Which infer_meta and CPU kernel headers a family's generated files include: those that
+    declare a name its specs call (infer_meta: fields, infer_meta::f and kernels::f in kernel
+    expressions and backward formulas), plus the elementwise and reduce kernel headers for the
+    BinaryOp/UnaryOp/ReduceOp enums. So editing a kernel header recompiles the families that
+    use it, not every generated file. A header missed here is a compile error, never a silent
+    change."""
+
+    ALWAYS = ["oar/kernels/cpu/elementwise.h", "oar/kernels/cpu/reduce.h"]
+
+    def __init__(self, src):
+        self.src = src
+        self.declares = {}  # name -> set of header paths
+        for sub, ns in (("oar/ops/infer_meta", "infer_meta"), ("oar/kernels/cpu", "kernels")):
+            for fn in sorted(os.listdir(os.path.join(src, sub))):
+                if not fn.endswith(".h"):
+                    continue
+                text = open(os.path.join(src, sub, fn)).read()
+                names = set(re.findall(r"\b(\w+)\s*\(", text)) | set(re.findall(r"\b(?:struct|class|enum class|using)\s+(\w+)", text))
+                for n in names:
+                    self.declares.setdefault((ns, n), set()).add(f"{sub}/{fn}")
+
+    def includes(self, ops, with_backward):
+        wanted = set(self.ALWAYS)
+        # A family's backward formulas too long for its spec live in oar/ops/backward/<family>.cc.
+        family = ops[0].source[:-len(".yaml")]
+        if with_backward and os.path.exists(os.path.join(self.src, "oar/ops/backward", family + ".h")):
+            wanted.add(f"oar/ops/backward/{family}.h")
+        for op in ops:
+            text = " ".join(filter(None, [op.kernel] + (list(op.backward.values()) if with_backward else [])))
+            used = [("infer_meta", n) for n in filter(None, [op.infer_meta, op.ir_meta])]
+            used += re.findall(r"\b(infer_meta|kernels)::(\w+)", text)
+            for key in used:
+                wanted |= self.declares.get(key, set())
+        return "".join(f'#include "{h}"\n' for h in sorted(wanted))
+
+
 def main():
     src, out_cpp, out_py = sys.argv[1], sys.argv[2], sys.argv[3]
     spec_dir = os.path.join(src, "oar", "ops", "specs")
@@ -793,10 +830,7 @@ def main():
                     raise SystemExit(f"gen_ops: op '{op.name}' defined twice")
                 seen.add(op.name)
                 ops.append(op)
-    im_dir = os.path.join(src, "oar", "ops", "infer_meta")
-    im_headers = sorted(f for f in os.listdir(im_dir) if f.endswith(".h"))
-    k_dir = os.path.join(src, "oar", "kernels", "cpu")
-    k_headers = sorted(f for f in os.listdir(k_dir) if f.endswith(".h") and f not in ("loops.h", "dispatch.h"))
+    headers = HeaderIndex(src)
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
@@ -845,8 +879,6 @@ def main():
           "#include <vector>\n#include \"oar/core/tensor.h\"\n#include \"oar/core/int_array.h\"\n\nnamespace oar {\n\n"
           + "\n".join(decls) + "\n\n// In-place variants.\n" + "\n".join(inplace_decls) + "\n\n}  // namespace oar\n")
     write(os.path.join(out_cpp, "tensor_methods.inc"), head + "\n".join(methods) + "\n")
-    includes = "".join(f'#include "oar/ops/infer_meta/{h}"\n' for h in im_headers)
-    includes += "".join(f'#include "oar/kernels/cpu/{h}"\n' for h in k_headers)
     # Composite bodies (oar/ops/composite/<family>.cc): declared for the generated wrappers, and
     # compiled a second time, shape-only, through a generated file that includes them.
     composite_dir = os.path.join(src, "oar", "ops", "composite")
@@ -862,6 +894,9 @@ def main():
             write(os.path.join(out_cpp, f"shape_only_{fn}"), head + "// The composite bodies of oar/ops/composite/"
                   f"{fn}, compiled as the ops' shape-only twins (see composite.h there).\n"
                   f"#define OAR_SHAPE_ONLY 1\n#include \"oar/ops/composite/{fn}\"\n")
+    fam_ops_of = {}
+    for op in ops:
+        fam_ops_of.setdefault(op.source[:-len(".yaml")], []).append(op)
     for stem, fam in families.items():
         bodies = ""
         if stem in composite_decls:
@@ -869,7 +904,7 @@ def main():
                       + "\n".join(composite_decls[stem]) + "\n\n}  // namespace composite\n\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
               "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n"
-              + includes + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
+              + headers.includes(fam_ops_of[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + bodies + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
               + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
@@ -889,7 +924,7 @@ def main():
           "}\n\n}  // namespace oar::python\n")
     # IR op definitions, one file per family, and the function that registers them all.
     ir_head = (head + "#include \"oar/ir/op_registry.h\"\n#include \"oar/ir/type_inference.h\"\n"
-               "#include \"oar/ops/generated/ir_shape_only.h\"\n" + includes)
+               "#include \"oar/ops/generated/ir_shape_only.h\"\n")
     fam_ops = {}
     for op in ops:
         fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
@@ -905,7 +940,7 @@ def main():
             so_decls.append(d)
             so_defs.append(body)
         exec_decls = "".join(f"std::vector<Tensor> exec_{op.name}(const MetaArgs&);  // api_{stem}.cc\n" for op in fops)
-        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + "\nnamespace oar::ir {\n\n" + exec_decls + "\nnamespace shape_only {\n\n"
+        write(os.path.join(out_cpp, f"ir_{stem}.cc"), ir_head + headers.includes(fops, with_backward=False) + "\nnamespace oar::ir {\n\n" + exec_decls + "\nnamespace shape_only {\n\n"
               + "\n".join(so_defs) + "\n}  // namespace shape_only\n\nnamespace {\n\n"
               + "\n".join(metas) + "\n}  // namespace\n\n"
               + f"void register_ir_ops_{stem}(OpRegistry& r) {{\n" + "".join(regs) + "}\n\n}  // namespace oar::ir\n")

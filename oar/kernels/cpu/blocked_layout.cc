@@ -51,12 +51,6 @@ inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, in
 
 }  // namespace
 
-Shape blocked_shape(const Shape& plain) {
-  Shape s = plain;
-  s[1] = plain[1] < 0 ? -1 : blocks(plain[1]);
-  s.push_back(B);
-  return s;
-}
 
 namespace {
 

@@ -9,12 +9,12 @@
 #include "oar/core/int_array.h"
 #include "oar/core/tensor.h"
 
+#include "oar/ops/infer_meta/blocked.h"
+
 namespace oar::kernels {
 
-constexpr int64_t kChannelBlock = 16;
-
-// [N, C, H, W] -> [N, ceil(C / 16), H, W, 16] (unknown dims, -1, stay -1).
-Shape blocked_shape(const Shape& plain);
+using infer_meta::blocked_shape;
+using infer_meta::kChannelBlock;
 
 // out (blocked) = x (plain, float32, 4-D), zero in the padded lanes.
 void to_blocked(const Tensor& x, const Tensor& out);

@@ -9,10 +9,11 @@
 #include "oar/core/int_array.h"
 #include "oar/core/tensor.h"
 
+#include "oar/ops/infer_meta/blocked.h"
+
 namespace oar::kernels {
 
-// Convolution outputs wider than this are not fused (a row of them lives on the stack).
-constexpr int64_t kConvPoolMaxRow = 1024;
+using infer_meta::kConvPoolMaxRow;
 
 // x [N, C, H, W]; weight [M, C, kh, kw]; bias [M] or undefined; padding [top, bottom, left, right];
 // activation none or relu (relu maps NaN to 0, as the relu op); pool_kernel/pool_stride 2 values,

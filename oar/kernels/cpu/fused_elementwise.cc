@@ -124,13 +124,6 @@ void run(const std::vector<Tensor>& inputs, const IntArray& program, const Tenso
 
 }  // namespace
 
-bool fused_ew_is_binary(int64_t code) { return code >= 100; }
-
-bool fused_ew_is_valid(int64_t code) {
-  return (code >= static_cast<int64_t>(FusedEwOp::Relu) && code <= static_cast<int64_t>(FusedEwOp::Rsqrt)) ||
-         (code >= static_cast<int64_t>(FusedEwOp::Add) && code <= static_cast<int64_t>(FusedEwOp::Min));
-}
-
 int64_t fused_ew_code(const std::string& name) {
   static const std::unordered_map<std::string, FusedEwOp> codes = {
       {"relu", FusedEwOp::Relu},     {"exp", FusedEwOp::Exp},        {"tanh", FusedEwOp::Tanh},

@@ -8,15 +8,14 @@
 #include "oar/core/int_array.h"
 #include "oar/core/tensor.h"
 
+#include "oar/ops/infer_meta/fused.h"
+
 namespace oar::kernels {
 
-// Opcodes of fused_elementwise's program. Unary ops read register a; binary ops a and b.
-enum class FusedEwOp : int64_t {
-  Relu = 0, Exp, Tanh, Sigmoid, Neg, Sqrt, Abs, Log, Square, Silu, Gelu, Rsqrt,  // unary
-  Add = 100, Sub, Mul, Div, Max, Min,                                           // binary
-};
-bool fused_ew_is_binary(int64_t code);
-bool fused_ew_is_valid(int64_t code);
+using infer_meta::FusedEwOp;
+using infer_meta::fused_ew_is_binary;
+using infer_meta::fused_ew_is_valid;
+
 // The opcode for IR op `name` (relu, exp, add, ...), or -1 when the chain interpreter lacks it.
 int64_t fused_ew_code(const std::string& name);
 

@@ -11,31 +11,6 @@
 
 namespace oar::kernels {
 
-RnnMode rnn_mode(const std::string& mode, const char* op) {
-  if (mode == "RNN_TANH") return RnnMode::Tanh;
-  if (mode == "RNN_RELU") return RnnMode::Relu;
-  if (mode == "LSTM") return RnnMode::Lstm;
-  if (mode == "GRU") return RnnMode::Gru;
-  OAR_THROW(InvalidArgument, op, ": argument 'mode' must be one of 'RNN_TANH', 'RNN_RELU', ",
-            "'LSTM', 'GRU', got '", mode, "'");
-}
-
-int64_t rnn_gate_count(RnnMode mode) {
-  return mode == RnnMode::Lstm ? 4 : mode == RnnMode::Gru ? 3 : 1;
-}
-
-// Reserve row layouts ([t, b] rows, time-indexed):
-//   RNN : h_prev[P]
-//   LSTM: h_prev[P] c_prev[H] i f g o[4H] c_new[H] (h_raw[H] when projected: o * tanh(c_new))
-//   GRU : h_prev[H] r z n[3H] hc[H] (hc: the hidden part of the candidate, before the reset gate)
-int64_t rnn_reserve_width(RnnMode mode, int64_t H, int64_t P, bool projected) {
-  switch (mode) {
-    case RnnMode::Lstm: return P + 6 * H + (projected ? H : 0);
-    case RnnMode::Gru: return 5 * H;
-    default: return P;
-  }
-}
-
 namespace {
 
 // C[M, N] = op(A) @ op(B) (+ C when accumulate), row-major with leading dimensions.

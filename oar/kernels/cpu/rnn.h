@@ -7,17 +7,14 @@
 #include <string>
 
 #include "oar/core/tensor.h"
+#include "oar/ops/infer_meta/rnn.h"
 
 namespace oar::kernels {
 
-enum class RnnMode { Tanh, Relu, Lstm, Gru };
-
-// "RNN_TANH", "RNN_RELU", "LSTM" or "GRU"; anything else is an InvalidArgument naming `op`.
-RnnMode rnn_mode(const std::string& mode, const char* op);
-// Gates per hidden unit: 1, 1, 4, 3.
-int64_t rnn_gate_count(RnnMode mode);
-// Width of one [t, b] row of the reserve tensor the backward reads (hidden H, state width P).
-int64_t rnn_reserve_width(RnnMode mode, int64_t H, int64_t P, bool projected);
+using infer_meta::RnnMode;
+using infer_meta::rnn_gate_count;
+using infer_meta::rnn_mode;
+using infer_meta::rnn_reserve_width;
 
 // x: [T, B, I] time-major. weight_ih [G*H, I], weight_hh [G*H, P], bias_ih/bias_hh [G*H] (may
 // be undefined), h0 [B, P], c0 [B, H] (LSTM only), sequence_length [B] int32/int64 (may be

@@ -9,23 +9,9 @@
 #include "oar/core/int_array.h"
 #include "oar/core/tensor.h"
 
+#include "oar/core/view_plan.h"
+
 namespace oar::kernels {
-
-// A strided window of a tensor: per dimension the first index, the step (may be negative) and
-// the number of elements taken (the window's shape).
-struct SlicePlan {
-  Shape shape;
-  std::vector<int64_t> start;
-  std::vector<int64_t> step;
-};
-
-// An arbitrary geometry over a storage (as_strided): shape, strides and the offset of the first
-// element, all in elements and counted from the start of the storage.
-struct StridedPlan {
-  Shape shape;
-  Strides strides;
-  int64_t offset = 0;
-};
 
 // ---- helpers shared with the index kernels ----
 // `t` when it is already contiguous (or undefined), else a contiguous copy (no autograd history

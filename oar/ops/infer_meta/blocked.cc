@@ -1,15 +1,11 @@
 #include "oar/ops/infer_meta/blocked.h"
 
-#include "oar/kernels/cpu/blocked_layout.h"
-#include "oar/kernels/cpu/conv_pool_fused.h"
 #include "oar/ops/infer_meta/conv.h"
 #include "oar/ops/infer_meta/pool.h"
 
 namespace oar::infer_meta {
 
 namespace {
-
-using kernels::kChannelBlock;
 
 std::string list_str(const IntArray& v) { return shape_str(Shape(v.begin(), v.end())); }
 
@@ -28,6 +24,13 @@ void check_blocked(const char* op, const char* name, const Tensor& t) {
 }
 
 }  // namespace
+
+Shape blocked_shape(const Shape& plain) {
+  Shape s = plain;
+  s[1] = blocks(plain[1]);
+  s.push_back(kChannelBlock);
+  return s;
+}
 
 Meta conv2d_fused(const char* op, const Tensor& x, const Tensor& weight, const Tensor& bias,
                   const Tensor& residual, const IntArray& stride, const IntArray& padding,
@@ -66,7 +69,7 @@ Meta conv2d_fused(const char* op, const Tensor& x, const Tensor& weight, const T
     OAR_ENFORCE_ARG(out[2 + d] != 0 && out[2 + d] >= -1, op, ": the output's spatial dim ", d, " would be ",
                     out[2 + d], " for x ", shape_str(x.shape()), " and weight ", shape_str(weight.shape()));
   }
-  if (blocked_out) out = kernels::blocked_shape(out);
+  if (blocked_out) out = blocked_shape(out);
   if (residual.defined()) {
     check_float32(op, "residual", residual);
     bool same = residual.ndim() == static_cast<int64_t>(out.size());
@@ -92,8 +95,8 @@ Meta conv2d_max_pool_fused(const char* op, const Tensor& x, const Tensor& weight
     out[2] = sp[0];
     out[3] = sp[1];
   }
-  OAR_ENFORCE_ARG(conv.shape[3] <= kernels::kConvPoolMaxRow, op,
-                  ": convolution rows wider than ", kernels::kConvPoolMaxRow, " are not supported, got ",
+  OAR_ENFORCE_ARG(conv.shape[3] <= kConvPoolMaxRow, op,
+                  ": convolution rows wider than ", kConvPoolMaxRow, " are not supported, got ",
                   shape_str(conv.shape));
   return {out, DType::Float32};
 }
@@ -101,7 +104,7 @@ Meta conv2d_max_pool_fused(const char* op, const Tensor& x, const Tensor& weight
 Meta to_blocked_layout(const char* op, const Tensor& x) {
   check_float32(op, "x", x);
   OAR_ENFORCE_ARG(x.ndim() == 4, op, ": x must be [N, C, H, W], got ", shape_str(x.shape()));
-  return {kernels::blocked_shape(x.shape()), DType::Float32};
+  return {blocked_shape(x.shape()), DType::Float32};
 }
 
 Meta to_plain_layout(const char* op, const Tensor& x, int64_t channels) {

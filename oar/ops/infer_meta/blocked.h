@@ -7,6 +7,14 @@
 
 namespace oar::infer_meta {
 
+// Channels per block of the blocked layout ([N, ceil(C / 16), H, W, 16], oneDNN's nChw16c).
+constexpr int64_t kChannelBlock = 16;
+// [N, C, H, W] -> [N, ceil(C / 16), H, W, 16] (unknown dims, -1, stay -1).
+Shape blocked_shape(const Shape& plain);
+// conv2d_max_pool_fused: convolution outputs wider than this are not fused (a row of them lives
+// on the stack).
+constexpr int64_t kConvPoolMaxRow = 1024;
+
 // x plain [N, C, H, W] or blocked [N, ceil(C/16), H, W, 16] with C = weight[1] * groups; resolved
 // stride/dilation (2 values) and padding (before/after pairs, 4 values); the residual, when given,
 // has the result's shape; activation none or relu. The result is [N, M, OH, OW], blocked when

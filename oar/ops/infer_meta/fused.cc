@@ -1,8 +1,14 @@
 #include "oar/ops/infer_meta/fused.h"
 
-#include "oar/kernels/cpu/fused_elementwise.h"
 
 namespace oar::infer_meta {
+
+bool fused_ew_is_binary(int64_t code) { return code >= 100; }
+
+bool fused_ew_is_valid(int64_t code) {
+  return (code >= static_cast<int64_t>(FusedEwOp::Relu) && code <= static_cast<int64_t>(FusedEwOp::Rsqrt)) ||
+         (code >= static_cast<int64_t>(FusedEwOp::Add) && code <= static_cast<int64_t>(FusedEwOp::Min));
+}
 
 Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const IntArray& program) {
   OAR_ENFORCE_ARG(!inputs.empty(), op, ": argument 'inputs' must hold at least one tensor, got none");
@@ -21,10 +27,10 @@ Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const 
   for (size_t s = 0; s < program.size() / 3; ++s) {
     const int64_t code = program[3 * s], a = program[3 * s + 1], b = program[3 * s + 2];
     const int64_t defined = n_in + static_cast<int64_t>(s);  // registers available to step s
-    OAR_ENFORCE_ARG(kernels::fused_ew_is_valid(code), op, ": step ", s, " has unknown opcode ", code);
+    OAR_ENFORCE_ARG(fused_ew_is_valid(code), op, ": step ", s, " has unknown opcode ", code);
     OAR_ENFORCE_ARG(a >= 0 && a < defined, op, ": step ", s, " reads register ", a, ", expected [0, ",
                     defined, ")");
-    if (kernels::fused_ew_is_binary(code))
+    if (fused_ew_is_binary(code))
       OAR_ENFORCE_ARG(b >= 0 && b < defined, op, ": step ", s, " reads register ", b, ", expected [0, ",
                       defined, ")");
     else

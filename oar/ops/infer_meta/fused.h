@@ -6,6 +6,14 @@
 
 namespace oar::infer_meta {
 
+// Opcodes of fused_elementwise's program. Unary ops read register a; binary ops a and b.
+enum class FusedEwOp : int64_t {
+  Relu = 0, Exp, Tanh, Sigmoid, Neg, Sqrt, Abs, Log, Square, Silu, Gelu, Rsqrt,  // unary
+  Add = 100, Sub, Mul, Div, Max, Min,                                           // binary
+};
+bool fused_ew_is_binary(int64_t code);
+bool fused_ew_is_valid(int64_t code);
+
 // fused_elementwise: one or more float32/float64 inputs of one shape and dtype; a program of
 // (opcode, a, b) triples whose registers are defined before use. The result is like the inputs.
 Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const IntArray& program);

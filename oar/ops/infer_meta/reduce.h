@@ -47,26 +47,7 @@ Meta reduce_scan(const char* op, const Tensor& x, int64_t axis, bool reverse);
 
 namespace oar {
 
-// Helpers for the reduction backward formulas (built from other ops, so they differentiate).
-
-// t (the result of reducing x over axis) reshaped to the keepdim shape, so it broadcasts to x.
-Tensor reduce_keepdim(const Tensor& t, const Tensor& x, const IntArray& axis, bool keepdim);
-// grad of a sum-like reduction expanded back to x's shape (and cast to x's dtype).
-Tensor reduce_grad_expand(const Tensor& grad, const Tensor& x, const IntArray& axis, bool keepdim);
 // Number of values reduced into each output (as a double, for dividing).
 double reduce_count(const Tensor& x, const IntArray& axis);
-// prod: grad * prod(others), exact when x holds zeros.
-Tensor prod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis,
-                 bool keepdim);
-// max/min (every position equal to the result gets the whole grad) and amax/amin
-// (split_ties: the grad is shared evenly among the tied positions).
-Tensor minmax_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis,
-                   bool keepdim, bool split_ties);
-// p_norm; zero norms give zero gradients instead of NaN.
-Tensor p_norm_grad(const Tensor& x, const Tensor& out, const Tensor& grad, double porder,
-                   const IntArray& axis, bool keepdim);
-// cumprod_scan, exact when x holds zeros.
-Tensor cumprod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, int64_t axis,
-                    bool reverse);
 
 }  // namespace oar

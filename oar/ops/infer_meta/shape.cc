@@ -205,8 +205,8 @@ Meta expand(const char* op, const Tensor& x, const IntArray& shape) {
 
 namespace {
 
-kernels::SlicePlan full_plan(const Shape& in) {
-  kernels::SlicePlan plan;
+SlicePlan full_plan(const Shape& in) {
+  SlicePlan plan;
   plan.shape = in;
   plan.start.assign(in.size(), 0);
   plan.step.assign(in.size(), 1);
@@ -239,10 +239,10 @@ std::vector<int64_t> slice_axes(const char* op, const Shape& in, const IntArray&
 
 }  // namespace
 
-kernels::SlicePlan slice(const char* op, const Shape& in, const IntArray& axes,
+SlicePlan slice(const char* op, const Shape& in, const IntArray& axes,
                          const IntArray& starts, const IntArray& ends) {
   const std::vector<int64_t> ax = slice_axes(op, in, axes, starts, ends, nullptr);
-  kernels::SlicePlan plan = full_plan(in);
+  SlicePlan plan = full_plan(in);
   for (size_t i = 0; i < ax.size(); ++i) {
     const int64_t n = in[ax[i]];
     int64_t s = starts[i] < 0 ? starts[i] + n : starts[i];
@@ -255,11 +255,11 @@ kernels::SlicePlan slice(const char* op, const Shape& in, const IntArray& axes,
   return plan;
 }
 
-kernels::SlicePlan strided_slice(const char* op, const Shape& in, const IntArray& axes,
+SlicePlan strided_slice(const char* op, const Shape& in, const IntArray& axes,
                                  const IntArray& starts, const IntArray& ends,
                                  const IntArray& strides) {
   const std::vector<int64_t> ax = slice_axes(op, in, axes, starts, ends, &strides);
-  kernels::SlicePlan plan = full_plan(in);
+  SlicePlan plan = full_plan(in);
   for (size_t i = 0; i < ax.size(); ++i) {
     const int64_t n = in[ax[i]], step = strides[i];
     OAR_ENFORCE_ARG(step != 0, op, ": 'strides' must not contain 0, but received strides = ",
@@ -284,7 +284,7 @@ kernels::SlicePlan strided_slice(const char* op, const Shape& in, const IntArray
 
 namespace {
 Meta scatter_meta(const char* op, const Tensor& out_grad, const IntArray& input_shape,
-                  const kernels::SlicePlan& plan) {
+                  const SlicePlan& plan) {
   OAR_ENFORCE_ARG(out_grad.shape() == plan.shape, op, ": the gradient has shape ",
                   shape_str(out_grad.shape()), " but the slice of an input of shape ",
                   shape_str(input_shape), " has shape ", shape_str(plan.shape), ".");
@@ -307,7 +307,7 @@ Meta strided_slice_grad(const char* op, const Tensor& out_grad, const IntArray& 
 // ---------------------------------------------------------------------------------------------
 // as_strided
 
-kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
+StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
                                 const IntArray& stride, int64_t offset) {
   OAR_ENFORCE_ARG(shape.size() == stride.size(), op, ": 'shape' and 'stride' must have the same "
                   "length, but got shape ", shape_str(Shape(shape.begin(), shape.end())), " and ",
@@ -336,7 +336,7 @@ kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray&
 
 Meta as_strided_grad(const char* op, const Tensor& out_grad, const Tensor& x, const IntArray& shape,
                      const IntArray& stride, int64_t offset) {
-  const kernels::StridedPlan plan = as_strided(op, x, shape, stride, offset);
+  const StridedPlan plan = as_strided(op, x, shape, stride, offset);
   OAR_ENFORCE_ARG(out_grad.shape() == plan.shape, op, ": the gradient has shape ",
                   shape_str(out_grad.shape()), " but the view has shape ", shape_str(plan.shape), ".");
   return {x.shape(), out_grad.dtype()};
@@ -344,7 +344,7 @@ Meta as_strided_grad(const char* op, const Tensor& out_grad, const Tensor& x, co
 
 Meta as_strided_grad_adjoint(const char* op, const Tensor& x_grad, const Tensor& x,
                              const IntArray& shape, const IntArray& stride, int64_t offset) {
-  const kernels::StridedPlan plan = as_strided(op, x, shape, stride, offset);
+  const StridedPlan plan = as_strided(op, x, shape, stride, offset);
   OAR_ENFORCE_ARG(x_grad.shape() == x.shape(), op, ": the gradient has shape ", shape_str(x_grad.shape()),
                   " but x has shape ", shape_str(x.shape()), ".");
   return {plan.shape, x_grad.dtype()};

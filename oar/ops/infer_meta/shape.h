@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "oar/kernels/cpu/shape.h"
+#include "oar/core/view_plan.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar::infer_meta {
@@ -39,11 +39,11 @@ Meta expand(const char* op, const Tensor& x, const IntArray& shape);
 
 // ---- slicing ----
 // Paddle's slice: negative starts/ends count from the end, then both clamp to [0, dim].
-kernels::SlicePlan slice(const char* op, const Shape& in, const IntArray& axes,
+SlicePlan slice(const char* op, const Shape& in, const IntArray& axes,
                          const IntArray& starts, const IntArray& ends);
 // strided_slice: as slice for positive strides; for negative strides start clamps to dim - 1,
 // and end == -1 (or any end before -dim) means "through index 0".
-kernels::SlicePlan strided_slice(const char* op, const Shape& in, const IntArray& axes,
+SlicePlan strided_slice(const char* op, const Shape& in, const IntArray& axes,
                                  const IntArray& starts, const IntArray& ends,
                                  const IntArray& strides);
 Meta slice_grad(const char* op, const Tensor& out_grad, const IntArray& input_shape,
@@ -56,7 +56,7 @@ Meta strided_slice_grad(const char* op, const Tensor& out_grad, const IntArray& 
 // The geometry of as_strided(x, shape, stride, offset) over x's storage (elements, from the
 // storage start): shape dims and strides >= 0, one stride per dim, offset >= 0, and every element
 // inside the storage (Paddle reads past it; oar refuses).
-kernels::StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
+StridedPlan as_strided(const char* op, const Tensor& x, const IntArray& shape,
                                 const IntArray& stride, int64_t offset);
 // as_strided_grad: x's shape, out_grad's dtype (out_grad must have the view's shape).
 Meta as_strided_grad(const char* op, const Tensor& out_grad, const Tensor& x, const IntArray& shape,
