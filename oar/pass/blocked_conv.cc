@@ -6,8 +6,7 @@
 #include <vector>
 
 #include "oar/ir/builder.h"
-#include "oar/kernels/cpu/blocked_layout.h"
-#include "oar/kernels/cpu/conv_pool_fused.h"
+#include "oar/ops/infer_meta/blocked.h"
 #include "oar/pass/rewrite_helpers.h"
 
 namespace oar::pass {
@@ -179,7 +178,7 @@ bool is_global_avg_pool(const Operation& op) {
 // few-channel inputs in NCHW: a conv reads blocked input only where the padding adds at most a
 // quarter. (Pools may: their cost is per vector of 16 lanes either way.)
 bool worth_blocking(int64_t channels) {
-  const int64_t padded = (channels + kernels::kChannelBlock - 1) / kernels::kChannelBlock * kernels::kChannelBlock;
+  const int64_t padded = (channels + infer_meta::kChannelBlock - 1) / infer_meta::kChannelBlock * infer_meta::kChannelBlock;
   return channels > 0 && padded * 4 <= channels * 5;
 }
 
@@ -223,7 +222,7 @@ bool fuse_first_layer_pools(ir::Block& block) {
       continue;
     const Shape& w = op->operand(1)->type().shape;
     const Shape& conv_out = op->result(0)->type().shape;
-    if (w[1] * w[2] * w[3] > kFusedPoolMaxTaps || worth_blocking(w[0]) || conv_out[3] > kernels::kConvPoolMaxRow)
+    if (w[1] * w[2] * w[3] > kFusedPoolMaxTaps || worth_blocking(w[0]) || conv_out[3] > infer_meta::kConvPoolMaxRow)
       continue;
     Operation* pool_op = only_reader(op->result(0));
     if (!pool_op || pool_op->parent_block() != &block) continue;

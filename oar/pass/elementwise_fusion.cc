@@ -6,7 +6,7 @@
 
 #include "oar/ir/builder.h"
 #include "oar/ir/region.h"
-#include "oar/kernels/cpu/fused_elementwise.h"
+#include "oar/ops/infer_meta/fused.h"
 #include "oar/pass/rewrite_helpers.h"
 
 namespace oar::pass {
@@ -16,7 +16,7 @@ namespace {
 // The interpreter's opcode for op, or -1 when op cannot join a chain.
 int64_t chain_code(const ir::Operation& op) {
   if (op.num_results() != 1 || op.num_regions() != 0) return -1;
-  const int64_t code = kernels::fused_ew_code(op.name());
+  const int64_t code = infer_meta::fused_ew_code(op.name());
   if (code < 0) return -1;
   if (op.name() == "gelu") {
     const ir::Attribute* a = op.attr("approximate");
@@ -24,7 +24,7 @@ int64_t chain_code(const ir::Operation& op) {
   }
   const ir::TensorType& t = op.result(0)->type();
   if (t.dtype != DType::Float32 && t.dtype != DType::Float64) return -1;
-  if (op.num_operands() != (kernels::fused_ew_is_binary(code) ? 2u : 1u)) return -1;
+  if (op.num_operands() != (infer_meta::fused_ew_is_binary(code) ? 2u : 1u)) return -1;
   for (ir::Value* v : op.operands())
     if (v->type() != t) return -1;  // no broadcasting, no promotion
   return code;
@@ -95,7 +95,7 @@ size_t fuse_block(ir::Block& block) {
       const int64_t code = chain_code(*op);
       program.push_back(code);
       program.push_back(reg.at(op->operand(0)));
-      program.push_back(kernels::fused_ew_is_binary(code) ? reg.at(op->operand(1)) : -1);
+      program.push_back(infer_meta::fused_ew_is_binary(code) ? reg.at(op->operand(1)) : -1);
       reg[op->result(0)] = next++;
     }
     ir::Operation* last = c.ops.back();

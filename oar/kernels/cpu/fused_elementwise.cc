@@ -124,19 +124,6 @@ void run(const std::vector<Tensor>& inputs, const IntArray& program, const Tenso
 
 }  // namespace
 
-int64_t fused_ew_code(const std::string& name) {
-  static const std::unordered_map<std::string, FusedEwOp> codes = {
-      {"relu", FusedEwOp::Relu},     {"exp", FusedEwOp::Exp},        {"tanh", FusedEwOp::Tanh},
-      {"sigmoid", FusedEwOp::Sigmoid}, {"neg", FusedEwOp::Neg},      {"sqrt", FusedEwOp::Sqrt},
-      {"abs", FusedEwOp::Abs},       {"log", FusedEwOp::Log},        {"square", FusedEwOp::Square},
-      {"silu", FusedEwOp::Silu},     {"rsqrt", FusedEwOp::Rsqrt},    {"gelu", FusedEwOp::Gelu},  // the exact (erf) form only
-      {"add", FusedEwOp::Add},
-      {"subtract", FusedEwOp::Sub},  {"multiply", FusedEwOp::Mul},   {"divide", FusedEwOp::Div},
-      {"maximum", FusedEwOp::Max},   {"minimum", FusedEwOp::Min}};
-  auto it = codes.find(name);
-  return it == codes.end() ? -1 : static_cast<int64_t>(it->second);
-}
-
 void fused_elementwise(const std::vector<Tensor>& inputs, const IntArray& program, const Tensor& out) {
   if (out.numel() == 0) return;
   if (out.dtype() == DType::Float32) return run<float>(inputs, program, out);

@@ -15,9 +15,8 @@ namespace oar::kernels {
 using infer_meta::FusedEwOp;
 using infer_meta::fused_ew_is_binary;
 using infer_meta::fused_ew_is_valid;
+using infer_meta::fused_ew_code;
 
-// The opcode for IR op `name` (relu, exp, add, ...), or -1 when the chain interpreter lacks it.
-int64_t fused_ew_code(const std::string& name);
 
 // out = the last register of `program` over `inputs` (checked by infer_meta::fused_elementwise).
 void fused_elementwise(const std::vector<Tensor>& inputs, const IntArray& program, const Tensor& out);

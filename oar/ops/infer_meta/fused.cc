@@ -1,5 +1,6 @@
 #include "oar/ops/infer_meta/fused.h"
 
+#include <unordered_map>
 
 namespace oar::infer_meta {
 
@@ -8,6 +9,19 @@ bool fused_ew_is_binary(int64_t code) { return code >= 100; }
 bool fused_ew_is_valid(int64_t code) {
   return (code >= static_cast<int64_t>(FusedEwOp::Relu) && code <= static_cast<int64_t>(FusedEwOp::Rsqrt)) ||
          (code >= static_cast<int64_t>(FusedEwOp::Add) && code <= static_cast<int64_t>(FusedEwOp::Min));
+}
+
+int64_t fused_ew_code(const std::string& name) {
+  static const std::unordered_map<std::string, FusedEwOp> codes = {
+      {"relu", FusedEwOp::Relu},     {"exp", FusedEwOp::Exp},        {"tanh", FusedEwOp::Tanh},
+      {"sigmoid", FusedEwOp::Sigmoid}, {"neg", FusedEwOp::Neg},      {"sqrt", FusedEwOp::Sqrt},
+      {"abs", FusedEwOp::Abs},       {"log", FusedEwOp::Log},        {"square", FusedEwOp::Square},
+      {"silu", FusedEwOp::Silu},     {"rsqrt", FusedEwOp::Rsqrt},    {"gelu", FusedEwOp::Gelu},  // the exact (erf) form only
+      {"add", FusedEwOp::Add},
+      {"subtract", FusedEwOp::Sub},  {"multiply", FusedEwOp::Mul},   {"divide", FusedEwOp::Div},
+      {"maximum", FusedEwOp::Max},   {"minimum", FusedEwOp::Min}};
+  auto it = codes.find(name);
+  return it == codes.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 Meta fused_elementwise(const char* op, const std::vector<Tensor>& inputs, const IntArray& program) {

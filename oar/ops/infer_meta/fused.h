@@ -1,5 +1,6 @@
 // Shape/dtype rules for the fused ops (oar/ops/specs/fused.yaml).
 #pragma once
+#include <string>
 #include <vector>
 
 #include "oar/ops/op_helpers.h"
@@ -13,6 +14,8 @@ enum class FusedEwOp : int64_t {
 };
 bool fused_ew_is_binary(int64_t code);
 bool fused_ew_is_valid(int64_t code);
+// The opcode for IR op `name` (relu, exp, add, ...), or -1 when the chain interpreter lacks it.
+int64_t fused_ew_code(const std::string& name);
 
 // fused_elementwise: one or more float32/float64 inputs of one shape and dtype; a program of
 // (opcode, a, b) triples whose registers are defined before use. The result is like the inputs.
