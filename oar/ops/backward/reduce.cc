@@ -32,8 +32,7 @@ Tensor to_like(const Tensor& r, const Tensor& x) {
 }
 }  // namespace
 
-Tensor prod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis,
-                 bool keepdim) {
+Tensor prod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis, bool keepdim) {
   const Tensor xc = x.dtype() == out.dtype() ? x : cast(x, out.dtype());
   const Tensor g = reduce_keepdim(grad, x, axis, keepdim);
   const Tensor o = reduce_keepdim(out, x, axis, keepdim);
@@ -57,8 +56,8 @@ Tensor prod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const I
   return to_like(d * g, x);
 }
 
-Tensor minmax_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis,
-                   bool keepdim, bool split_ties) {
+Tensor minmax_grad(const Tensor& x, const Tensor& out, const Tensor& grad, const IntArray& axis, bool keepdim,
+                   bool split_ties) {
   const Tensor g = reduce_keepdim(grad, x, axis, keepdim);
   const Tensor o = reduce_keepdim(out, x, axis, keepdim);
   const Tensor hit = equal(x, o);
@@ -85,8 +84,7 @@ Tensor p_norm_grad(const Tensor& x, const Tensor& out, const Tensor& grad, doubl
   return to_like(r, x);
 }
 
-Tensor cumprod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, int64_t axis,
-                    bool reverse) {
+Tensor cumprod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, int64_t axis, bool reverse) {
   const Tensor zero = zeros_like(x);
   const Tensor is_zero = equal(x, zero);
   // d out_j / d x_i = out_j / x_i for the j at or after i (in scan order).
@@ -106,13 +104,11 @@ Tensor cumprod_grad(const Tensor& x, const Tensor& out, const Tensor& grad, int6
   const IntArray ax{axis};
   const Tensor xz = sum(where(first_zero, x, zero), ax, std::nullopt, true);
   const Tensor c = b / where(is_zero, ones_like(x), x) * xz;
-  const Tensor second_zero =
-      logical_and(is_zero, equal(zeros_so_far, full_like(zeros_so_far, 2)));
+  const Tensor second_zero = logical_and(is_zero, equal(zeros_so_far, full_like(zeros_so_far, 2)));
   const Tensor out2 =
       cumprod_scan(where(logical_or(first_zero, second_zero), ones_like(x), x), axis, reverse);
   const Tensor c2 = cumsum_scan(grad * out2, axis, !reverse) * xz;
-  return where(before, a,
-               where(first_zero, b, where(second_zero, c2, where(is_zero, zero, c))));
+  return where(before, a, where(first_zero, b, where(second_zero, c2, where(is_zero, zero, c))));
 }
 
 }  // namespace oar
