@@ -8,4 +8,4 @@ cmake --build build/release
 # Found by path, not by importing oar: a stale library may not import.
 site=$(echo .venv/lib/python3*/site-packages/oar)
 cp -r python/oar/. "$site/"
-cp build/release/liboar*.so build/release/_C.*.so "$site/"
+cp build/release/liboar*.so build/release/_C.*.so build/release/_C.pyi "$site/"

@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
-# Installs the reference frameworks the benchmarks compare against, outside oar's own venv:
-# PyTorch from Debian (python3-torch) and Paddle from PyPI (paddlepaddle, CPU build), in
-# .venv-bench/, plus onnxruntime for bench_inference.py (Debian's python3 with its system site-packages, so torch is visible there).
+# Installs the reference frameworks the benchmarks compare against, outside oar's own venv, in
+# .venv-bench/: the current PyTorch (MKL and oneDNN inside), Paddle (CPU build) and onnxruntime,
+# all from PyPI. Debian's python3-torch (1.13) is far slower than a current torch: a ratio
+# against it proves nothing. PyPI's torch pulls CUDA runtime wheels (a few GB), hence its own venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-torch python3-venv
-fi
 if [ ! -x .venv-bench/bin/python ]; then
-  /usr/bin/python3 -m venv --system-site-packages .venv-bench
+  /usr/bin/python3 -m venv .venv-bench
 fi
-if ! .venv-bench/bin/python -c "import paddle" 2>/dev/null; then
-  .venv-bench/bin/python -m pip install -q paddlepaddle
-fi
-if ! .venv-bench/bin/python -c "import onnxruntime" 2>/dev/null; then
-  .venv-bench/bin/python -m pip install -q onnxruntime
-fi
-echo "[bench] reference frameworks ready in .venv-bench"
+for pkg in torch paddle onnxruntime numpy; do
+  if ! .venv-bench/bin/python -c "import $pkg" 2>/dev/null; then
+    case $pkg in paddle) name=paddlepaddle ;; *) name=$pkg ;; esac
+    .venv-bench/bin/python -m pip install -q "$name"
+  fi
+done
+.venv-bench/bin/python -c "import torch, paddle; print('[bench] torch', torch.__version__, '/ paddle', paddle.__version__, 'ready in .venv-bench')"
