@@ -17,7 +17,8 @@ from .framework.dtype import (  # noqa: F401
     dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
     complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
 from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
-from .tensor.creation import to_tensor, arange, linspace, randint, randint_like, normal, assign  # noqa: F401
+from .tensor.creation import to_tensor, arange, linspace, assign  # noqa: F401
+from .tensor.random import randint, randint_like, normal  # noqa: F401
 from .tensor.repr import set_printoptions  # noqa: F401
 from .framework.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place, XPUPinnedPlace  # noqa: F401
 from . import autograd, device  # noqa: F401
@@ -32,88 +33,16 @@ for _name in dir(_C):
     if not _name.startswith("_") and _name not in globals() and _name not in _C._internal_ops:
         globals()[_name] = getattr(_C, _name)
 
-seed = _C.seed
-
-
-def _reduce_to_shape(g, shape):
-    """Sum g over broadcast dims so that it has `shape` (used by setitem's backward)."""
-    shape = list(shape)
-    if list(g.shape) == shape:
-        return g
-    lead = g.ndim - len(shape)
-    axes = [i for i in _builtins.range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
-    if axes:
-        g = _C.sum(g, axes, None, True)
-    return _C.reshape_exact(g, shape)
-
-
-def pow(x, y, name=None):
-    """x ** y with y a Python number or a tensor (paddle.pow)."""
-    if isinstance(y, Tensor):
-        return _C.elementwise_pow(x, y)
-    return x.__pow__(y)
-
-
-def split(x, num_or_sections, axis=0, name=None):
-    """paddle.split: an int is a number of equal parts; a list or tuple holds section sizes."""
-    if isinstance(num_or_sections, (list, tuple)):
-        return _C.split_with_sizes(x, list(num_or_sections), axis)
-    return _C.split(x, num_or_sections, axis)
-
-
-def is_tensor(x):
-    return isinstance(x, Tensor)
-
-
-def numel(x, name=None):
-    """The element count as a 0-D int64 tensor (an op: in a program it is read at run time)."""
-    return _C.numel_tensor(x)
-
-
-def shape(x):
-    """x's shape as a 1-D int64 tensor (an op: in a program, -1 dims resolve at run time)."""
-    return _C.shape_tensor(x)
-
-
-def get_rng_state():
-    from .framework.generator import GeneratorState
-    return [GeneratorState(*_C._get_rng_state())]
-
-
-def set_rng_state(state):
-    s, off = state[0]
-    _C._set_rng_state(s, off)
-
-
-def get_cuda_rng_state():
-    return []
-
-
-def in_dynamic_mode():
-    """True unless static mode is on (paddle.in_dynamic_mode)."""
-    return _static_mode.in_dynamic_mode()
-
-
-def is_compiled_with_cuda():
-    return False
-
-
-if hasattr(_C, "p_norm"):
-    def norm(x, p=None, axis=None, keepdim=False, name=None):
-        """paddle.norm: p in {'fro', 1, 2, inf, -inf, float}; 'fro' is the 2-norm over axis."""
-        if p is None or p == "fro":
-            p = 2.0
-        elif p in ("inf", "-inf"):
-            p = _builtins.float(p)
-        elif isinstance(p, str):
-            raise ValueError(f"norm: unsupported p='{p}', expected 'fro' or a number")
-        if axis is None:
-            axis = []
-        return _C.p_norm(x, _builtins.float(p), axis, keepdim)
-
-
-from .tensor import compat as _compat  # noqa: E402
-from .tensor.compat import *  # noqa: E402,F401,F403
+from .tensor.attribute import *  # noqa: E402,F401,F403
+from .tensor.logic import *  # noqa: E402,F401,F403
+from .tensor.math import *  # noqa: E402,F401,F403
+from .tensor.linalg import *  # noqa: E402,F401,F403
+from .tensor.manipulation import *  # noqa: E402,F401,F403
+from .tensor.creation import *  # noqa: E402,F401,F403
+from .tensor.indexing import newaxis  # noqa: E402,F401
+from .framework.random import *  # noqa: E402,F401,F403
+from .framework.config import *  # noqa: E402,F401,F403
+from .io.reader import batch  # noqa: E402,F401
 
 from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
 from .tensor import search as _search  # noqa: E402
@@ -126,7 +55,22 @@ from .tensor.contraction import *  # noqa: E402,F401,F403
 from .tensor.statistics import *  # noqa: E402,F401,F403
 
 _patch.install(globals())
-for _mod in (_compat, _inplace, _contraction, _statistics, _random):
+# Tensor methods Paddle has under these names (from tensor/attribute, logic, math, linalg,
+# manipulation and creation).
+_COMPAT_METHODS = [
+    "clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt", "le", "greater",
+    "less", "negative", "permute", "swapaxes", "swapdims", "moveaxis", "ravel", "narrow",
+    "is_complex", "is_floating_point", "is_integer", "is_empty", "rank", "floor_mod", "mod",
+    "true_divide", "matrix_transpose", "view", "view_as", "deg2rad", "rad2deg", "atleast_1d",
+    "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
+    "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
+    "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave",
+    "kron", "take_along_dim", "rot90", "diagflat", "reduce_as", "slice_scatter",
+    "diagonal_scatter", "crop", "increment"]
+for _name in _COMPAT_METHODS:
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, globals()[_name])
+for _mod in (_inplace, _contraction, _statistics, _random):
     for _name in _mod.METHODS:
         if not hasattr(Tensor, _name):
             setattr(Tensor, _name, getattr(_mod, _name))
@@ -155,6 +99,7 @@ from . import metric  # noqa: E402,F401
 from . import static  # noqa: E402,F401
 from .static import mode as _static_mode  # noqa: E402
 from .static import enable_static, disable_static  # noqa: E402,F401
+from .static.mode import in_dynamic_mode  # noqa: E402,F401
 from . import jit, inference  # noqa: E402,F401
 from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
 from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
@@ -193,5 +138,5 @@ _lazy_init.install(_parameter.Parameter)
 
 # Names that shadow builtins come last, so that nothing above sees them: paddle.range and the
 # dtype aliases paddle.float (float32), double, half, cfloat, cdouble.
-range = _compat.range_
+range = range_  # noqa: F821 (tensor/creation.py)
 float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128

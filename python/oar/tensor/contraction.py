@@ -6,7 +6,8 @@ import itertools
 
 from .. import _C
 from ..framework.dtype import convert_dtype
-from . import compat
+from .creation import meshgrid
+from .linalg import diagonal
 
 Tensor = _C.Tensor
 
@@ -57,7 +58,7 @@ def _take_diagonals(x, letters):
         seen = {}
         for i, c in enumerate(letters):
             if c in seen:
-                x = compat.diagonal(x, 0, seen[c], i)  # diagonal dim goes last
+                x = diagonal(x, 0, seen[c], i)  # diagonal dim goes last
                 letters = [l for k, l in enumerate(letters) if k not in (seen[c], i)] + [c]
                 break
             seen[c] = i
@@ -233,7 +234,7 @@ def block_diag(inputs, name=None):
 def cartesian_prod(x, name=None):
     if len(x) == 1:
         return x[0]
-    grids = compat.meshgrid(*x)
+    grids = meshgrid(*x)
     return _C.stack([_C.reshape(g, [-1]) for g in grids], 1)
 
 

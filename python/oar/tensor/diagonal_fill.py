@@ -6,7 +6,7 @@ first, the diagonal last. Gradients flow to x (zero on the diagonal) and to y; P
 none for y (paddle.grad gives None), so oar's is checked against finite differences in the tests.
 """
 from .. import _C
-from .compat import diagonal_scatter
+from .manipulation import diagonal_scatter
 from .inplace import _inplace_of
 
 Tensor = _C.Tensor

@@ -10,6 +10,10 @@ from .. import _C
 
 Tensor = _C.Tensor
 
+__all__ = ["newaxis"]
+
+newaxis = None  # paddle.newaxis: x[:, newaxis] inserts a dim, as x[:, None]
+
 
 def _symbolic(t):
     """Whether t stands for a value of a static program being built (it has no data yet)."""
@@ -188,11 +192,22 @@ class _SetItem:
                 gx = grad.clone()
                 _assign_no_grad(gx, item, _C.zeros([], grad.dtype))
                 gv = getitem(grad, item)
-                from .. import _reduce_to_shape
                 gv = _reduce_to_shape(gv, ctx.value_shape)
                 return gx, gv
 
         return SetItemLayer.apply(x, value)
+
+
+def _reduce_to_shape(g, shape):
+    """Sum g over broadcast dims so that it has `shape` (used by setitem's backward)."""
+    shape = list(shape)
+    if list(g.shape) == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = [i for i in range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
+    if axes:
+        g = _C.sum(g, axes, None, True)
+    return _C.reshape_exact(g, shape)
 
 
 def _assign_no_grad(x, item, value):

@@ -3,7 +3,7 @@ computed out of place and written into x's memory, which bumps x's version count
 autograd history onto the result (as the generated C++ in-place ops do)."""
 from .. import _C
 from ..framework.dtype import convert_dtype
-from . import compat, contraction, statistics
+from . import contraction, math, statistics
 
 Tensor = _C.Tensor
 
@@ -45,9 +45,9 @@ def _inplace_of(fn, name):
 _SOURCES = {
     "acos": _C.acos, "asin": _C.asin, "atan": _C.atan, "cosh": _C.cosh, "sinh": _C.sinh,
     "tan": _C.tan, "expm1": _C.expm1, "erf": _C.erf, "log10": _C.log10, "log1p": _C.log1p, "log2": _C.log2, "sigmoid": _C.sigmoid,
-    "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": compat.logit,
-    "frac": compat.frac, "hypot": compat.hypot, "sinc": compat.sinc, "mul": compat.mul,
-    "sub": compat.sub, "div": compat.div, "mod": compat.mod, "floor_mod": compat.floor_mod,
+    "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": math.logit,
+    "frac": math.frac, "hypot": math.hypot, "sinc": math.sinc, "mul": math.mul,
+    "sub": math.sub, "div": math.div, "mod": math.mod, "floor_mod": math.floor_mod,
     "renorm": statistics.renorm, "addmm": contraction.addmm, "baddbmm": contraction.baddbmm,
     "scatter": _C.scatter, "scatter_add": _C.scatter_add,
     "logical_and": _C.logical_and, "logical_or": _C.logical_or, "logical_xor": _C.logical_xor,
