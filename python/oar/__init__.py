@@ -129,40 +129,9 @@ from .io.reader import batch  # noqa: E402,F401
 # Generated ops under Paddle's other names (the complex family).
 view_as_complex, view_as_real = _C.as_complex, _C.as_real
 
-# ---- Tensor methods written in Python ----
-from .tensor import patch as _patch, conversion as _conversion, search as _search  # noqa: E402
-from .tensor import contraction as _contraction, statistics as _statistics, random as _random  # noqa: E402
-from .tensor import special as _special  # noqa: E402,F401  (installs its Tensor methods)
-_patch.install(globals())
-# Tensor methods Paddle has under these names (from tensor/attribute, logic, math, linalg,
-# manipulation and creation).
-_COMPAT_METHODS = [
-    "clamp", "clamp_", "div", "mul", "sub", "eq", "ne", "gt", "ge", "lt", "le", "greater",
-    "less", "negative", "permute", "swapaxes", "swapdims", "moveaxis", "ravel", "narrow",
-    "is_complex", "is_floating_point", "is_integer", "is_empty", "rank", "floor_mod", "mod",
-    "true_divide", "matrix_transpose", "view", "view_as", "deg2rad", "rad2deg", "atleast_1d",
-    "hsplit", "vsplit", "dsplit", "tensor_split", "unflatten", "unstack", "inner", "mv", "diag",
-    "diagonal", "trace", "frac", "sgn", "signbit", "reverse", "nansum", "nanmean",
-    "count_nonzero", "logit", "logaddexp", "hypot", "sinc", "isin", "diff", "repeat_interleave",
-    "kron", "take_along_dim", "rot90", "diagflat", "reduce_as", "slice_scatter",
-    "diagonal_scatter", "crop", "increment"]
-for _name in _COMPAT_METHODS:
-    if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, globals()[_name])
-for _mod in (_inplace, _contraction, _statistics, _random):
-    for _name in _mod.METHODS:
-        if not hasattr(Tensor, _name):
-            setattr(Tensor, _name, getattr(_mod, _name))
-# The Python faces replace the generated methods of these names.
-for _name in _search.METHODS + ["repeat_interleave", "lerp"]:
-    setattr(Tensor, _name, globals()[_name])
-Tensor.abs_ = _inplace.abs_  # the generated abs_ cannot change x's dtype (complex -> real)
-_conversion.install(Tensor)
-Tensor.pow = pow
-Tensor.split = split
-if "norm" in globals():
-    Tensor.norm = norm
-
+# python/oar/tensor/methods.py: every Tensor method written in Python, attached here.
+from .tensor import methods as _methods  # noqa: E402
+_methods.install()
 
 # ---- subpackages ----
 from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, metric  # noqa: E402,F401
@@ -174,27 +143,6 @@ from .static.mode import enable_static, disable_static, in_dynamic_mode  # noqa:
 from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 # python/oar/linalg.py
 from .linalg import cross, vecdot  # noqa: E402,F401
-
-# paddle.Tensor has these linear-algebra functions as methods too.
-for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
-              "eigvalsh", "lu", "lu_unpack", "matrix_power", "multi_dot", "pinv", "qr", "slogdet",
-              "solve", "lstsq"):
-    if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, getattr(linalg, _name))
-Tensor.inverse = linalg.inv
-# Functions Paddle also has as Tensor methods.
-for _name in ("atleast_2d", "atleast_3d", "broadcast_shape", "broadcast_shapes", "broadcast_tensors",
-              "combinations", "concat", "histogram_bin_edges", "msort", "multiplex", "scatter_nd",
-              "shard_index", "split_with_sizes", "stack", "vander"):
-    if not hasattr(Tensor, _name) and _name in globals():
-        setattr(Tensor, _name, globals()[_name])
-Tensor.view_as_complex, Tensor.view_as_real = _C.as_complex, _C.as_real
-from .tensor import strided as _strided, diagonal_fill as _diagonal_fill  # noqa: E402
-from .tensor import legacy_attrs as _legacy  # noqa: E402
-from .framework import lazy_init as _lazy_init, parameter as _parameter  # noqa: E402
-for _mod in (_strided, _diagonal_fill, _legacy):
-    _mod.install(Tensor)
-_lazy_init.install(_parameter.Parameter)
 
 # Names that shadow builtins come last, so that nothing above sees them: paddle.range
 # (tensor/creation.py's range_) and the dtype aliases paddle.float (float32), double, half,

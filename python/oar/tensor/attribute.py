@@ -1,13 +1,14 @@
 """What a tensor is: the kind of its dtype (is_complex, is_floating_point, is_integer), its rank,
 shape and element count as tensors (rank, shape, numel), paddle.Size, and check_shape (Paddle's
-check of a shape argument)."""
+check of a shape argument); and the Tensor methods dim/ndimension and the property place."""
 from .. import _C
 from ..framework.dtype import convert_dtype
+from ..framework.place import from_key
 
 Tensor = _C.Tensor
 
 __all__ = ["is_complex", "is_floating_point", "is_integer", "rank", "shape", "numel", "Size",
-           "check_shape"]
+           "check_shape", "dim", "place"]
 
 
 def is_complex(x):
@@ -55,3 +56,13 @@ def check_shape(shape, op_name, expected_shape_type=(list, tuple), expected_elem
     for s in shape:
         if not isinstance(s, Tensor) and not isinstance(s, expected_element_type):
             raise TypeError(f"{op_name}: every element of 'shape' must be an int, got {type(s).__name__}")
+
+
+def dim(self):
+    """x.dim(), x.ndimension(): the number of dims."""
+    return self.ndim
+
+
+def place(self):
+    """x.place (a property): where x's data is."""
+    return from_key(_C._place_of(self))

@@ -260,4 +260,3 @@ def vander(x, n=None, increasing=False, name=None):
 
 __all__ = ["einsum", "tensordot", "addmm", "baddbmm", "add_n", "cdist", "dist", "pdist",
            "block_diag", "cartesian_prod", "combinations", "vander"]
-METHODS = ["tensordot", "addmm", "baddbmm", "add_n", "cdist", "dist", "block_diag"]

@@ -11,6 +11,8 @@ from .inplace import _inplace_of
 
 Tensor = _C.Tensor
 
+__all__ = ["fill_diagonal_tensor", "fill_diagonal_tensor_"]
+
 
 def _diagonal_shape(x, offset, d1, d2):
     rows, cols = x.shape[d1], x.shape[d2]
@@ -49,7 +51,3 @@ def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
 
 fill_diagonal_tensor_ = _inplace_of(fill_diagonal_tensor, "fill_diagonal_tensor_")
 
-
-def install(tensor_cls):
-    tensor_cls.fill_diagonal_tensor = fill_diagonal_tensor
-    tensor_cls.fill_diagonal_tensor_ = fill_diagonal_tensor_

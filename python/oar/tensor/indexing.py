@@ -10,7 +10,7 @@ from .. import _C
 
 Tensor = _C.Tensor
 
-__all__ = ["newaxis"]
+__all__ = ["newaxis", "getitem", "setitem", "iterate"]
 
 newaxis = None  # paddle.newaxis: x[:, newaxis] inserts a dim, as x[:, None]
 
@@ -257,3 +257,8 @@ def setitem(x, item, value):
     if isinstance(value, Tensor) and value.dtype != x.dtype:
         value = _C.cast(value, x.dtype)
     _assign_no_grad(x, item, value)
+
+
+def iterate(self):
+    """iter(x) (Tensor.__iter__): x[0], x[1], ... along the first dim."""
+    return (self[i] for i in range(len(self)))

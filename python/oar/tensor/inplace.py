@@ -196,8 +196,7 @@ _ops["abs_"] = abs_
 globals().update(_ops)
 __all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_", "where_",
                           "fill_diagonal_", "detach_", "random_"]
-# Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
-METHODS = list(__all__)
-# Those Paddle 3.3 also has at top level (paddle.acos_ ...).
+# Paddle has each of these as a Tensor method (tensor/methods.py attaches them); these ones also
+# at top level (paddle.acos_ ...).
 TOP_LEVEL = [n for n in __all__ if n not in ("lerp_", "mul_", "sigmoid_", "fill_", "zero_", "uniform_",
                                               "fill_diagonal_", "detach_", "random_")]

@@ -5,7 +5,8 @@ from ..framework.dtype import convert_dtype
 
 Tensor = _C.Tensor
 
-__all__ = ["eq", "ne", "gt", "greater", "ge", "lt", "less", "le", "isin", "is_empty", "is_tensor"]
+__all__ = ["eq", "ne", "gt", "greater", "ge", "lt", "less", "le", "isin", "is_empty", "is_tensor",
+           "is_tensor_method"]
 
 
 eq, ne = _C.equal, _C.not_equal
@@ -28,3 +29,8 @@ def is_empty(x, name=None):
 
 def is_tensor(x):
     return isinstance(x, Tensor)
+
+
+def is_tensor_method(self):
+    """x.is_tensor(): True."""
+    return True

@@ -19,7 +19,7 @@ __all__ = ["cat", "concatenate", "split", "permute", "swapaxes", "swapdims", "mo
            "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack", "dstack", "column_stack",
            "tensor_split", "hsplit", "vsplit", "dsplit", "broadcast_shape", "broadcast_shapes",
            "broadcast_tensors", "repeat_interleave", "take_along_dim", "rot90", "slice_scatter",
-           "diagonal_scatter", "crop", "shard_index", "tolist"]
+           "diagonal_scatter", "crop", "shard_index", "tolist", "reverse_axes"]
 
 
 def cat(x, axis=0, name=None, *, out=None):
@@ -294,3 +294,8 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
 
 def tolist(x):
     return x.tolist()
+
+
+def reverse_axes(self):
+    """x.T (a property): x with the order of its axes reversed."""
+    return _C.transpose(self, list(range(self.ndim))[::-1])

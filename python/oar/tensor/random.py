@@ -110,6 +110,3 @@ def bernoulli_(x, p=0.5, name=None):
 def log_normal_(x, mean=1.0, std=2.0, name=None):
     _check_leaf(x, "log_normal_")
     return _write(x, _C.exp(_C.gaussian(x.shape, float(mean), float(std), 0, x.dtype)), "log_normal_")
-
-
-METHODS = ["exponential_", "cauchy_", "geometric_", "bernoulli_", "log_normal_", "multinomial"]

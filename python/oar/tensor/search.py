@@ -165,4 +165,3 @@ def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=Tr
 
 __all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
            "argwhere", "mode", "where"]
-METHODS = [n for n in __all__ if n != "where"]  # Tensor.where: conversion.where (self is the condition)
