@@ -137,8 +137,9 @@ _methods.install()
 from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, metric  # noqa: E402,F401
 from . import static, jit, inference, vision  # noqa: E402,F401
 from . import tensor  # noqa: E402,F401
-# python/oar/static/mode.py
-from .static.mode import enable_static, disable_static, in_dynamic_mode  # noqa: E402,F401
+# python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
+from .static.mode import enable_static  # noqa: E402,F401
+from .framework.mode import disable_static, in_dynamic_mode  # noqa: E402,F401
 # python/oar/hapi/: summary.py, flops.py, model.py, callbacks.py
 from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
 # python/oar/linalg.py

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _C
 from ..framework.dtype import convert_dtype, get_default_dtype
+from ..framework.mode import is_symbolic
 from .linalg import diagonal
 
 Tensor = _C.Tensor
@@ -124,7 +125,6 @@ def _bound(v):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
-    from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, stop)):
         # Program values as ends: the kernel reads them when the program runs (num stays known).
         n = num.item() if isinstance(num, Tensor) else num
@@ -135,7 +135,6 @@ def linspace(start, stop, num, dtype=None, name=None):
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
-    from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, end, step)):
         # A program value as a bound: the length is decided when the program runs.
         return _C.arange_tensor(_bound(start), _bound(end), _bound(step), convert_dtype(dtype))

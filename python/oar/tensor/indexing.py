@@ -7,6 +7,7 @@ flow to both the tensor and the assigned value.
 import numpy as np
 
 from .. import _C
+from ..framework.mode import is_symbolic
 
 Tensor = _C.Tensor
 
@@ -17,7 +18,6 @@ newaxis = None  # paddle.newaxis: x[:, newaxis] inserts a dim, as x[:, None]
 
 def _symbolic(t):
     """Whether t stands for a value of a static program being built (it has no data yet)."""
-    from ..static.mode import is_symbolic
     return is_symbolic(t)
 
 

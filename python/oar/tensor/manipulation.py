@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _C
 from ..framework.dtype import convert_dtype
+from ..framework.mode import is_symbolic
 from .axis import normalize_axes as _axes
 from .creation import to_tensor
 
@@ -85,7 +86,6 @@ def view_as(x, other, name=None):
 def _known_sizes(shape, op):
     """A shape argument (list/tuple of ints or 1-element tensors, or an int tensor) as ints. Sizes
     held by a static program's values are unknown until it runs: refused by name."""
-    from ..static.mode import is_symbolic
     items = [shape] if isinstance(shape, _C.Tensor) else list(shape)
     if any(isinstance(v, _C.Tensor) and is_symbolic(v) for v in items):
         raise ValueError(f"{op}: argument 'shape' must be known while a static program is built, but it "

@@ -5,7 +5,7 @@ losses are written with the elementwise and reduction ops (their gradients come 
 import math
 
 from ... import _C
-from ...static.mode import is_symbolic
+from ...framework.mode import is_symbolic
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
