@@ -6,6 +6,7 @@ import math
 
 from . import _C
 from .framework.dtype import convert_dtype
+from .tensor.creation import to_tensor
 from .tensor.linalg import diagonal, matrix_transpose
 
 Tensor = _C.Tensor
@@ -95,7 +96,6 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
             for i, p in enumerate(piv[b]):
                 order[i], order[p] = order[p], order[i]
             perms[b][order, np.arange(m)] = 1.0
-        from .tensor.creation import to_tensor
         P = _C.cast(to_tensor(perms.reshape(batch + [m, m])), x.dtype)
     return P, L, U
 

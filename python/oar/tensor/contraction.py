@@ -6,7 +6,7 @@ import itertools
 
 from .. import _C
 from ..framework.dtype import convert_dtype
-from .creation import meshgrid
+from .creation import meshgrid, to_tensor
 from .linalg import diagonal
 
 Tensor = _C.Tensor
@@ -206,7 +206,6 @@ def pdist(x, p=2.0, name=None):
     """Distances between every pair of rows i < j of x [N, M], in row-major order."""
     n = x.shape[0]
     i, j = zip(*itertools.combinations(range(n), 2)) if n > 1 else ((), ())
-    from .creation import to_tensor
     a = _C.index_select(x, to_tensor(list(i), dtype="int64"), 0)
     b = _C.index_select(x, to_tensor(list(j), dtype="int64"), 0)
     return _pnorm_last(a - b, p)
@@ -244,7 +243,6 @@ def combinations(x, r=2, with_replacement=False, name=None):
     idx = list(gen(range(n), r))
     if not idx:
         return _C.zeros([0, r], x.dtype)
-    from .creation import to_tensor
     cols = [_C.index_select(x, to_tensor([c[k] for c in idx], dtype="int64"), 0) for k in range(r)]
     return _C.stack(cols, 1)
 
@@ -252,7 +250,6 @@ def combinations(x, r=2, with_replacement=False, name=None):
 def vander(x, n=None, increasing=False, name=None):
     n = x.shape[0] if n is None else n
     powers = list(range(n)) if increasing else list(range(n - 1, -1, -1))
-    from .creation import to_tensor
     xs = x if x.dtype.name.startswith(("float", "complex")) else _C.cast(x, convert_dtype("int64"))
     p = to_tensor(powers, dtype=xs.dtype.name)
     return _C.elementwise_pow(_C.unsqueeze(xs, [-1]), p)

@@ -9,6 +9,7 @@ import numpy as np
 from .. import _C
 from ..framework.dtype import convert_dtype, get_default_dtype
 from ..framework.mode import is_symbolic
+from ..framework.place import placement_key
 from .linalg import diagonal
 
 Tensor = _C.Tensor
@@ -53,7 +54,6 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     if key == "cpu":
         return _host_tensor(data, dtype, stop_gradient)
     if key is None:
-        from ..framework.place import placement_key
         key = placement_key("to_tensor", place)
     t = _host_tensor(data, dtype, stop_gradient)
     return t if key == "cpu" else _moved(t, key, stop_gradient)

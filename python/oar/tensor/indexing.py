@@ -7,7 +7,9 @@ flow to both the tensor and the assigned value.
 import numpy as np
 
 from .. import _C
+from ..autograd import PyLayer
 from ..framework.mode import is_symbolic
+from .creation import to_tensor
 
 Tensor = _C.Tensor
 
@@ -143,7 +145,6 @@ def getitem(x, item):
             adv.append((dim, it))
     y = _C.strided_slice(x, axes, starts, ends, strides) if axes else x
     for dim, it in late_ints:  # index_select checks the bounds (and takes negatives) at run time
-        from .creation import to_tensor
         y = _C.index_select(y, to_tensor([it], dtype="int64"), dim)
     if adv:
         adv_dims = [d for d, _ in adv]
@@ -177,7 +178,6 @@ class _SetItem:
 
     @staticmethod
     def apply(x, item, value):
-        from ..autograd import PyLayer
 
         class SetItemLayer(PyLayer):
             @staticmethod

@@ -4,6 +4,7 @@ autograd history onto the result (as the generated C++ in-place ops do)."""
 from .. import _C
 from ..framework.dtype import convert_dtype
 from . import contraction, math, statistics
+from .creation import to_tensor
 
 Tensor = _C.Tensor
 
@@ -94,7 +95,6 @@ def fill_diagonal_(x, value, offset=0, wrap=False, name=None):
     else:
         idx = np.arange(x.shape[0])
         mask[tuple([idx] * x.ndim)] = True
-    from .creation import to_tensor
     return _write(x, _C.where(to_tensor(mask), _C.full([], value, x.dtype), x), "fill_diagonal_")
 
 
