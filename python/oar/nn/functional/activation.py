@@ -4,8 +4,6 @@ under Paddle's names and arguments. The other elementwise ones (celu, selu, mish
 softshrink, hardshrink, hardtanh, tanhshrink, thresholded_relu, log_sigmoid, swish) are C++ ops
 with vectorised kernels (oar/ops/specs/activation2.yaml); the rest are compositions of ops, so
 their gradients come from the ops they use. Random ones draw from oar's Philox generator."""
-import math
-
 from ... import _C
 from ...framework.dtype import convert_dtype
 
