@@ -56,4 +56,3 @@ def initialize(self):
 def is_initialized(self):
     """param._is_initialized(): False until a lazily created parameter is initialized."""
     return getattr(self, "_lazy_fill", None) is None
-

@@ -50,4 +50,3 @@ def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
 
 
 fill_diagonal_tensor_ = _inplace_of(fill_diagonal_tensor, "fill_diagonal_tensor_")
-

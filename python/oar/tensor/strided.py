@@ -57,4 +57,3 @@ def unfold(x, axis, size, step, name=None):
     out_shape = shape[:axis] + [count] + shape[axis + 1:] + [size]
     out_strides = strides[:axis] + [strides[axis] * step] + strides[axis + 1:] + [strides[axis]]
     return _C.as_strided(x, out_shape, out_strides, x._offset)
-
