@@ -181,7 +181,8 @@ def _reduce(name, float_input):
     return out
 
 
-# Alias and convenience functions (python/oar/tensor/compat.py): explicit cases per name.
+# Alias and convenience functions (python/oar/tensor/: math, manipulation, logic, attribute,
+# linalg, creation): explicit cases per name.
 def _compat_cases(name):
     f, i = FLOATS, ("int32", "int64")
     x3 = lambda dt: arr((2, 3, 4), dt)

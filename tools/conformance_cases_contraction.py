@@ -1,5 +1,5 @@
 """Conformance cases for einsum, tensordot, the distance functions, statistics and the small
-constructions (python/oar/tensor/{contraction,statistics,compat}.py)."""
+constructions (python/oar/tensor/{contraction,statistics,creation,manipulation}.py)."""
 import numpy as np
 
 from conformance_cases import _F32_ATTR, FLOATS, Case, arr, lazy_table

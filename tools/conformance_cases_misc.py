@@ -1,5 +1,6 @@
-"""Conformance cases for the small composites in python/oar/tensor/compat.py (diagflat,
-reduce_as, slice_scatter, diagonal_scatter, crop, multiplex, increment, shard_index) and the
+"""Conformance cases for the small composites in python/oar/tensor/ (creation.diagflat,
+math.reduce_as, manipulation.slice_scatter, diagonal_scatter, crop, shard_index, math.multiplex,
+increment) and the
 deterministic parts of python/oar/tensor/random.py."""
 import numpy as np
 

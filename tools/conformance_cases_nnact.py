@@ -1,4 +1,5 @@
-"""Conformance cases for the activations and losses of activation2 / loss2 (paddle.nn.functional).
+"""Conformance cases for the activations and losses of activation2.yaml / loss2.yaml
+(paddle.nn.functional; python/oar/nn/functional/activation.py and loss.py).
 Random ops run in evaluation mode here (training draws are compared statistically in the tests)."""
 import numpy as np
 

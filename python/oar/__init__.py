@@ -1,5 +1,21 @@
-"""oar: a deep-learning framework with a C++ core and PaddlePaddle's Python API."""
-import builtins as _builtins
+"""oar: a deep-learning framework with a C++ core and PaddlePaddle's Python API.
+
+Where the names of this namespace come from:
+- oar.<generated op> (oar.add, oar.matmul, oar.relu_, ...): the C++ ops generated from
+  oar/ops/specs/<family>.yaml by tools/gen_ops.py, bound in _C (lists: _C._generated_ops and
+  _C._inplace_ops); the loop below copies them, leaving out those whose spec says public: false
+  (_C._internal_ops). A Python function imported further down under the same name replaces
+  the generated op (oar.split, oar.where, oar.arange, ...).
+- the hand-written C++ functions of _C (python/src/*.cc): imported by name below.
+- every Python name: imported by name from the module that defines it, each import saying
+  which; Paddle's functions written over the ops are in tensor/<family>.py (creation,
+  manipulation, math, logic, attribute, linalg, search, statistics, contraction, random,
+  special, inplace), the framework's pieces (dtypes, places, rng state, flags, save/load) in
+  framework/<piece>.py.
+- the subpackages (oar.nn, oar.optimizer, oar.static, ...): imported as modules.
+- oar.Tensor's methods: the C++ bindings (generated op methods, python/src/tensor_bind.cc) and,
+  for those written in Python, tensor/methods.py.
+"""
 import os as _os
 
 # Idle OpenMP threads spin 10000 iterations (libgomp's default: 300000) before sleeping, so that
@@ -12,186 +28,125 @@ if "GOMP_SPINCOUNT" not in _os.environ and "OMP_WAIT_POLICY" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "10000"
 
 from . import _C  # noqa: E402
-from ._C import Tensor  # noqa: F401
-from .framework.dtype import (  # noqa: F401
-    dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
-    complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
-from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: F401
-from .tensor.creation import to_tensor, arange, linspace, randint, randint_like, normal, assign  # noqa: F401
-from .tensor.repr import set_printoptions  # noqa: F401
-from .framework.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place, XPUPinnedPlace  # noqa: F401
-from . import autograd, device  # noqa: F401
-from . import tensor as _tensor_pkg  # noqa: F401
-from .tensor import patch as _patch
+from ._C import Tensor  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
-# Every generated op is a function here (oar.add, oar.sum, ...), unless Python defines it below
-# or its spec marks it internal (public: false).
-for _name in dir(_C):
-    if not _name.startswith("_") and _name not in globals() and _name not in _C._internal_ops:
+# The generated ops first, so that a Python function of the same name imported below wins.
+for _name in _C._generated_ops + _C._inplace_ops:
+    if _name not in _C._internal_ops:
         globals()[_name] = getattr(_C, _name)
+del _name
 
-seed = _C.seed
+# Hand-written C++ functions (python/src/module.cc).
+from ._C import get_num_threads, set_num_threads  # noqa: E402,F401
 
-
-def _reduce_to_shape(g, shape):
-    """Sum g over broadcast dims so that it has `shape` (used by setitem's backward)."""
-    shape = list(shape)
-    if list(g.shape) == shape:
-        return g
-    lead = g.ndim - len(shape)
-    axes = [i for i in _builtins.range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
-    if axes:
-        g = _C.sum(g, axes, None, True)
-    return _C.reshape_exact(g, shape)
-
-
-def pow(x, y, name=None):
-    """x ** y with y a Python number or a tensor (paddle.pow)."""
-    if isinstance(y, Tensor):
-        return _C.elementwise_pow(x, y)
-    return x.__pow__(y)
-
-
-def split(x, num_or_sections, axis=0, name=None):
-    """paddle.split: an int is a number of equal parts; a list or tuple holds section sizes."""
-    if isinstance(num_or_sections, (list, tuple)):
-        return _C.split_with_sizes(x, list(num_or_sections), axis)
-    return _C.split(x, num_or_sections, axis)
-
-
-def is_tensor(x):
-    return isinstance(x, Tensor)
-
-
-def numel(x, name=None):
-    """The element count as a 0-D int64 tensor (an op: in a program it is read at run time)."""
-    return _C.numel_tensor(x)
-
-
-def shape(x):
-    """x's shape as a 1-D int64 tensor (an op: in a program, -1 dims resolve at run time)."""
-    return _C.shape_tensor(x)
-
-
-def get_rng_state():
-    from .framework.generator import GeneratorState
-    return [GeneratorState(*_C._get_rng_state())]
-
-
-def set_rng_state(state):
-    s, off = state[0]
-    _C._set_rng_state(s, off)
-
-
-def get_cuda_rng_state():
-    return []
-
-
-def in_dynamic_mode():
-    """True unless static mode is on (paddle.in_dynamic_mode)."""
-    return _static_mode.in_dynamic_mode()
-
-
-def is_compiled_with_cuda():
-    return False
-
-
-if hasattr(_C, "p_norm"):
-    def norm(x, p=None, axis=None, keepdim=False, name=None):
-        """paddle.norm: p in {'fro', 1, 2, inf, -inf, float}; 'fro' is the 2-norm over axis."""
-        if p is None or p == "fro":
-            p = 2.0
-        elif p in ("inf", "-inf"):
-            p = _builtins.float(p)
-        elif isinstance(p, str):
-            raise ValueError(f"norm: unsupported p='{p}', expected 'fro' or a number")
-        if axis is None:
-            axis = []
-        return _C.p_norm(x, _builtins.float(p), axis, keepdim)
-
-
-from .tensor import compat as _compat  # noqa: E402
-from .tensor.compat import *  # noqa: E402,F401,F403
-
-from .tensor import inplace as _inplace, conversion as _conversion  # noqa: E402
-from .tensor import search as _search  # noqa: E402
-from .tensor.search import *  # noqa: E402,F401,F403
-from .tensor import contraction as _contraction, statistics as _statistics  # noqa: E402
-from .tensor import random as _random  # noqa: E402
-from .tensor.random import *  # noqa: E402,F401,F403
-from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
-from .tensor.contraction import *  # noqa: E402,F401,F403
-from .tensor.statistics import *  # noqa: E402,F401,F403
-
-_patch.install(globals())
-for _mod in (_compat, _inplace, _contraction, _statistics, _random):
-    for _name in _mod.METHODS:
-        if not hasattr(Tensor, _name):
-            setattr(Tensor, _name, getattr(_mod, _name))
-# The Python faces replace the generated methods of these names.
-for _name in _search.METHODS + ["repeat_interleave", "lerp"]:
-    setattr(Tensor, _name, globals()[_name])
-for _name in _inplace.TOP_LEVEL:
-    globals().setdefault(_name, getattr(_inplace, _name))
-abs_ = Tensor.abs_ = _inplace.abs_  # the generated abs_ cannot change x's dtype (complex -> real)
-_conversion.install(Tensor)
-Tensor.pow = pow
-Tensor.split = split
-if "norm" in globals():
-    Tensor.norm = norm
-
-from .tensor.special import *  # noqa: E402,F401,F403  (also installs its Tensor methods)
-from .utils import dlpack as _dlpack  # noqa: E402,F401
-from . import utils  # noqa: E402,F401
-from . import nn  # noqa: E402,F401
-from . import linalg  # noqa: E402,F401
-from . import io  # noqa: E402,F401
-from . import optimizer, regularizer  # noqa: E402,F401
+# python/oar/framework/dtype.py: dtypes and the default dtype.
+from .framework.dtype import (  # noqa: E402,F401
+    dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
+    complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
+# python/oar/framework/place.py: places.
+from .framework.place import (  # noqa: E402,F401
+    CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place, XPUPinnedPlace)
+# python/oar/framework/random.py: the random-number generator's state (seed is _C.seed).
+from .framework.random import (  # noqa: E402,F401
+    seed, manual_seed, get_rng_state, set_rng_state, get_cuda_rng_state, set_cuda_rng_state)
+# python/oar/framework/generator.py, lazy_init.py, param_attr.py, parameter.py, io.py, config.py.
+from .framework.generator import Generator  # noqa: E402,F401
+from .framework.lazy_init import LazyGuard  # noqa: E402,F401
 from .framework.param_attr import ParamAttr  # noqa: E402,F401
 from .framework.parameter import create_parameter  # noqa: E402,F401
-from . import metric  # noqa: E402,F401
-from . import static  # noqa: E402,F401
-from .static import mode as _static_mode  # noqa: E402
-from .static import enable_static, disable_static  # noqa: E402,F401
-from . import jit, inference  # noqa: E402,F401
 from .framework.io import save, load, async_save, clear_async_save_task_queue  # noqa: E402,F401
-from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
-from . import vision  # noqa: E402,F401
+from .framework.config import (  # noqa: E402,F401
+    get_flags, set_flags, disable_signal_handler, is_compiled_with_cuda)
+# python/oar/autograd/__init__.py (is_grad_enabled is _C's, python/src/autograd_bind.cc).
+from .autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402,F401
 
-# paddle.Tensor has these linear-algebra functions as methods too.
-for _name in ("cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross",
-              "eigvalsh", "lu", "lu_unpack", "matrix_power", "multi_dot", "pinv", "qr", "slogdet",
-              "solve", "lstsq"):
-    if not hasattr(Tensor, _name):
-        setattr(Tensor, _name, getattr(linalg, _name))
-Tensor.inverse = linalg.inv
-# Functions Paddle also has as Tensor methods.
-for _name in ("atleast_2d", "atleast_3d", "broadcast_shape", "broadcast_shapes", "broadcast_tensors",
-              "combinations", "concat", "histogram_bin_edges", "msort", "multiplex", "scatter_nd",
-              "shard_index", "split_with_sizes", "stack", "vander"):
-    if not hasattr(Tensor, _name) and _name in globals():
-        setattr(Tensor, _name, globals()[_name])
-view_as_complex, view_as_real = as_complex, as_real  # noqa: F821 (from the special family)
-Tensor.view_as_complex, Tensor.view_as_real = as_complex, as_real  # noqa: F821
-for _name in ("cross", "vecdot"):
-    globals().setdefault(_name, getattr(linalg, _name))
-
-# Paddle's legacy and low-level names: typed tensor factories, accelerator places, LazyGuard,
-# Generator, strided views and the legacy Tensor attributes.
-from .tensor.typed_tensor import *  # noqa: E402,F401,F403
-from .framework.lazy_init import LazyGuard  # noqa: E402,F401
-from .framework.generator import Generator  # noqa: E402,F401
+# python/oar/tensor/creation.py
+from .tensor.creation import (  # noqa: E402,F401
+    to_tensor, assign, as_tensor, asarray, from_numpy, clone, arange, range_, linspace, logspace,
+    meshgrid, tril_indices, triu_indices, diag, diagflat)
+# python/oar/tensor/random.py
+from .tensor.random import (  # noqa: E402,F401
+    randint, randint_like, normal, rand_like, randn_like, multinomial, log_normal, exponential_,
+    cauchy_, geometric_, bernoulli_, log_normal_)
+# python/oar/tensor/attribute.py
+from .tensor.attribute import (  # noqa: E402,F401
+    is_complex, is_floating_point, is_integer, rank, shape, numel, Size, check_shape)
+# python/oar/tensor/logic.py (eq, ne, gt, ... are _C.equal, _C.not_equal, ... under Paddle's names)
+from .tensor.logic import eq, ne, gt, greater, ge, lt, less, le, isin, is_empty, is_tensor  # noqa: E402,F401
+# python/oar/tensor/math.py
+from .tensor.math import (  # noqa: E402,F401
+    e, pi, inf, nan, clamp, clamp_, div, true_divide, mul, sub, floor_mod, mod, pow, negative,
+    positive, sgn, signbit, frac, deg2rad, rad2deg, lerp, logit, logaddexp, hypot, sinc, nansum,
+    nanmean, count_nonzero, diff, reduce_as, multiplex, increment)
+# python/oar/tensor/linalg.py
+from .tensor.linalg import inner, ger, mv, kron, matrix_transpose, diagonal, trace, norm  # noqa: E402,F401
+# python/oar/tensor/manipulation.py
+from .tensor.manipulation import (  # noqa: E402,F401
+    cat, concatenate, split, permute, swapaxes, swapdims, moveaxis, ravel, narrow, view, view_as,
+    unflatten, unstack, reverse, atleast_1d, atleast_2d, atleast_3d, hstack, vstack, row_stack,
+    dstack, column_stack, tensor_split, hsplit, vsplit, dsplit, broadcast_shape, broadcast_shapes,
+    broadcast_tensors, repeat_interleave, take_along_dim, rot90, slice_scatter, diagonal_scatter,
+    crop, shard_index, tolist)
+# python/oar/tensor/indexing.py
+from .tensor.indexing import newaxis  # noqa: E402,F401
+# python/oar/tensor/search.py
+from .tensor.search import (  # noqa: E402,F401
+    nonzero, unique, unique_consecutive, median, put_along_axis, put_along_axis_, argwhere, mode,
+    where)
+# python/oar/tensor/statistics.py
+from .tensor.statistics import (  # noqa: E402,F401
+    quantile, nanquantile, nanmedian, bincount, histogram, histogram_bin_edges, trapezoid,
+    cumulative_trapezoid, renorm)
+# python/oar/tensor/contraction.py
+from .tensor.contraction import (  # noqa: E402,F401
+    einsum, tensordot, addmm, baddbmm, add_n, cdist, dist, pdist, block_diag, cartesian_prod,
+    combinations, vander)
+# python/oar/tensor/special.py
+from .tensor.special import copysign, copysign_  # noqa: E402,F401
+# python/oar/tensor/strided.py
 from .tensor.strided import as_strided  # noqa: E402,F401
-from .tensor import strided as _strided, diagonal_fill as _diagonal_fill  # noqa: E402
-from .tensor import legacy_attrs as _legacy  # noqa: E402
-from .framework import lazy_init as _lazy_init, parameter as _parameter  # noqa: E402
-for _mod in (_strided, _diagonal_fill, _legacy):
-    _mod.install(Tensor)
-_lazy_init.install(_parameter.Parameter)
+# python/oar/tensor/typed_tensor.py
+from .tensor.typed_tensor import (  # noqa: E402,F401
+    FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor, ByteTensor, CharTensor, ShortTensor,
+    IntTensor, LongTensor, BoolTensor)
+# python/oar/tensor/repr.py
+from .tensor.repr import set_printoptions  # noqa: E402,F401
+# python/oar/tensor/inplace.py: the in-place variants Python adds (x.op_ for ops whose spec has
+# none) that Paddle also has at top level. Which ones exist depends on the in-place ops the C++
+# specs define, so the list is the module's TOP_LEVEL; its abs_ replaces the generated one, which
+# cannot turn a complex x into a real one.
+from .tensor import inplace as _inplace  # noqa: E402
+for _name in _inplace.TOP_LEVEL:
+    globals().setdefault(_name, getattr(_inplace, _name))  # a generated op of the same name stays
+del _name
+abs_ = _inplace.abs_  # replaces the generated abs_
+# python/oar/utils/dlpack.py
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402,F401
+# python/oar/io/reader.py
+from .io.reader import batch  # noqa: E402,F401
+# Generated ops under Paddle's other names (the complex family).
+view_as_complex, view_as_real = _C.as_complex, _C.as_real
 
-# Names that shadow builtins come last, so that nothing above sees them: paddle.range and the
-# dtype aliases paddle.float (float32), double, half, cfloat, cdouble.
-range = _compat.range_
+# python/oar/tensor/methods.py: every Tensor method written in Python, attached here.
+from .tensor import methods as _methods  # noqa: E402
+_methods.install()
+
+# ---- subpackages ----
+from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, metric  # noqa: E402,F401
+from . import static, jit, inference, vision  # noqa: E402,F401
+from . import tensor  # noqa: E402,F401
+# python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
+from .static.mode import enable_static  # noqa: E402,F401
+from .framework.mode import disable_static, in_dynamic_mode  # noqa: E402,F401
+# python/oar/hapi/: summary.py, flops.py, model.py, callbacks.py
+from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
+# python/oar/linalg.py
+from .linalg import cross, vecdot  # noqa: E402,F401
+
+# Names that shadow builtins come last, so that nothing above sees them: paddle.range
+# (tensor/creation.py's range_) and the dtype aliases paddle.float (float32), double, half,
+# cfloat, cdouble.
+range = range_
 float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128

@@ -6,7 +6,8 @@ import math
 
 from . import _C
 from .framework.dtype import convert_dtype
-from .tensor import compat as _compat
+from .tensor.creation import to_tensor
+from .tensor.linalg import diagonal, matrix_transpose
 
 Tensor = _C.Tensor
 
@@ -16,12 +17,10 @@ slogdet = _C.slogdet
 cholesky = _C.cholesky
 triangular_solve = _C.triangular_solve
 matmul = _C.matmul
-diagonal = _compat.diagonal
-matrix_transpose = _compat.matrix_transpose
 
 
 def _mT(x):
-    return _compat.matrix_transpose(x)
+    return matrix_transpose(x)
 
 
 def solve(x, y, left=True, name=None, *, out=None):
@@ -97,7 +96,6 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
             for i, p in enumerate(piv[b]):
                 order[i], order[p] = order[p], order[i]
             perms[b][order, np.arange(m)] = 1.0
-        from .tensor.creation import to_tensor
         P = _C.cast(to_tensor(perms.reshape(batch + [m, m])), x.dtype)
     return P, L, U
 
@@ -263,7 +261,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
 
 def corrcoef(x, rowvar=True, name=None):
     c = cov(x, rowvar)
-    d = _C.sqrt(_compat.diagonal(c))
+    d = _C.sqrt(diagonal(c))
     return _C.clip(c / _C.unsqueeze(d, [-1]) / _C.unsqueeze(d, [0]), -1.0, 1.0)
 
 

@@ -1,5 +1,6 @@
-"""Activations of activation2.yaml / activation2.py against NumPy references, float32 and float64,
-with float64 gradient checks, non-contiguous inputs and argument errors."""
+"""Activations of activation2.yaml (python/oar/nn/functional/activation.py) against NumPy
+references, float32 and float64, with float64 gradient checks, non-contiguous inputs and argument
+errors."""
 import math
 
 import numpy as np

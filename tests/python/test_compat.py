@@ -1,5 +1,6 @@
-"""Paddle's alias and convenience functions (python/oar/tensor/compat.py) against NumPy, with
-float64 gradient checks where they are differentiable and the errors Paddle raises."""
+"""Paddle's alias and convenience functions (python/oar/tensor/: math, manipulation, logic,
+attribute, linalg, creation) against NumPy, with float64 gradient checks where they are
+differentiable and the errors Paddle raises."""
 import math
 
 import numpy as np

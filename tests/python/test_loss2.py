@@ -1,5 +1,6 @@
-"""Losses of loss2.yaml / loss2.py against NumPy references (and values measured with paddle
-3.3.1), float32 and float64, every reduction, float64 gradient checks and argument errors."""
+"""Losses of loss2.yaml and the later half of python/oar/nn/functional/loss.py against NumPy
+references (and values measured with paddle 3.3.1), float32 and float64, every reduction, float64
+gradient checks and argument errors."""
 import itertools
 import math
 

@@ -1,7 +1,7 @@
 """oar.device.cuda (paddle.device.cuda): the GPU's count, streams, events and memory, by device
 id or place. Without a GPU, device_count() is 0 and the rest raise naming the missing device."""
 from .. import _C
-from . import Event, Stream, current_stream as _current_stream, stream_guard  # noqa: F401
+from .stream import Event, Stream, current_stream as _current_stream, stream_guard  # noqa: F401
 from ..framework.place import to_key
 
 

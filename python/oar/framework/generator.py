@@ -8,6 +8,8 @@ only on them, so restoring a state replays the same draws.
 import secrets
 
 from .. import _C
+from .dtype import convert_dtype
+from .place import Place, available
 
 _U64 = 1 << 64
 
@@ -27,7 +29,6 @@ class GeneratorState(tuple):
 
 def _check_device(device):
     """Paddle's device argument: None, 'cpu', an int or a CPU place; accelerators raise."""
-    from .place import Place, available
     if device is None or isinstance(device, int) and not isinstance(device, bool):
         return
     if isinstance(device, Place):
@@ -99,5 +100,4 @@ class Generator:
 
 
 def _int64():
-    from .dtype import convert_dtype
     return convert_dtype("int64")

@@ -38,7 +38,8 @@ def defer(param, fill):
     param._lazy_fill = fill
 
 
-def _initialize(self):
+def initialize(self):
+    """param.initialize(): runs the initializer of a parameter created under LazyGuard."""
     fill = getattr(self, "_lazy_fill", None)
     if fill is None:
         raise RuntimeError(f"initialize: parameter '{self.name}' has no pending initialisation (it was "
@@ -52,11 +53,6 @@ def _initialize(self):
         _C._set_grad_enabled(prev)
 
 
-def _is_initialized(self):
+def is_initialized(self):
+    """param._is_initialized(): False until a lazily created parameter is initialized."""
     return getattr(self, "_lazy_fill", None) is None
-
-
-def install(parameter_cls):
-    """Gives Parameter Paddle's initialize() and _is_initialized()."""
-    parameter_cls.initialize = _initialize
-    parameter_cls._is_initialized = _is_initialized

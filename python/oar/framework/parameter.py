@@ -7,6 +7,7 @@ import weakref
 
 from .. import _C
 from ..utils import unique_name
+from . import lazy_init
 
 # Every live Parameter by the identity of its TensorImpl: static programs capture weights on the
 # C++ side and hand back plain Tensor wrappers; this finds the Parameter object (its optimizer
@@ -47,6 +48,10 @@ class Parameter(_C.Tensor):
         return "Parameter containing:\n" + _C.Tensor.__repr__(self)
 
     __str__ = __repr__
+
+    # LazyGuard (framework/lazy_init.py): parameters created under it are initialised later.
+    initialize = lazy_init.initialize
+    _is_initialized = lazy_init.is_initialized
 
     def __deepcopy__(self, memo):
         p = Parameter(_C.Tensor.clone(self).detach(), name=unique_name.generate(self.name + "_deepcopy"),

@@ -5,7 +5,7 @@ loading gives a TranslatedLayer that runs the program, trains, and saves again
 import os
 
 from .. import _C
-from ..static import mode
+from ..framework import mode
 from ..static.input_spec import InputSpec
 from .to_static import StaticFunction
 from .translated_layer import TranslatedLayer

@@ -6,7 +6,7 @@ import functools
 import inspect
 
 from .. import _C
-from ..static import mode
+from ..framework import mode
 from ..static.input_spec import InputSpec
 from ..static.program import Program
 from ..static.nn.control_flow import _flatten, _unflatten

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _C
 from ..autograd import no_grad
+from ..framework.mode import in_static_mode
 from ..nn.clip import ClipGradBase
 from ..tensor.creation import to_tensor
 from ..utils import unique_name  # names as Paddle's: one counter per key, '<key>_<n>'
@@ -40,11 +41,6 @@ def _as_numpy(value):
     return np.asarray(value)
 
 
-
-def _in_static_mode():
-    from ..static.mode import in_static_mode
-    return in_static_mode()
-
 class Optimizer:
     """Base class. Subclasses set `_state_specs` (state name, initial value) in kernel order,
     `_pow_specs` (bias-correction accumulators: name, hyperparameter) and implement _update."""
@@ -63,7 +59,7 @@ class Optimizer:
                 raise TypeError(f"{cls}: `parameters` argument should not get dict type, if parameter "
                                 "groups is needed, please set `parameters` as list of dict")
             parameters = list(parameters)
-        elif _in_static_mode():
+        elif in_static_mode():
             parameters = []  # static mode: minimize(loss) updates every parameter the loss reads
         else:
             raise AttributeError(f"{cls}: parameters argument given to the Optimizer should not be "

@@ -1,5 +1,7 @@
 """oar.static (paddle.static): build programs in static mode and run them with an Executor."""
-from .mode import enable_static, disable_static, in_dynamic_mode, is_symbolic  # noqa: F401
+from .mode import enable_static  # noqa: F401
+from ..framework.mode import disable_static, in_dynamic_mode, is_symbolic  # noqa: F401
+from . import mode  # noqa: F401  (oar.static.mode: enable_static and framework/mode.py's functions)
 from .program import Program, default_main_program, default_startup_program, program_guard, data  # noqa: F401
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401

@@ -2,7 +2,7 @@
 runs, its forward ops record autograd history and the grad op answers with the eager backward
 engine, so static gradients come from exactly the same vjp rules as dynamic mode."""
 from .. import _C
-from . import mode
+from ..framework import mode
 from .program import current_tracer, default_main_program
 
 _ir = _C._ir

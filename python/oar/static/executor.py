@@ -5,7 +5,7 @@ import contextlib
 import numpy as np
 
 from .. import _C
-from . import mode
+from ..framework import mode
 from .program import Program, default_main_program, default_startup_program
 
 _ir = _C._ir

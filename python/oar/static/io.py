@@ -1,7 +1,7 @@
 """save_inference_model / load_inference_model (paddle.static): the inference part of a static
 program (cloned for test, cut down to what the fetch values need) in the same files as jit.save."""
 from .. import _C
-from . import mode
+from ..framework import mode
 from .executor import global_scope
 from .program import Program, default_main_program
 

@@ -1,80 +1,15 @@
-"""Static mode: while it is on, every op called on this thread is recorded into the current main
-program (through the C++ tracer) instead of running. `eager()` suspends that for code that must
-compute now (weight initialisation, optimizer updates, metrics)."""
-import contextlib
-import os
-import sys
+"""paddle.enable_static, which starts recording into the default main program. The state of static
+mode and the functions that read it (disable_static, in_dynamic_mode, is_symbolic, eager, ...) are
+in framework/mode.py, which this module re-exports as oar.static.mode.<name>."""
+from ..framework.mode import (  # noqa: F401
+    disable_static, eager, in_dynamic_mode, in_static_mode, is_symbolic, start_static, tracing,
+    user_location)
+from .program import default_main_program
 
-from .. import _C
-
-_ir = _C._ir
-_state = {"static": False, "tracer": None}
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _activate(tracer):
-    _state["tracer"] = tracer
-    _ir.set_tracer(tracer)
+__all__ = ["enable_static", "disable_static", "in_dynamic_mode", "in_static_mode", "is_symbolic",
+           "eager", "tracing", "user_location"]
 
 
 def enable_static():
     """Turns on static mode: ops build the default main program (paddle.enable_static)."""
-    from .program import default_main_program
-    _state["static"] = True
-    _activate(default_main_program()._tracer)
-
-
-def disable_static(place=None):
-    """Back to dynamic (eager) mode (paddle.disable_static)."""
-    _state["static"] = False
-    _activate(None)
-
-
-def in_dynamic_mode():
-    """True unless static mode is on (paddle.in_dynamic_mode)."""
-    return not _state["static"]
-
-
-def in_static_mode():
-    return _state["static"]
-
-
-def is_symbolic(x):
-    """x is a tensor standing for a value of a program being built (no data until it runs)."""
-    return isinstance(x, _C.Tensor) and _ir.is_symbolic(x)
-
-
-@contextlib.contextmanager
-def eager():
-    """Runs the body eagerly even in static mode (weights are created and updated with data)."""
-    tracer = _state["tracer"]
-    if tracer is None:
-        yield
-        return
-    _ir.set_tracer(None)
-    try:
-        yield
-    finally:
-        _ir.set_tracer(tracer)
-
-
-@contextlib.contextmanager
-def tracing(tracer):
-    """Records ops into `tracer`'s program for the body (to_static, program_guard)."""
-    previous = _state["tracer"]
-    _activate(tracer)
-    try:
-        yield
-    finally:
-        _activate(previous)
-
-
-def user_location():
-    """'file.py:12' of the innermost caller outside the oar package (recorded with each op)."""
-    f = sys._getframe(1)
-    while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(_PACKAGE_DIR) and not fn.startswith("<frozen"):
-            return f"{fn}:{f.f_lineno}"
-        f = f.f_back
-    return ""
+    start_static(default_main_program()._tracer)

@@ -4,7 +4,7 @@ optimizer updates that follow each run."""
 import contextlib
 
 from .. import _C
-from . import mode
+from ..framework import mode
 
 _ir = _C._ir
 

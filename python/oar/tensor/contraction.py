@@ -6,7 +6,8 @@ import itertools
 
 from .. import _C
 from ..framework.dtype import convert_dtype
-from . import compat
+from .creation import meshgrid, to_tensor
+from .linalg import diagonal
 
 Tensor = _C.Tensor
 
@@ -57,7 +58,7 @@ def _take_diagonals(x, letters):
         seen = {}
         for i, c in enumerate(letters):
             if c in seen:
-                x = compat.diagonal(x, 0, seen[c], i)  # diagonal dim goes last
+                x = diagonal(x, 0, seen[c], i)  # diagonal dim goes last
                 letters = [l for k, l in enumerate(letters) if k not in (seen[c], i)] + [c]
                 break
             seen[c] = i
@@ -205,7 +206,6 @@ def pdist(x, p=2.0, name=None):
     """Distances between every pair of rows i < j of x [N, M], in row-major order."""
     n = x.shape[0]
     i, j = zip(*itertools.combinations(range(n), 2)) if n > 1 else ((), ())
-    from .creation import to_tensor
     a = _C.index_select(x, to_tensor(list(i), dtype="int64"), 0)
     b = _C.index_select(x, to_tensor(list(j), dtype="int64"), 0)
     return _pnorm_last(a - b, p)
@@ -233,7 +233,7 @@ def block_diag(inputs, name=None):
 def cartesian_prod(x, name=None):
     if len(x) == 1:
         return x[0]
-    grids = compat.meshgrid(*x)
+    grids = meshgrid(*x)
     return _C.stack([_C.reshape(g, [-1]) for g in grids], 1)
 
 
@@ -243,7 +243,6 @@ def combinations(x, r=2, with_replacement=False, name=None):
     idx = list(gen(range(n), r))
     if not idx:
         return _C.zeros([0, r], x.dtype)
-    from .creation import to_tensor
     cols = [_C.index_select(x, to_tensor([c[k] for c in idx], dtype="int64"), 0) for k in range(r)]
     return _C.stack(cols, 1)
 
@@ -251,7 +250,6 @@ def combinations(x, r=2, with_replacement=False, name=None):
 def vander(x, n=None, increasing=False, name=None):
     n = x.shape[0] if n is None else n
     powers = list(range(n)) if increasing else list(range(n - 1, -1, -1))
-    from .creation import to_tensor
     xs = x if x.dtype.name.startswith(("float", "complex")) else _C.cast(x, convert_dtype("int64"))
     p = to_tensor(powers, dtype=xs.dtype.name)
     return _C.elementwise_pow(_C.unsqueeze(xs, [-1]), p)
@@ -259,4 +257,3 @@ def vander(x, n=None, increasing=False, name=None):
 
 __all__ = ["einsum", "tensordot", "addmm", "baddbmm", "add_n", "cdist", "dist", "pdist",
            "block_diag", "cartesian_prod", "combinations", "vander"]
-METHODS = ["tensordot", "addmm", "baddbmm", "add_n", "cdist", "dist", "block_diag"]

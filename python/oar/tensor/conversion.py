@@ -1,13 +1,28 @@
-"""Tensor conversion and construction methods of paddle.Tensor: x.float(), x.long(), x.float32(),
-..., x.type_as(y), x.to(dtype), x.new_zeros(shape), x.cpu(), x.set_value(v), x.apply(f), and the
-small properties Paddle code reads (itemsize, requires_grad, mT, strides, device, is_cuda, ...)."""
+"""Tensor conversion and construction methods of paddle.Tensor: x.astype(dtype), x.float(),
+x.long(), x.float32(), ..., x.type_as(y), x.to(dtype), x.new_zeros(shape), x.cpu(),
+x.set_value(v), x.apply(f), x.tolist(), copying and pickling, and the small properties Paddle code
+reads (itemsize, requires_grad, mT, strides, device, is_cuda, ...). tensor/methods.py attaches them
+to Tensor."""
+import numpy as np
+
 from .. import _C
 from ..framework.dtype import convert_dtype
+from ..framework.place import Place, placement_key
+from . import search
 
 Tensor = _C.Tensor
 
+__all__ = ["CASTS", "cast_to", "astype", "type_as", "to", "cpu", "cuda", "pin_memory", "tolist",
+           "new_zeros", "new_ones", "new_empty", "new_full", "is_same_shape", "requires_grad_",
+           "set_value", "apply", "apply_", "gradient", "repeat", "where", "get_device", "stride",
+           "get_strides", "is_dense", "is_sparse", "itemsize", "requires_grad", "set_requires_grad",
+           "mT", "strides", "offset", "inplace_version", "device", "is_cuda", "layout",
+           "persistable", "set_persistable", "data", "set_data", "no_distribution", "deepcopy",
+           "reduce_ex"]
 
-def _to(dtype_name):
+
+def cast_to(dtype_name):
+    """The method x.<name>() of CASTS: x cast to dtype_name."""
     def convert(self):
         return _C.cast(self, convert_dtype(dtype_name))
     convert.__name__ = dtype_name
@@ -37,6 +52,9 @@ def _new(fill):
     return make
 
 
+new_zeros, new_ones, new_empty = _new(0), _new(1), _new(None)
+
+
 def new_full(self, size, fill_value, dtype=None, *args, **kwargs):
     return _C.full(list(size), fill_value, convert_dtype(dtype) if dtype is not None else self.dtype)
 
@@ -51,7 +69,6 @@ def cuda(self, device_id=None, blocking=True):
     if device_id is None:
         current = _C._get_device()
         device_id = int(current.split(":")[1]) if current.startswith("gpu:") else 0
-    from ..framework.place import placement_key
     try:
         key = placement_key("cuda", device_id)
     except ValueError as e:  # Paddle's CPU build raises RuntimeError here
@@ -76,7 +93,6 @@ def requires_grad_(self, requires_grad=True):
 
 
 def _is_device(a):
-    from ..framework.place import Place
     if isinstance(a, Place):
         return True
     if not isinstance(a, str):
@@ -91,7 +107,6 @@ def _is_device(a):
 def to(self, *args, **kwargs):
     """x.to(dtype), x.to(device), x.to(other_tensor), x.to(device, dtype), x.to(..., blocking):
     a cast and/or a move to another place (differentiable)."""
-    from ..framework.place import placement_key
     dtype, device = kwargs.get("dtype"), kwargs.get("device")
     for a in args:
         if isinstance(a, Tensor):
@@ -114,14 +129,13 @@ def to(self, *args, **kwargs):
     return out
 
 
-def _device_id(self):
+def get_device(self):
     key = _C._place_of(self)
     return int(key.split(":")[1]) if ":" in key else -1
 
 
 def set_value(self, value):
     """Overwrites x's values (same shape) without recording autograd history."""
-    import numpy as np
     v = value if isinstance(value, Tensor) else _C._from_array(np.asarray(value), True)
     if list(v.shape) != list(self.shape):
         raise ValueError(f"set_value: the value's shape {list(v.shape)} differs from the tensor's "
@@ -158,42 +172,112 @@ def repeat(self, *repeats):
 
 def where(self, x=None, y=None, name=None):
     """paddle.where with self as the condition."""
-    from .search import where as where_fn
-    return where_fn(self, x, y)
+    return search.where(self, x, y)
 
 
-def install(tensor_cls):
-    """Adds the methods and properties above to the Tensor class (where it lacks them)."""
-    methods = {name: _to(dt) for name, dt in CASTS.items()}
-    methods.update(type_as=type_as, new_zeros=_new(0), new_ones=_new(1), new_empty=_new(None),
-                   new_full=new_full, cpu=cpu, cuda=cuda, pin_memory=pin_memory, is_same_shape=is_same_shape,
-                   requires_grad_=requires_grad_, to=to, set_value=set_value, apply=apply,
-                   apply_=apply_, gradient=gradient, repeat=repeat, where=where,
-                   get_device=_device_id,
-                   stride=lambda self, dim=None: list(self._strides) if dim is None else self._strides[dim],
-                   get_strides=lambda self: list(self._strides))
-    for flag in ("is_sparse", "is_sparse_coo", "is_sparse_csr", "is_dist", "is_selected_rows"):
-        methods[flag] = lambda self: False
-    methods["is_dense"] = lambda self: True
-    props = {
-        "itemsize": property(lambda self: self.element_size()),
-        "requires_grad": property(lambda self: not self.stop_gradient,
-                                  lambda self, v: setattr(self, "stop_gradient", not v)),
-        "mT": property(lambda self: _C.transpose(self, list(range(self.ndim - 2)) + [self.ndim - 1, self.ndim - 2])),
-        "strides": property(lambda self: list(self._strides)),
-        "offset": property(lambda self: self._offset * self.element_size()),  # bytes, as Paddle
-        "inplace_version": property(lambda self: self._version),
-        "device": property(lambda self: _C._place_of(self)),
-        "is_cuda": property(lambda self: _C._place_of(self).startswith("gpu:")),
-        "layout": property(lambda self: "NCHW"),
-        # Saved with the model (parameters, persistable buffers); a plain tensor is not.
-        "persistable": property(lambda self: self.__dict__.get("_persistable", False),
-                                lambda self, v: self.__dict__.__setitem__("_persistable", bool(v))),
-        "data": property(lambda self: self.detach(), lambda self, v: set_value(self, v)),
-        "placements": property(lambda self: None),
-        "process_mesh": property(lambda self: None),
-        "num_shard": property(lambda self: None),
-    }
-    for name, f in {**methods, **props}.items():
-        if not hasattr(tensor_cls, name):
-            setattr(tensor_cls, name, f)
+def astype(self, dtype):
+    return _C.cast(self, convert_dtype(dtype))
+
+
+def tolist(self):
+    return self.numpy().tolist()
+
+
+def stride(self, dim=None):
+    return list(self._strides) if dim is None else self._strides[dim]
+
+
+def get_strides(self):
+    return list(self._strides)
+
+
+def is_dense(self):
+    return True
+
+
+def is_sparse(self):  # also is_sparse_coo, is_sparse_csr, is_dist, is_selected_rows
+    return False
+
+
+# ---- properties (tensor/methods.py wraps them in property()) ----
+
+def itemsize(self):
+    return self.element_size()
+
+
+def requires_grad(self):
+    return not self.stop_gradient
+
+
+def set_requires_grad(self, v):
+    self.stop_gradient = not v
+
+
+def mT(self):
+    return _C.transpose(self, list(range(self.ndim - 2)) + [self.ndim - 1, self.ndim - 2])
+
+
+def strides(self):
+    return list(self._strides)
+
+
+def offset(self):
+    return self._offset * self.element_size()  # bytes, as Paddle
+
+
+def inplace_version(self):
+    return self._version
+
+
+def device(self):
+    return _C._place_of(self)
+
+
+def is_cuda(self):
+    return _C._place_of(self).startswith("gpu:")
+
+
+def layout(self):
+    return "NCHW"
+
+
+# Saved with the model (parameters, persistable buffers); a plain tensor is not.
+def persistable(self):
+    return self.__dict__.get("_persistable", False)
+
+
+def set_persistable(self, v):
+    self.__dict__.__setitem__("_persistable", bool(v))
+
+
+def data(self):
+    return self.detach()
+
+
+def set_data(self, v):
+    set_value(self, v)
+
+
+def no_distribution(self):  # placements, process_mesh, num_shard: oar tensors are not distributed
+    return None
+
+
+# ---- copies and pickling ----
+
+def deepcopy(self, memo):
+    """copy.deepcopy(x) (Tensor.__deepcopy__): a detached copy keeping stop_gradient."""
+    c = self.detach().clone()
+    c.stop_gradient = self.stop_gradient
+    return c
+
+
+def reduce_ex(self, proto):
+    """pickle (Tensor.__reduce_ex__): the data as a NumPy array, stop_gradient and name."""
+    return (_rebuild, (self.numpy().copy(), self.stop_gradient, self.name))
+
+
+def _rebuild(arr, stop_gradient, name):
+    t = _C._from_array(arr, True)
+    t.stop_gradient = stop_gradient
+    t.name = name
+    return t

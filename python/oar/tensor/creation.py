@@ -1,12 +1,21 @@
-"""Creation functions whose argument handling is Python-shaped (to_tensor, arange, randint, ...)."""
+"""Creating tensors from data and ranges: to_tensor and its relatives (as_tensor, asarray,
+from_numpy, clone, assign), ranges (arange, range, linspace, logspace), grids and index sets
+(meshgrid, tril_indices, triu_indices) and diagonal matrices (diag, diagflat). Random draws are in
+tensor/random.py."""
 import numbers
 
 import numpy as np
 
 from .. import _C
 from ..framework.dtype import convert_dtype, get_default_dtype
+from ..framework.mode import is_symbolic
+from ..framework.place import placement_key
+from .linalg import diagonal
 
 Tensor = _C.Tensor
+
+__all__ = ["to_tensor", "assign", "as_tensor", "asarray", "from_numpy", "clone", "arange", "range_",
+           "linspace", "logspace", "meshgrid", "tril_indices", "triu_indices", "diag", "diagflat"]
 
 
 def _numpy_of(data):
@@ -45,7 +54,6 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     if key == "cpu":
         return _host_tensor(data, dtype, stop_gradient)
     if key is None:
-        from ..framework.place import placement_key
         key = placement_key("to_tensor", place)
     t = _host_tensor(data, dtype, stop_gradient)
     return t if key == "cpu" else _moved(t, key, stop_gradient)
@@ -117,7 +125,6 @@ def _bound(v):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
-    from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, stop)):
         # Program values as ends: the kernel reads them when the program runs (num stays known).
         n = num.item() if isinstance(num, Tensor) else num
@@ -128,7 +135,6 @@ def linspace(start, stop, num, dtype=None, name=None):
 def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
-    from ..static.mode import is_symbolic
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, end, step)):
         # A program value as a bound: the length is decided when the program runs.
         return _C.arange_tensor(_bound(start), _bound(end), _bound(step), convert_dtype(dtype))
@@ -138,25 +144,6 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     return _C.arange(vals[0], vals[1], vals[2], convert_dtype(dtype))
 
 
-def randint(low=0, high=None, shape=[1], dtype=None, name=None):
-    if high is None:
-        low, high = 0, low
-    return _C.randint(int(low), int(high), shape, convert_dtype(dtype))
-
-
-def randint_like(x, low=0, high=None, dtype=None, name=None):
-    return randint(low, high, x.shape, dtype or x.dtype)
-
-
-def normal(mean=0.0, std=1.0, shape=None, name=None):
-    if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        m = mean if isinstance(mean, Tensor) else to_tensor(mean)
-        s = std if isinstance(std, Tensor) else to_tensor(std)
-        shp = np.broadcast_shapes(tuple(m.shape), tuple(s.shape))
-        return _C.gaussian(list(shp), 0.0, 1.0, 0, m.dtype if m.dtype.name.startswith("float") else None) * s + m
-    return _C.gaussian([1] if shape is None else shape, float(mean), float(std), 0, None)
-
-
 def assign(x, output=None):
     t = x if isinstance(x, Tensor) else to_tensor(x)
     r = _C.assign(t)
@@ -164,3 +151,81 @@ def assign(x, output=None):
         output.copy_(r)
         return output
     return r
+
+
+def meshgrid(*args, **kwargs):
+    xs = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    shape = [t.shape[0] if t.ndim else 1 for t in xs]
+    out = []
+    for i, t in enumerate(xs):
+        s = [1] * len(xs)
+        s[i] = shape[i]
+        out.append(_C.broadcast_to(_C.reshape(t, s), shape))
+    return out
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """A 1-D x becomes a square matrix with x on diagonal `offset`; a 2-D x gives that diagonal."""
+    if x.ndim == 2:
+        return diagonal(x, offset, 0, 1)
+    if x.ndim != 1:
+        raise ValueError(f"diag: argument 'x' must be 1-D or 2-D, got shape {x.shape}")
+    k, n = abs(offset), x.shape[0] + abs(offset)
+    pad = _C.zeros([k], x.dtype)
+    v = _C.concat([pad, x] if offset > 0 else [x, pad], 0)
+    mask = np.eye(n, k=offset, dtype=bool)
+    fill = _C.full([n, n], padding_value, x.dtype)
+    return _C.where(to_tensor(mask), _C.broadcast_to(_C.reshape(v, [1, n]), [n, n]), fill)
+
+
+def diagflat(x, offset=0, name=None):
+    return diag(_C.reshape(x, [-1]), offset)
+
+
+def _tri_indices(row, col, offset, dtype, upper):
+    r, c = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+    return to_tensor(np.stack([r, c]), dtype=dtype)
+
+
+def tril_indices(row, col, offset=0, dtype="int64"):
+    return _tri_indices(row, col, offset, dtype, False)
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    return _tri_indices(row, row if col is None else col, offset, dtype, True)
+
+
+def range_(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requires_grad=False):
+    """paddle.range (exported under that name by oar/__init__.py, which would shadow the builtin
+    here): like arange, but `end` is included."""
+    if end is None:
+        start, end = 0, start
+    n = int(np.floor((end - start) / step)) + 1
+    return arange(start, start + n * step, step, dtype or get_default_dtype())
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    dt = convert_dtype(dtype) if dtype else None
+    exps = _C.linspace(float(start), float(stop), int(num), convert_dtype("float64"))
+    out = _C.elementwise_pow(_C.full([], float(base), convert_dtype("float64")), exps)
+    return _C.cast(out, dt or convert_dtype("float32"))
+
+
+def clone(x, name=None):
+    return x.clone()
+
+
+def from_numpy(ndarray):
+    return to_tensor(ndarray)
+
+
+def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if isinstance(data, Tensor) and (dtype is None or convert_dtype(dtype) == data.dtype):
+        return data
+    t = to_tensor(data, dtype=dtype)
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    return as_tensor(obj, dtype, device, requires_grad)

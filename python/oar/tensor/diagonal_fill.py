@@ -6,10 +6,12 @@ first, the diagonal last. Gradients flow to x (zero on the diagonal) and to y; P
 none for y (paddle.grad gives None), so oar's is checked against finite differences in the tests.
 """
 from .. import _C
-from .compat import diagonal_scatter
+from .manipulation import diagonal_scatter
 from .inplace import _inplace_of
 
 Tensor = _C.Tensor
+
+__all__ = ["fill_diagonal_tensor", "fill_diagonal_tensor_"]
 
 
 def _diagonal_shape(x, offset, d1, d2):
@@ -48,8 +50,3 @@ def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
 
 
 fill_diagonal_tensor_ = _inplace_of(fill_diagonal_tensor, "fill_diagonal_tensor_")
-
-
-def install(tensor_cls):
-    tensor_cls.fill_diagonal_tensor = fill_diagonal_tensor
-    tensor_cls.fill_diagonal_tensor_ = fill_diagonal_tensor_

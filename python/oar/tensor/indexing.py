@@ -7,13 +7,19 @@ flow to both the tensor and the assigned value.
 import numpy as np
 
 from .. import _C
+from ..autograd import PyLayer
+from ..framework.mode import is_symbolic
+from .creation import to_tensor
 
 Tensor = _C.Tensor
+
+__all__ = ["newaxis", "getitem", "setitem", "iterate"]
+
+newaxis = None  # paddle.newaxis: x[:, newaxis] inserts a dim, as x[:, None]
 
 
 def _symbolic(t):
     """Whether t stands for a value of a static program being built (it has no data yet)."""
-    from ..static.mode import is_symbolic
     return is_symbolic(t)
 
 
@@ -139,7 +145,6 @@ def getitem(x, item):
             adv.append((dim, it))
     y = _C.strided_slice(x, axes, starts, ends, strides) if axes else x
     for dim, it in late_ints:  # index_select checks the bounds (and takes negatives) at run time
-        from .creation import to_tensor
         y = _C.index_select(y, to_tensor([it], dtype="int64"), dim)
     if adv:
         adv_dims = [d for d, _ in adv]
@@ -173,7 +178,6 @@ class _SetItem:
 
     @staticmethod
     def apply(x, item, value):
-        from ..autograd import PyLayer
 
         class SetItemLayer(PyLayer):
             @staticmethod
@@ -188,11 +192,22 @@ class _SetItem:
                 gx = grad.clone()
                 _assign_no_grad(gx, item, _C.zeros([], grad.dtype))
                 gv = getitem(grad, item)
-                from .. import _reduce_to_shape
                 gv = _reduce_to_shape(gv, ctx.value_shape)
                 return gx, gv
 
         return SetItemLayer.apply(x, value)
+
+
+def _reduce_to_shape(g, shape):
+    """Sum g over broadcast dims so that it has `shape` (used by setitem's backward)."""
+    shape = list(shape)
+    if list(g.shape) == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = [i for i in range(g.ndim) if i < lead or (shape[i - lead] == 1 and g.shape[i] != 1)]
+    if axes:
+        g = _C.sum(g, axes, None, True)
+    return _C.reshape_exact(g, shape)
 
 
 def _assign_no_grad(x, item, value):
@@ -242,3 +257,8 @@ def setitem(x, item, value):
     if isinstance(value, Tensor) and value.dtype != x.dtype:
         value = _C.cast(value, x.dtype)
     _assign_no_grad(x, item, value)
+
+
+def iterate(self):
+    """iter(x) (Tensor.__iter__): x[0], x[1], ... along the first dim."""
+    return (self[i] for i in range(len(self)))

@@ -3,7 +3,8 @@ computed out of place and written into x's memory, which bumps x's version count
 autograd history onto the result (as the generated C++ in-place ops do)."""
 from .. import _C
 from ..framework.dtype import convert_dtype
-from . import compat, contraction, statistics
+from . import contraction, math, statistics
+from .creation import to_tensor
 
 Tensor = _C.Tensor
 
@@ -45,9 +46,9 @@ def _inplace_of(fn, name):
 _SOURCES = {
     "acos": _C.acos, "asin": _C.asin, "atan": _C.atan, "cosh": _C.cosh, "sinh": _C.sinh,
     "tan": _C.tan, "expm1": _C.expm1, "erf": _C.erf, "log10": _C.log10, "log1p": _C.log1p, "log2": _C.log2, "sigmoid": _C.sigmoid,
-    "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": compat.logit,
-    "frac": compat.frac, "hypot": compat.hypot, "sinc": compat.sinc, "mul": compat.mul,
-    "sub": compat.sub, "div": compat.div, "mod": compat.mod, "floor_mod": compat.floor_mod,
+    "lerp": _C.lerp, "cumsum": _C.cumsum, "cumprod": _C.cumprod, "logit": math.logit,
+    "frac": math.frac, "hypot": math.hypot, "sinc": math.sinc, "mul": math.mul,
+    "sub": math.sub, "div": math.div, "mod": math.mod, "floor_mod": math.floor_mod,
     "renorm": statistics.renorm, "addmm": contraction.addmm, "baddbmm": contraction.baddbmm,
     "scatter": _C.scatter, "scatter_add": _C.scatter_add,
     "logical_and": _C.logical_and, "logical_or": _C.logical_or, "logical_xor": _C.logical_xor,
@@ -94,7 +95,6 @@ def fill_diagonal_(x, value, offset=0, wrap=False, name=None):
     else:
         idx = np.arange(x.shape[0])
         mask[tuple([idx] * x.ndim)] = True
-    from .creation import to_tensor
     return _write(x, _C.where(to_tensor(mask), _C.full([], value, x.dtype), x), "fill_diagonal_")
 
 
@@ -196,8 +196,7 @@ _ops["abs_"] = abs_
 globals().update(_ops)
 __all__ = sorted(_ops) + ["pow_", "fill_", "zero_", "uniform_", "normal_", "where_",
                           "fill_diagonal_", "detach_", "random_"]
-# Paddle has each of these as a Tensor method too; the top-level ones are those paddle has.
-METHODS = list(__all__)
-# Those Paddle 3.3 also has at top level (paddle.acos_ ...).
+# Paddle has each of these as a Tensor method (tensor/methods.py attaches them); these ones also
+# at top level (paddle.acos_ ...).
 TOP_LEVEL = [n for n in __all__ if n not in ("lerp_", "mul_", "sigmoid_", "fill_", "zero_", "uniform_",
                                               "fill_diagonal_", "detach_", "random_")]

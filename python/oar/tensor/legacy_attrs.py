@@ -16,6 +16,8 @@ from ..utils import unique_name
 
 Tensor = _C.Tensor
 
+__all__ = ["create_tensor", "var_type", "value", "get_grad", "set_grad"]
+
 
 def create_tensor(dtype, name=None, persistable=False):
     """paddle.tensor.create_tensor: a variable of `dtype` to assign to later. Paddle returns one
@@ -26,22 +28,19 @@ def create_tensor(dtype, name=None, persistable=False):
     return t
 
 
-def _value(self):
+def var_type(self):
+    """The variable kind: VarType.DENSE_TENSOR."""
+    return VarType.DENSE_TENSOR
+
+
+def value(self):
     return self
 
 
-def _get_grad(self):
+def get_grad(self):
+    """The gradient (same as Tensor.grad)."""
     return self.grad
 
 
-def _set_grad(self, value):
+def set_grad(self, value):
     self.grad = value
-
-
-def install(tensor_cls):
-    from ..framework.parameter import create_parameter
-    tensor_cls.type = property(lambda self: VarType.DENSE_TENSOR, doc="The variable kind: VarType.DENSE_TENSOR.")
-    tensor_cls.value = _value
-    tensor_cls.grad_ = property(_get_grad, _set_grad, doc="The gradient (same as Tensor.grad).")
-    tensor_cls.create_parameter = create_parameter
-    tensor_cls.create_tensor = create_tensor

@@ -1,13 +1,52 @@
 """Random sampling beyond the C++ creation ops, written over oar's Philox-backed uniform and
-normal draws (so oar.seed makes them reproducible): multinomial, log_normal, and the in-place
-samplers exponential_, cauchy_, geometric_, bernoulli_, log_normal_."""
+normal draws (so oar.seed makes them reproducible): randint, randint_like, normal, rand_like,
+randn_like, multinomial, log_normal, and the in-place samplers exponential_, cauchy_, geometric_,
+bernoulli_, log_normal_. The generator's state (seed, get_rng_state, ...) is in
+framework/random.py."""
 import math
+
+import numpy as np
 
 from .. import _C
 from ..framework.dtype import convert_dtype
+from .creation import to_tensor
 from .inplace import _check_leaf, _write
 
 Tensor = _C.Tensor
+
+__all__ = ["randint", "randint_like", "normal", "rand_like", "randn_like", "multinomial", "log_normal",
+           "exponential_", "cauchy_", "geometric_", "bernoulli_", "log_normal_"]
+
+
+def randint(low=0, high=None, shape=[1], dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    return _C.randint(int(low), int(high), shape, convert_dtype(dtype))
+
+
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    return randint(low, high, x.shape, dtype or x.dtype)
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        m = mean if isinstance(mean, Tensor) else to_tensor(mean)
+        s = std if isinstance(std, Tensor) else to_tensor(std)
+        shp = np.broadcast_shapes(tuple(m.shape), tuple(s.shape))
+        return _C.gaussian(list(shp), 0.0, 1.0, 0, m.dtype if m.dtype.name.startswith("float") else None) * s + m
+    return _C.gaussian([1] if shape is None else shape, float(mean), float(std), 0, None)
+
+
+def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False):
+    t = _C.uniform(input.shape, convert_dtype(dtype) if dtype else input.dtype, 0.0, 1.0, 0)
+    t.stop_gradient = not requires_grad
+    return t
+
+
+def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
+    t = _C.gaussian(x.shape, 0.0, 1.0, 0, convert_dtype(dtype) if dtype else x.dtype)
+    t.stop_gradient = not requires_grad
+    return t
 
 
 def _uniform_like(x, dtype=None):
@@ -39,7 +78,6 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
 
 
 def log_normal(mean=1.0, std=2.0, shape=None, name=None):
-    from .creation import normal
     return _C.exp(normal(mean, std, shape))
 
 
@@ -72,8 +110,3 @@ def bernoulli_(x, p=0.5, name=None):
 def log_normal_(x, mean=1.0, std=2.0, name=None):
     _check_leaf(x, "log_normal_")
     return _write(x, _C.exp(_C.gaussian(x.shape, float(mean), float(std), 0, x.dtype)), "log_normal_")
-
-
-__all__ = ["multinomial", "log_normal", "exponential_", "cauchy_", "geometric_", "bernoulli_",
-           "log_normal_"]
-METHODS = list(__all__[2:]) + ["multinomial"]

@@ -17,6 +17,10 @@ import math
 
 import numpy as np
 
+from .. import _C
+
+__all__ = ["set_printoptions", "tensor_repr", "tensor_format"]
+
 _DEFAULTS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False, "linewidth": 80}
 _PRINT = dict(_DEFAULTS)
 
@@ -164,7 +168,7 @@ def format_data(arr, indent=_INDENT, bfloat16=False):
 
 
 def tensor_repr(t):
-    from .. import _C
+    """repr(x) and str(x) (Tensor.__repr__, __str__)."""
     if _C._ir.is_symbolic(t):
         # A value of a program being built (as Paddle's static Value prints).
         op, index = _C._ir.value_info(t)
@@ -179,3 +183,8 @@ def tensor_repr(t):
     data = format_data(arr, bfloat16=t.dtype.name == "bfloat16" and arr.dtype == np.uint16)
     return (f"{_PREFIX}(shape={list(t.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},\n{' ' * _INDENT}{data})")
+
+
+def tensor_format(self, spec):
+    """format(x, spec) (Tensor.__format__): a 0-D tensor formats its value, others print whole."""
+    return format(self.item(), spec) if self.ndim == 0 else tensor_repr(self)

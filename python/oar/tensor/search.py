@@ -2,7 +2,7 @@
 take Python numbers where the C++ op takes tensors: nonzero, unique, unique_consecutive,
 median, put_along_axis."""
 from .. import _C
-from ..framework.dtype import convert_dtype
+from ..framework.dtype import convert_dtype, get_default_dtype
 
 Tensor = _C.Tensor
 
@@ -114,7 +114,6 @@ def where(condition, x=None, y=None, name=None, *, out=None):
     if not isinstance(x, Tensor) or not isinstance(y, Tensor):
         like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
         if like is None:
-            from ..framework.dtype import get_default_dtype
             is_float = isinstance(x, float) or isinstance(y, float)
             dt = convert_dtype(get_default_dtype() if is_float else "int64")
         else:
@@ -165,4 +164,3 @@ def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=Tr
 
 __all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
            "argwhere", "mode", "where"]
-METHODS = [n for n in __all__ if n != "where"]  # Tensor.where: conversion.where (self is the condition)

@@ -1,6 +1,6 @@
 """Python faces of special-family ops whose Paddle signatures take Python numbers where the C++
-op takes tensors: copysign(x, y) and copysign_(x, y) with y a tensor or a number. Importing this
-module also installs them as Tensor methods, and Tensor.polar (Paddle has it as a method)."""
+op takes tensors: copysign(x, y) and copysign_(x, y) with y a tensor or a number; and x.polar(angle)
+(Paddle has polar as a Tensor method too). tensor/methods.py attaches them to Tensor."""
 from .. import _C
 
 Tensor = _C.Tensor
@@ -23,13 +23,9 @@ def copysign_(x, y, name=None):
     return _C.copysign_(x, _as_tensor(y, x))
 
 
-def _polar_method(abs, angle, name=None):
+def polar_method(abs, angle, name=None):
     """x.polar(angle): the complex tensor abs * (cos(angle) + i sin(angle)), abs = x."""
     return _C.polar(abs, angle)
 
 
-__all__ = ["copysign", "copysign_"]
-METHODS = list(__all__)
-Tensor.polar = _polar_method
-for _name in METHODS:
-    setattr(Tensor, _name, globals()[_name])
+__all__ = ["copysign", "copysign_", "polar_method"]

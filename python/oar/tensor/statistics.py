@@ -193,5 +193,3 @@ def renorm(x, p, axis, max_norm):
 
 __all__ = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "histogram_bin_edges",
            "trapezoid", "cumulative_trapezoid", "renorm"]
-METHODS = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "trapezoid",
-           "cumulative_trapezoid", "renorm"]

@@ -10,6 +10,8 @@ from .. import _C
 
 Tensor = _C.Tensor
 
+__all__ = ["as_strided", "unfold"]
+
 
 def _ints(fn, arg, values):
     if isinstance(values, Tensor) or not isinstance(values, (list, tuple)):
@@ -55,8 +57,3 @@ def unfold(x, axis, size, step, name=None):
     out_shape = shape[:axis] + [count] + shape[axis + 1:] + [size]
     out_strides = strides[:axis] + [strides[axis] * step] + strides[axis + 1:] + [strides[axis]]
     return _C.as_strided(x, out_shape, out_strides, x._offset)
-
-
-def install(tensor_cls):
-    tensor_cls.as_strided = as_strided
-    tensor_cls.unfold = unfold

@@ -16,6 +16,8 @@ import numpy as np
 
 from .. import _C
 from ..framework.dtype import convert_dtype
+from ..framework.place import Place, placement_key
+from .creation import to_tensor
 
 Tensor = _C.Tensor
 
@@ -43,7 +45,6 @@ def _construct(factory, dtype, args, kwargs):
         raise ValueError(f"{factory}: the data must be a list or tuple, ints (a shape), a NumPy array or "
                          f"a Tensor, but got {type(value).__name__}")
     place = given.get("place")
-    from ..framework.place import Place, placement_key
     if place is not None and not isinstance(place, Place):
         raise TypeError(f"{factory}: argument 'place' must be a Place (CPUPlace(), ...), but got "
                         f"{type(place).__name__}")
@@ -55,7 +56,6 @@ def _construct(factory, dtype, args, kwargs):
     if isinstance(value, Tensor):
         t = value.detach()  # Paddle shares the tensor's memory (a new handle, no history)
     else:
-        from .creation import to_tensor
         t = to_tensor(value)  # keeps the array's dtype, as Paddle's constructor does
     if place is not None and placement_key(factory, place) != _C._place_of(t):
         t = _C._to_place(t, placement_key(factory, place))
@@ -74,7 +74,6 @@ def _typed_factory(class_name, dtype_name):
         if not args:
             return _C.empty([0], dtype)
         if len(args) == 1 and isinstance(args[0], (list, tuple)):
-            from .creation import to_tensor
             return to_tensor(list(args[0]) if isinstance(args[0], tuple) else args[0], dtype=dtype)
         if all(isinstance(a, int) for a in args):
             if any(isinstance(a, bool) for a in args):

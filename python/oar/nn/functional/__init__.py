@@ -1,11 +1,9 @@
 """oar.nn.functional, as paddle.nn.functional: one module per family of ops."""
 from .activation import *  # noqa: F401,F403
-from .activation2 import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .input import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
-from .loss2 import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403

@@ -1,13 +1,20 @@
 """Losses of paddle.nn.functional. The hard-label cross entropy (cross_entropy,
 softmax_with_cross_entropy, nll_loss) runs one fused C++ kernel (log_softmax + nll, forward and
-backward); the other losses are written with the elementwise and reduction ops."""
+backward); ctc_loss runs oar's C++ forward-backward in log space (oar/kernels/cpu/ctc.*); the other
+losses are written with the elementwise and reduction ops (their gradients come from those ops)."""
+import math
+
 from ... import _C
+from ...framework.mode import is_symbolic
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "cosine_similarity",
            "cosine_embedding_loss", "sigmoid_focal_loss", "pairwise_distance",
-           "triplet_margin_loss"]
+           "triplet_margin_loss", "ctc_loss", "gaussian_nll_loss", "poisson_nll_loss",
+           "soft_margin_loss", "multi_label_soft_margin_loss", "multi_margin_loss",
+           "multi_label_margin_loss", "log_loss", "dice_loss", "square_error_cost", "npair_loss",
+           "triplet_margin_with_distance_loss", "margin_cross_entropy", "hsigmoid_loss"]
 
 _INPUT_LOGITS, _INPUT_PROBS, _INPUT_LOGPROBS = 0, 1, 2
 
@@ -289,3 +296,313 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     if swap:
         dn = _C.minimum(dn, pairwise_distance(positive, negative, p, epsilon))
     return _reduce(_C.relu(dp - dn + margin), reduction)
+
+
+# ---- losses of loss2.yaml (ctc) and further compositions ----
+
+
+def _same_shape(op, input, label):
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"{op}: arguments 'input' and 'label' must have the same shape, got "
+                         f"{list(input.shape)} and {list(label.shape)}")
+
+
+def _float_input(op, name, t):
+    if t.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"{op}: argument '{name}' must be a float32 or float64 tensor, got "
+                        f"{t.dtype.name}")
+
+
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+             norm_by_times=False, zero_infinity=False):
+    """CTC loss of log_probs [T, N, C] (unnormalised: log-softmax is taken over C, as Paddle's
+    warpctc) against padded labels [N, Lmax]. 'none': the per-sample loss [N]; 'mean': the mean
+    of loss / label_lengths; norm_by_times divides the gradient by input_lengths (the loss is
+    unchanged); zero_infinity: infeasible samples get loss 0 and no gradient."""
+    _check_reduction("ctc_loss", reduction)
+    loss, _ = _C.ctc_loss_base(log_probs, labels, input_lengths, label_lengths, int(blank),
+                               bool(norm_by_times))
+    if zero_infinity:
+        loss = _C.where(_C.isinf(loss), _C.zeros_like(loss), loss)
+    if reduction == "mean":
+        return _C.mean(loss / _C.cast(label_lengths, loss.dtype))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean",
+                      name=None):
+    """0.5 (log(max(var, epsilon)) + (input - label)^2 / max(var, epsilon)) (+ 0.5 log(2 pi) when
+    full); variance of input's shape, or of input's shape without (or with 1 as) its last dim.
+    The clamp is not differentiated (gradient as if var were used directly)."""
+    op = "gaussian_nll_loss"
+    _check_reduction(op, reduction)
+    for n, t in (("input", input), ("label", label), ("variance", variance)):
+        _float_input(op, n, t)
+    ishape, vshape = list(input.shape), list(variance.shape)
+    if vshape != ishape:
+        if ishape[:-1] == vshape:
+            variance = _C.unsqueeze(variance, [-1])
+        elif not (ishape[:-1] == vshape[:-1] and vshape and vshape[-1] == 1):
+            raise ValueError(f"{op}: argument 'variance' must have input's shape {ishape}, or it "
+                             f"without the last dim or with a last dim of 1, got {vshape}")
+    # Checked when the op runs (a static program reads no data while it is built).
+    variance = _C.check_values(variance, _C.logical_not(_C.less_than(variance, _C.zeros_like(variance))),
+                               f"{op}: argument 'variance' has negative entries")
+    # max(var, eps) in the forward, the gradient of var itself
+    clamped = _C.clip(variance, float(epsilon))
+    var = variance + (clamped - variance).detach()
+    loss = 0.5 * (_C.log(var) + _C.square(input - label) / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean",
+                     name=None):
+    """exp(input) - label * input (log_input), else input - label * log(input + epsilon); full
+    adds Stirling's term label log(label) - label + 0.5 log(2 pi label) where label > 1."""
+    op = "poisson_nll_loss"
+    if epsilon <= 0:
+        raise ValueError(f"{op}: argument 'epsilon' must be > 0, got {epsilon}")
+    _check_reduction(op, reduction)
+    _same_shape(op, input, label)
+    if log_input:
+        loss = _C.exp(input) - label * input
+    else:
+        loss = input - label * _C.log(input + epsilon)
+    if full:
+        big = _C.greater_than(label, _C.ones_like(label))
+        safe = _C.where(big, label, _C.full_like(label, 2.0))
+        st = safe * _C.log(safe) - safe + 0.5 * _C.log(safe * (2 * math.pi))
+        loss = loss + _C.where(big, st, _C.zeros_like(st))
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, label, reduction="mean", name=None):
+    """log(1 + exp(-label * input))."""
+    op = "soft_margin_loss"
+    _check_reduction(op, reduction)
+    _same_shape(op, input, label)
+    z = -_C.cast(label, input.dtype) * input
+    # log1p(exp(z)) without overflow: max(z, 0) + log1p(exp(-|z|))
+    return _reduce(_C.relu(z) + _C.log1p(_C.exp(-_C.abs(z))), reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
+    """-mean over classes of label log sigmoid(x) + (1 - label) log sigmoid(-x) (times weight),
+    one value per sample, then reduced."""
+    op = "multi_label_soft_margin_loss"
+    _check_reduction(op, reduction)
+    _same_shape(op, input, label)
+    loss = -(label * _C.log_sigmoid(input) + (1.0 - label) * _C.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(_C.mean(loss, [-1], False), reduction)
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+    """sum over j != y of weight[y] max(0, margin - x[y] + x[j])^p / C per sample (p 1 or 2)."""
+    op = "multi_margin_loss"
+    _check_reduction(op, reduction)
+    if p not in (1, 2):
+        raise ValueError(f"{op}: argument 'p' must be 1 or 2, got {p}")
+    if input.ndim != 2:
+        raise ValueError(f"{op}: argument 'input' must be 2-D [N, C], got shape {list(input.shape)}")
+    if label.shape[0] != input.shape[0]:
+        raise ValueError(f"{op}: argument 'label' must have {input.shape[0]} entries (input's "
+                         f"shape[0]), got shape {list(label.shape)}")
+    C = input.shape[1]
+    lab = _C.reshape(label, [-1, 1])
+    xy = _C.take_along_axis(input, lab, 1, True)
+    m = _C.relu(margin - xy + input)
+    if p == 2:
+        m = m * m
+    loss = _C.mean(m, [1], False) - margin ** p / C
+    if weight is not None:
+        if weight.ndim != 1 or weight.shape[0] != C:
+            raise ValueError(f"{op}: argument 'weight' expected shape [{C}] (input's shape[1]), got "
+                             f"{list(weight.shape)}")
+        wy = _C.gather(weight, _C.reshape(label, [-1]), 0)
+        loss = _C.mean(m * _C.unsqueeze(wy, [1]), [1], False) - wy * (margin ** p / C)
+    return _reduce(loss, reduction)
+
+
+def multi_label_margin_loss(input, label, reduction="mean", name=None):
+    """label [N, C] holds target classes up to the first -1; per sample the sum over targets j
+    and non-targets k of max(0, 1 - (x[j] - x[k])), divided by C."""
+    op = "multi_label_margin_loss"
+    _check_reduction(op, reduction)
+    if input.ndim != 2:
+        raise ValueError(f"{op}: argument 'input' must be 2-D [N, C], got {input.ndim}-D")
+    if label.ndim != 2:
+        raise ValueError(f"{op}: argument 'label' must be 2-D [N, C], got {label.ndim}-D")
+    _same_shape(op, input, label)
+    C = input.shape[1]
+    if is_symbolic(label):  # a program: checked when it runs
+        label = _C.check_values(label, _C.logical_and(_C.greater_equal(label, _C.full_like(label, -1)),
+                                                      _C.less_than(label, _C.full_like(label, C))),
+                                f"{op}: label values must be in [-1, {C})")
+    elif label.numel():
+        lo, hi = int(_C.min(label, None, False).item()), int(_C.max(label, None, False).item())
+        if lo < -1:
+            raise ValueError(f"{op}: label values must be >= -1, got {lo}")
+        if hi >= C:
+            raise ValueError(f"{op}: label values must be < {C}, got {hi}")
+    dt = input.dtype
+    valid = _C.cumprod(_C.cast(_C.not_equal(label, _C.full_like(label, -1)), dt), 1, None)  # [N, L]
+    safe = _C.where(_C.equal(label, _C.full_like(label, -1)), _C.zeros_like(label), label)
+    onehot = _C.cast(_C.one_hot(safe, C), dt) * _C.unsqueeze(valid, [2])  # [N, L, C]
+    is_target = _C.clip(_C.sum(onehot, [1], None, False), 0.0, 1.0)  # [N, C]
+    xt = _C.take_along_axis(input, safe, 1, True)  # [N, L]
+    margins = _C.relu(1.0 - _C.unsqueeze(xt, [2]) + _C.unsqueeze(input, [1]))  # [N, L, C]
+    mask = _C.unsqueeze(valid, [2]) * _C.unsqueeze(1.0 - is_target, [1])
+    loss = _C.sum(margins * mask, [1, 2], None, False) / C
+    return _reduce(loss, reduction)
+
+
+def log_loss(input, label, epsilon=1e-4, name=None):
+    """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
+    _same_shape("log_loss", input, label)
+    return -label * _C.log(input + epsilon) - (1.0 - label) * _C.log(1.0 - input + epsilon)
+
+
+def dice_loss(input, label, epsilon=1e-5, name=None):
+    """1 - 2 |input * onehot(label)| / (|input| + |onehot(label)| + epsilon) per sample, averaged;
+    input [N, ..., C] probabilities, label [N, ..., 1] int classes."""
+    op = "dice_loss"
+    _float_input(op, "input", input)
+    if label.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{op}: argument 'label' must be an int32 or int64 tensor, got {label.dtype.name}")
+    if input.ndim < 2:
+        raise ValueError(f"{op}: argument 'input' must be at least 2-D, got shape {list(input.shape)}")
+    if label.ndim != input.ndim or label.shape[-1] != 1 or list(label.shape[:-1]) != list(input.shape[:-1]):
+        raise ValueError(f"{op}: argument 'label' expected shape {list(input.shape[:-1]) + [1]}, "
+                         f"got {list(label.shape)}")
+    oh = _C.cast(_C.one_hot(_C.squeeze(label, [-1]), input.shape[-1]), input.dtype)
+    dims = list(range(1, input.ndim))
+    inse = _C.sum(input * oh, dims, None, False)
+    den = _C.sum(input, dims, None, False) + _C.sum(oh, dims, None, False)
+    return _C.mean(1.0 - inse * 2.0 / (den + epsilon))
+
+
+def square_error_cost(input, label):
+    """(input - label)^2, elementwise."""
+    return _C.square(input - label)
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """N-pair loss: soft-label cross entropy of anchor @ positive^T against the row-normalised
+    same-label matrix, plus l2_reg / 4 times the mean squared norms of anchor and positive."""
+    op = "npair_loss"
+    if anchor.numel() == 0:
+        raise ValueError(f"{op}: argument 'anchor' must not be empty")
+    if positive.numel() == 0:
+        raise ValueError(f"{op}: argument 'positive' must not be empty")
+    B = labels.shape[0]
+    lab = _C.reshape(labels, [B, 1])
+    same = _C.cast(_C.equal(lab, _C.reshape(labels, [1, B])), anchor.dtype)
+    same = same / _C.sum(same, [1], None, True)
+    l2 = (_C.mean(_C.sum(_C.square(anchor), [1], None, False)) +
+          _C.mean(_C.sum(_C.square(positive), [1], None, False))) * (0.25 * l2_reg)
+    sim = _C.matmul(anchor, positive, False, True)
+    ce = -_C.sum(same * _C.log_softmax(sim, 1), [1], None, True)  # [B, 1]
+    return l2 + _C.mean(_C.sum(same * ce, [0], None, False))
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None,
+                                      margin=1.0, swap=False, reduction="mean", name=None):
+    """max(0, d(input, positive) - d(input, negative) + margin), d = distance_function or the
+    pairwise 2-norm distance; swap: the negative distance is min(d(a, n), d(p, n))."""
+    op = "triplet_margin_with_distance_loss"
+    _check_reduction(op, reduction)
+    if margin < 0:
+        raise ValueError(f"{op}: argument 'margin' must be >= 0, got {margin}")
+    d = distance_function if distance_function is not None else pairwise_distance
+    dp = d(input, positive)
+    dn = d(input, negative)
+    if swap:
+        dn = _C.minimum(dn, d(positive, negative))
+    return _reduce(_C.relu(dp - dn + margin), reduction)
+
+
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+                         group=None, return_softmax=False, reduction="mean"):
+    """Combined-margin softmax cross entropy (ArcFace / CosFace / SphereFace), single process:
+    logits are cosines; the target class's becomes cos(margin1 acos(x) + margin2) - margin3, all
+    are scaled by `scale`, then softmax cross entropy. 'none' gives [N, 1]."""
+    op = "margin_cross_entropy"
+    if reduction is None:
+        reduction = "none"
+    _check_reduction(op, reduction)
+    if group not in (None, False):
+        raise NotImplementedError(f"{op}: model-parallel groups are not supported (single process)")
+    if logits.ndim != 2:
+        raise ValueError(f"{op}: argument 'logits' must be 2-D [N, C], got shape {list(logits.shape)}")
+    if label.ndim == 2 and label.shape[1] == 1:
+        label = _C.reshape(label, [-1])
+    if label.ndim != 1 or label.shape[0] != logits.shape[0]:
+        raise ValueError(f"{op}: argument 'label' expected shape [{logits.shape[0]}] or "
+                         f"[{logits.shape[0]}, 1], got {list(label.shape)}")
+    C = logits.shape[1]
+    oh = _C.cast(_C.one_hot(label, C), logits.dtype)
+    theta = _C.acos(_C.clip(logits, -1.0, 1.0))
+    target = _C.cos(theta * margin1 + margin2) - margin3
+    z = (logits + oh * (target - logits)) * scale
+    logp = _C.log_softmax(z, 1)
+    loss = -_C.sum(oh * logp, [1], None, True)
+    loss = _reduce(loss, reduction)
+    if return_softmax:
+        return loss, _C.exp(logp)
+    return loss
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,
+                  is_sparse=False, name=None):
+    """Hierarchical sigmoid loss, [N, 1]. Without path_table the classes are the leaves of a
+    complete binary tree: for code = label + num_classes, step j of the path uses node
+    (code >> (j + 1)) - 1 with bit (code >> j) & 1 while that node is >= 0. With path_table /
+    path_code [N, L] the nodes and bits are given (nodes < 0 end a path). Per step
+    pre = clip(weight[node] . x + bias[node], -40, 40); loss = sum of softplus(pre) - bit * pre,
+    plus log 2 for every unused step of a path shorter than L (as Paddle)."""
+    op = "hsigmoid_loss"
+    if num_classes < 2:
+        raise ValueError(f"{op}: argument 'num_classes' must be >= 2, got {num_classes}")
+    _float_input(op, "input", input)
+    if input.ndim != 2:
+        raise ValueError(f"{op}: argument 'input' must be 2-D [N, D], got shape {list(input.shape)}")
+    N, D = input.shape
+    lab = _C.reshape(label, [-1])
+    if lab.shape[0] != N:
+        raise ValueError(f"{op}: argument 'label' must hold {N} labels (input's rows), got shape "
+                         f"{list(label.shape)}")
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{op}: arguments 'path_table' and 'path_code' must be given together")
+    if path_table is None:
+        if weight.ndim != 2 or list(weight.shape) != [num_classes - 1, D]:
+            raise ValueError(f"{op}: argument 'weight' expected shape {[num_classes - 1, D]}, got "
+                             f"{list(weight.shape)}")
+        code = _C.cast(lab, "int64") + num_classes
+        steps = max(1, (2 * num_classes - 1).bit_length() - 1)
+        nodes = _C.stack([_C.floor_divide(code, _C.full_like(code, 2 ** (j + 1))) - 1
+                          for j in range(steps)], 1)
+        bits = _C.stack([_C.remainder(_C.floor_divide(code, _C.full_like(code, 2 ** j)),
+                                      _C.full_like(code, 2)) for j in range(steps)], 1)
+    else:
+        nodes, bits = _C.cast(path_table, "int64"), _C.cast(path_code, "int64")
+        if nodes.ndim != 2 or nodes.shape[0] != N or list(bits.shape) != list(nodes.shape):
+            raise ValueError(f"{op}: arguments 'path_table' and 'path_code' must be [N, L] with "
+                             f"N = {N}, got {list(path_table.shape)} and {list(path_code.shape)}")
+    valid = _C.greater_equal(nodes, _C.zeros_like(nodes))
+    safe = _C.where(valid, nodes, _C.zeros_like(nodes))
+    L = nodes.shape[1]
+    w = _C.reshape(_C.gather(weight, _C.reshape(safe, [-1]), 0), [N, L, D])
+    pre = _C.sum(w * _C.unsqueeze(input, [1]), [2], None, False)
+    if bias is not None:
+        pre = pre + _C.reshape(_C.gather(_C.reshape(bias, [-1]), _C.reshape(safe, [-1]), 0), [N, L])
+    pre = _C.clip(pre, -40.0, 40.0)
+    sp = _C.relu(pre) + _C.log1p(_C.exp(-_C.abs(pre)))
+    validf = _C.cast(valid, input.dtype)
+    term = (sp - _C.cast(bits, input.dtype) * pre) * validf
+    # As Paddle, each unused step of a path shorter than L adds softplus(0) = log 2 (a constant).
+    pad = (L - _C.sum(validf, [1], None, True)) * math.log(2.0)
+    return _C.sum(term, [1], None, True) + pad

@@ -3,6 +3,7 @@ import math
 
 from ... import _C
 from ...framework import dtype as D
+from ...framework.mode import eager
 
 _global_weight_initializer = None
 _global_bias_initializer = None
@@ -72,7 +73,6 @@ def set_global_initializer(weight_init, bias_init=None):
 def make_parameter(shape, dtype, attr, is_bias, default_initializer, default_name):
     """A Parameter of `shape` and `dtype` named and initialised as `attr` says (with values, also
     in static mode)."""
-    from ...static.mode import eager
     with eager():
         return _make_parameter(shape, dtype, attr, is_bias, default_initializer, default_name)
 

@@ -9,7 +9,7 @@ import types
 
 from ... import _C
 from .. import functional as F
-from ..functional.activation2 import _inplace
+from ..functional.activation import _inplace
 from ..initializer import Constant
 from .layers import Layer
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from ... import _C
 from ...framework import dtype as D
+from ...framework.mode import eager
 from ...framework.param_attr import ParamAttr
 from ...framework.parameter import Parameter
 from ...utils import unique_name
@@ -60,7 +61,6 @@ class Layer:
         if init is not None and not getattr(init, "_oar_eager", False):
             @functools.wraps(init)
             def eager_init(self, *args, **kw):
-                from ...static.mode import eager
                 with eager():
                     init(self, *args, **kw)
             eager_init._oar_eager = True

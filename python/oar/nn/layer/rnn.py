@@ -7,9 +7,9 @@ wrappers keep Paddle's Python time loop, which works for any cell.
 """
 import math
 
-import oar
-
 from ... import _C
+from ...framework.dtype import get_default_dtype
+from ...tensor.manipulation import split, unstack
 from .. import functional as F
 from .. import initializer as I
 from .layers import Layer
@@ -76,14 +76,14 @@ class RNNCellBase(Layer):
             try:
                 dtype = self.state_dtype
             except NotImplementedError:
-                dtype = oar.get_default_dtype()
+                dtype = get_default_dtype()
         batch = batch_ref.shape[batch_dim_idx]
         flat_dtypes = _flatten(dtype) if isinstance(dtype, (list, tuple)) else [dtype]
 
         def full(s, dt):
             s = list(s) if s[0] == -1 else [-1, *s]
             s[0] = batch
-            return oar.full(s, init_value, dt)
+            return _C.full(s, init_value, dt)
 
         if len(flat_dtypes) == 1:
             return _map_shapes(lambda s: full(s, flat_dtypes[0]), shapes)
@@ -116,15 +116,15 @@ class SimpleRNNCell(RNNCellBase):
         if activation not in ("tanh", "relu"):
             raise ValueError(f"activation for SimpleRNNCell should be tanh or relu, but get {activation}")
         self.activation = activation
-        self._activation_fn = oar.tanh if activation == "tanh" else F.relu
+        self._activation_fn = _C.tanh if activation == "tanh" else F.relu
 
     def forward(self, inputs, states=None):
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
-        i2h = oar.matmul(inputs, self.weight_ih, transpose_y=True)
+        i2h = _C.matmul(inputs, self.weight_ih, transpose_y=True)
         if self.bias_ih is not None:
             i2h = i2h + self.bias_ih
-        h2h = oar.matmul(states, self.weight_hh, transpose_y=True)
+        h2h = _C.matmul(states, self.weight_hh, transpose_y=True)
         if self.bias_hh is not None:
             h2h = h2h + self.bias_hh
         h = self._activation_fn(i2h + h2h)
@@ -171,18 +171,18 @@ class LSTMCell(RNNCellBase):
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
         pre_hidden, pre_cell = states
-        gates = oar.matmul(inputs, self.weight_ih, transpose_y=True)
+        gates = _C.matmul(inputs, self.weight_ih, transpose_y=True)
         if self.bias_ih is not None:
             gates = gates + self.bias_ih
-        gates = gates + oar.matmul(pre_hidden, self.weight_hh, transpose_y=True)
+        gates = gates + _C.matmul(pre_hidden, self.weight_hh, transpose_y=True)
         if self.bias_hh is not None:
             gates = gates + self.bias_hh
-        i, f, g, o = oar.split(gates, 4, -1)
+        i, f, g, o = split(gates, 4, -1)
         i, f, o = F.sigmoid(i), F.sigmoid(f), F.sigmoid(o)
-        c = f * pre_cell + i * oar.tanh(g)
-        h = o * oar.tanh(c)
+        c = f * pre_cell + i * _C.tanh(g)
+        h = o * _C.tanh(c)
         if self.proj_size > 0:
-            h = oar.matmul(h, self.weight_ho)
+            h = _C.matmul(h, self.weight_ho)
         return h, (h, c)
 
     @property
@@ -215,17 +215,17 @@ class GRUCell(RNNCellBase):
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
         pre_hidden = states
-        x_gates = oar.matmul(inputs, self.weight_ih, transpose_y=True)
+        x_gates = _C.matmul(inputs, self.weight_ih, transpose_y=True)
         if self.bias_ih is not None:
             x_gates = x_gates + self.bias_ih
-        h_gates = oar.matmul(pre_hidden, self.weight_hh, transpose_y=True)
+        h_gates = _C.matmul(pre_hidden, self.weight_hh, transpose_y=True)
         if self.bias_hh is not None:
             h_gates = h_gates + self.bias_hh
-        x_r, x_z, x_c = oar.split(x_gates, 3, 1)
-        h_r, h_z, h_c = oar.split(h_gates, 3, 1)
+        x_r, x_z, x_c = split(x_gates, 3, 1)
+        h_r, h_z, h_c = split(h_gates, 3, 1)
         r = F.sigmoid(x_r + h_r)
         z = F.sigmoid(x_z + h_z)
-        c = oar.tanh(x_c + r * h_c)
+        c = _C.tanh(x_c + r * h_c)
         h = (pre_hidden - c) * z + c
         return h, h
 
@@ -239,7 +239,7 @@ class GRUCell(RNNCellBase):
 
 # ---- running a cell over time (any cell; Python time loop as Paddle's dygraph rnn) -----------
 def _swap_batch_time(x):
-    return oar.transpose(x, [1, 0, *range(2, x.ndim)])
+    return _C.transpose(x, [1, 0, *range(2, x.ndim)])
 
 
 def _run_cell(cell, inputs, initial_states=None, sequence_length=None, time_major=False,
@@ -254,12 +254,12 @@ def _run_cell(cell, inputs, initial_states=None, sequence_length=None, time_majo
         inputs = _map(_swap_batch_time, inputs)
     mask = None
     if sequence_length is not None:
-        mask = oar.transpose(F.sequence_mask(sequence_length, maxlen=steps,
+        mask = _C.transpose(F.sequence_mask(sequence_length, maxlen=steps,
                                             dtype=_flatten(inputs)[0].dtype), [1, 0])
     if is_reverse:
-        inputs = _map(lambda x: oar.flip(x, [0]), inputs)
+        inputs = _map(lambda x: _C.flip(x, [0]), inputs)
         if mask is not None:
-            mask = oar.flip(mask, [0])
+            mask = _C.flip(mask, [0])
     states = initial_states
     outputs = None
     new_states = states
@@ -267,7 +267,7 @@ def _run_cell(cell, inputs, initial_states=None, sequence_length=None, time_majo
         step_inputs = _map(lambda x: x[i], inputs)
         step_outputs, new_states = cell(step_inputs, states, **kwargs)
         if mask is not None:
-            m = oar.unsqueeze(mask[i], [-1])
+            m = _C.unsqueeze(mask[i], [-1])
             new_states = _map(lambda old, new: old * (1.0 - m) + new * m, states, new_states)
         states = new_states
         if outputs is None:
@@ -276,8 +276,8 @@ def _run_cell(cell, inputs, initial_states=None, sequence_length=None, time_majo
             _map(lambda x, acc: acc.append(x), step_outputs, outputs)
 
     def finish(acc):
-        out = oar.stack(acc, time_axis)
-        return oar.flip(out, [time_axis]) if is_reverse else out
+        out = _C.stack(acc, time_axis)
+        return _C.flip(out, [time_axis]) if is_reverse else out
 
     if outputs is None:
         raise ValueError("RNN: the input has no time steps (time dimension is 0)")
@@ -335,7 +335,7 @@ class BiRNN(Layer):
                                   False, **kwargs)
         out_bw, st_bw = _run_cell(self.cell_bw, inputs, states_bw, sequence_length, self.time_major,
                                   True, **kwargs)
-        outputs = _map(lambda a, b: oar.concat([a, b], -1), out_fw, out_bw)
+        outputs = _map(lambda a, b: _C.concat([a, b], -1), out_fw, out_bw)
         return outputs, (st_fw, st_bw)
 
 
@@ -343,17 +343,17 @@ class BiRNN(Layer):
 def _split_states(states, bidirectional, components):
     """[L*D, B, C] (or a tuple of them) -> per layer (and per direction) cell states."""
     if components == 1:
-        parts = oar.unstack(states, 0)
+        parts = unstack(states, 0)
         return parts if not bidirectional else list(zip(parts[::2], parts[1::2]))
-    per = list(zip(*[oar.unstack(s, 0) for s in states]))
+    per = list(zip(*[unstack(s, 0) for s in states]))
     return per if not bidirectional else list(zip(per[::2], per[1::2]))
 
 
 def _concat_states(states, components):
     flat = _flatten(states)
     if components == 1:
-        return oar.stack(flat, 0)
-    return tuple(oar.stack(flat[i::components], 0) for i in range(components))
+        return _C.stack(flat, 0)
+    return tuple(_C.stack(flat[i::components], 0) for i in range(components))
 
 
 class RNNBase(LayerList):
@@ -434,7 +434,7 @@ class RNNBase(LayerList):
         if initial_states is None:
             dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
             lead = [self.num_layers * self.num_directions, inputs.shape[batch_index]]
-            initial_states = tuple(oar.full(lead + dims[i], 0.0, dtype)
+            initial_states = tuple(_C.full(lead + dims[i], 0.0, dtype)
                                    for i in range(self.state_components))
         elif isinstance(initial_states, _C.Tensor):
             initial_states = [initial_states]
@@ -484,10 +484,10 @@ class RNNBase(LayerList):
                 outs.append(out)
                 last_h.append(h)
                 last_c.append(c)
-            x = outs[0] if len(outs) == 1 else oar.concat(outs, -1)
+            x = outs[0] if len(outs) == 1 else _C.concat(outs, -1)
         outputs = x if self.time_major else _swap_batch_time(x)
-        final_h = oar.stack(last_h, 0)
-        return outputs, ((final_h, oar.stack(last_c, 0)) if lstm else final_h)
+        final_h = _C.stack(last_h, 0)
+        return outputs, ((final_h, _C.stack(last_c, 0)) if lstm else final_h)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"

@@ -5,8 +5,8 @@ state dicts load both ways."""
 import collections
 import copy
 
-import oar
-
+from ... import _C
+from ...framework.dtype import get_default_dtype
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from .common import Dropout, Linear
@@ -48,8 +48,8 @@ def _convert_attention_mask(attn_mask, dtype):
         return attn_mask
     name = str(attn_mask.dtype).replace("paddle.", "").replace("oar.", "")
     if name == "bool" or "int" in name:
-        return (oar.cast(attn_mask, dtype) - 1.0) * 1e9
-    return oar.cast(attn_mask, dtype)
+        return (_C.cast(attn_mask, dtype) - 1.0) * 1e9
+    return _C.cast(attn_mask, dtype)
 
 
 def _check_positive(where, **values):
@@ -88,8 +88,8 @@ class MultiHeadAttention(Layer):
 
     def _heads(self, x):
         """[B, L, E] -> [B, heads, L, head_dim]."""
-        x = oar.reshape(x, [0, 0, self.num_heads, self.head_dim])
-        return oar.transpose(x, [0, 2, 1, 3])
+        x = _C.reshape(x, [0, 0, self.num_heads, self.head_dim])
+        return _C.transpose(x, [0, 2, 1, 3])
 
     def compute_kv(self, key, value):
         return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
@@ -102,7 +102,7 @@ class MultiHeadAttention(Layer):
             return self.StaticCache(*self.compute_kv(key, value))
         if value is None:
             shape = [key.shape[0], self.num_heads, 0, self.head_dim]
-            return self.Cache(oar.full(shape, 0, key.dtype), oar.full(shape, 0, key.dtype))
+            return self.Cache(_C.full(shape, 0, key.dtype), _C.full(shape, 0, key.dtype))
         return self.Cache(key, value)
 
     def _prepare_qkv(self, query, key, value, cache):
@@ -112,8 +112,8 @@ class MultiHeadAttention(Layer):
         else:
             k, v = self.compute_kv(key, value)
         if isinstance(cache, self.Cache):
-            k = oar.concat([cache.k, k], axis=2)
-            v = oar.concat([cache.v, v], axis=2)
+            k = _C.concat([cache.k, k], axis=2)
+            v = _C.concat([cache.v, v], axis=2)
             cache = self.Cache(k, v)
         return q, k, v, cache
 
@@ -124,14 +124,14 @@ class MultiHeadAttention(Layer):
         key = query if key is None else key
         value = query if value is None else value
         q, k, v, cache = self._prepare_qkv(query, key, value, cache)
-        product = oar.matmul(q * (self.head_dim ** -0.5), k, transpose_y=True)
+        product = _C.matmul(q * (self.head_dim ** -0.5), k, transpose_y=True)
         if attn_mask is not None:
             product = product + _convert_attention_mask(attn_mask, product.dtype)
         weights = F.softmax(product)
         if self.dropout:
             weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
-        out = oar.transpose(oar.matmul(weights, v), [0, 2, 1, 3])
-        out = self.out_proj(oar.reshape(out, [0, 0, out.shape[2] * out.shape[3]]))
+        out = _C.transpose(_C.matmul(weights, v), [0, 2, 1, 3])
+        out = self.out_proj(_C.reshape(out, [0, 0, out.shape[2] * out.shape[3]]))
         outs = [out]
         if self.need_weights:
             outs.append(weights)
@@ -383,6 +383,6 @@ class Transformer(Layer):
 
     def generate_square_subsequent_mask(self, length):
         """[length, length] additive causal mask: 0 on and below the diagonal, -inf above."""
-        if isinstance(length, oar.Tensor):
+        if isinstance(length, _C.Tensor):
             length = int(length.item())
-        return oar.triu(oar.full([length, length], -float("inf"), oar.get_default_dtype()), 1)
+        return _C.triu(_C.full([length, length], -float("inf"), get_default_dtype()), 1)

@@ -1,6 +1,6 @@
 """Layers as functions for static programs (paddle.static.nn.fc, conv2d, batch_norm, ...): each
 creates its weights with values now (as the matching nn layer does) and records its ops."""
-from .. import mode
+from ...framework import mode
 from ..program import current_tracer
 
 

@@ -1,7 +1,7 @@
 """cond and while_loop (paddle.static.nn): IR control flow when the predicate is a value of the
 program being built; plain Python control flow otherwise (dynamic mode, Python bools)."""
 from ... import _C
-from .. import mode
+from ...framework import mode
 
 _ir = _C._ir
 

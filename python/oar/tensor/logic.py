@@ -1,0 +1,36 @@
+"""Comparisons and predicates: Paddle's short comparison names (eq, ne, gt/greater, ge, lt/less,
+le: the C++ ops equal, not_equal, greater_than, ... under other names), isin, is_empty, is_tensor."""
+from .. import _C
+from ..framework.dtype import convert_dtype
+
+Tensor = _C.Tensor
+
+__all__ = ["eq", "ne", "gt", "greater", "ge", "lt", "less", "le", "isin", "is_empty", "is_tensor",
+           "is_tensor_method"]
+
+
+eq, ne = _C.equal, _C.not_equal
+gt = greater = _C.greater_than
+ge = _C.greater_equal
+lt = less = _C.less_than
+le = _C.less_equal
+
+
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    flat = _C.reshape(x, [-1, 1])
+    hit = _C.any(_C.equal(flat, _C.reshape(test_x, [1, -1])), [1], False)
+    hit = _C.reshape(hit, x.shape)
+    return _C.logical_not(hit) if invert else hit
+
+
+def is_empty(x, name=None):
+    return _C.full([], x.size == 0, convert_dtype("bool"))
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def is_tensor_method(self):
+    """x.is_tensor(): True."""
+    return True
