@@ -27,10 +27,32 @@ import os as _os
 if "GOMP_SPINCOUNT" not in _os.environ and "OMP_WAIT_POLICY" not in _os.environ:
     _os.environ["GOMP_SPINCOUNT"] = "10000"
 
+
+def _check_cpu():
+    """oar's default build targets x86-64-v3: on a CPU without AVX2 or FMA, refuse with an
+    ImportError that says so instead of dying of an illegal instruction inside the library."""
+    import platform
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return
+    try:
+        with open("/proc/cpuinfo") as f:
+            line = next((l for l in f if l.startswith("flags")), "")
+    except OSError:
+        return
+    have = set(line.partition(":")[2].split())
+    missing = [flag for flag in ("avx2", "fma") if flag not in have]
+    if have and missing:
+        raise ImportError(f"oar was built for x86-64-v3 CPUs (AVX2 and FMA); this CPU lacks {', '.join(missing)}. "
+                          "Build oar from source on this machine (cmake -DOAR_NATIVE=ON) to run it here.")
+
+
+_check_cpu()
 from . import _C  # noqa: E402
 from ._C import Tensor  # noqa: E402,F401
 
 __version__ = "0.1.0"
+# python/oar/version.py and sysconfig.py: build information (paddle.version, paddle.sysconfig).
+from . import version, sysconfig  # noqa: E402,F401
 
 # The generated ops first, so that a Python function of the same name imported below wins.
 for _name in _C._generated_ops + _C._inplace_ops:

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "bind_common.h"
+#include "oar/core/cpu_isa.h"
 #include "oar/core/allocator.h"
 #include "oar/core/parallel.h"
 #include "oar/core/random.h"
@@ -132,6 +133,13 @@ NB_MODULE(_C, m) {
   m.def("set_default_dtype", [](DType d) { set_default_float_dtype(d); }, nb::arg("d"));
   m.def("set_num_threads", &set_num_threads, nb::arg("n"));
   m.def("get_num_threads", &get_num_threads);
+  // What this build targets and which vector paths the CPU takes (oar.version.show()).
+  m.def("_build_info", [] {
+    nb::dict d;
+    d["build_target"] = OAR_BUILD_TARGET;
+    d["cpu_isa"] = cpu_isa_name(cpu_isa());
+    return d;
+  });
 
   // RNG: oar.seed and state for save/restore.
   m.def("seed", [](int64_t s) { default_generator().manual_seed(static_cast<uint64_t>(s)); },

@@ -4,10 +4,9 @@
 #include <cfloat>
 #include <cstring>
 #include <limits>
-#if defined(__AVX512F__)
 #include <immintrin.h>
-#endif
 
+#include "oar/core/cpu_isa.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/kernels/cpu/shape.h"
@@ -24,10 +23,10 @@ constexpr int64_t kGrainFloats = 1 << 15;
 int64_t blocks(int64_t c) { return (c + B - 1) / B; }
 
 // out[0..16) = the lane-wise maximum of x's pixels [h0, h1) x [w0, w1) (-FLT_MAX when the window
-// is empty); a NaN anywhere in a lane's window makes that lane NaN, as pool_max.
-inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
-                       float* out) {
-#if defined(__AVX512F__)
+// is empty); a NaN anywhere in a lane's window makes that lane NaN, as pool_max. One 512-bit
+// vector per pixel where the CPU has AVX-512, else plain lanes.
+OAR_TARGET_AVX512 void window_max_avx512(const float* plane, int64_t W, int64_t h0, int64_t h1, int64_t w0,
+                                         int64_t w1, float* out) {
   __m512 m = _mm512_set1_ps(-FLT_MAX);
   __mmask16 nan = 0;
   for (int64_t h = h0; h < h1; ++h)
@@ -37,7 +36,10 @@ inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, in
       m = _mm512_max_ps(v, m);  // m when v is NaN; the mask restores it below
     }
   _mm512_storeu_ps(out, _mm512_mask_mov_ps(m, nan, _mm512_set1_ps(std::numeric_limits<float>::quiet_NaN())));
-#else
+}
+
+void window_max_lanes(const float* plane, int64_t W, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+                      float* out) {
   float m[B];
   std::fill(m, m + B, -FLT_MAX);
   for (int64_t h = h0; h < h1; ++h)
@@ -46,7 +48,12 @@ inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, in
       for (int64_t l = 0; l < B; ++l) m[l] = (v[l] > m[l] || v[l] != v[l]) ? v[l] : m[l];  // NaN wins
     }
   std::memcpy(out, m, sizeof(m));
-#endif
+}
+
+inline void window_max(const float* plane, int64_t W, int64_t h0, int64_t h1, int64_t w0, int64_t w1,
+                       float* out) {
+  static const bool wide = cpu_isa() == CpuIsa::Avx512;
+  (wide ? window_max_avx512 : window_max_lanes)(plane, W, h0, h1, w0, w1, out);
 }
 
 }  // namespace

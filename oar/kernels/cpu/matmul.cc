@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "oar/core/cpu_isa.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
@@ -243,13 +244,13 @@ OAR_INLINE void blocked_body(int64_t M, int64_t N, int64_t K_, const Mat<T>& a, 
 }
 
 template <typename T>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma"))) void blocked_avx512(
+OAR_TARGET_AVX512 void blocked_avx512(
     int64_t M, int64_t N, int64_t K, const Mat<T>& a, const Mat<T>& b, T* c, int64_t ldc,
     bool acc) {
   blocked_body<T, CfgAvx512<acc_t<T>>>(M, N, K, a, b, c, ldc, acc);
 }
 template <typename T>
-__attribute__((target("avx2,fma"))) void blocked_avx2(int64_t M, int64_t N, int64_t K,
+OAR_TARGET_AVX2 void blocked_avx2(int64_t M, int64_t N, int64_t K,
                                                       const Mat<T>& a, const Mat<T>& b, T* c,
                                                       int64_t ldc, bool acc) {
   blocked_body<T, CfgAvx2<acc_t<T>>>(M, N, K, a, b, c, ldc, acc);
@@ -260,25 +261,12 @@ void blocked_base(int64_t M, int64_t N, int64_t K, const Mat<T>& a, const Mat<T>
   blocked_body<T, CfgBase<acc_t<T>>>(M, N, K, a, b, c, ldc, acc);
 }
 
-enum class Isa { Baseline, Avx2, Avx512 };
-Isa cpu_isa() {
-  static const Isa isa = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-      return Isa::Avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::Avx2;
-    return Isa::Baseline;
-  }();
-  return isa;
-}
-
 template <typename T>
 void gemm_blocked(int64_t M, int64_t N, int64_t K, const Mat<T>& a, const Mat<T>& b, T* c,
                   int64_t ldc, bool accumulate) {
   switch (cpu_isa()) {
-    case Isa::Avx512: return blocked_avx512<T>(M, N, K, a, b, c, ldc, accumulate);
-    case Isa::Avx2: return blocked_avx2<T>(M, N, K, a, b, c, ldc, accumulate);
+    case CpuIsa::Avx512: return blocked_avx512<T>(M, N, K, a, b, c, ldc, accumulate);
+    case CpuIsa::Avx2: return blocked_avx2<T>(M, N, K, a, b, c, ldc, accumulate);
     default: return blocked_base<T>(M, N, K, a, b, c, ldc, accumulate);
   }
 }

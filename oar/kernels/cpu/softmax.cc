@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "oar/core/cpu_isa.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
@@ -178,42 +179,28 @@ OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, in
   }
 }
 
-#define OAR_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,fma")))
-#define OAR_AVX2 __attribute__((target("avx2,fma")))
-OAR_AVX512 void rows_f32_avx512(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
+OAR_TARGET_AVX512 void rows_f32_avx512(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
                                 bool log) {
   rows_f32<64>(x, y, r0, r1, n, log);
 }
-OAR_AVX2 void rows_f32_avx2(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
+OAR_TARGET_AVX2 void rows_f32_avx2(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
                             bool log) {
   rows_f32<32>(x, y, r0, r1, n, log);
 }
 void rows_f32_base(const float* x, float* y, int64_t r0, int64_t r1, int64_t n, bool log) {
   rows_f32<16>(x, y, r0, r1, n, log);
 }
-OAR_AVX512 void strided_f32_avx512(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
+OAR_TARGET_AVX512 void strided_f32_avx512(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
                                    int64_t inner, int64_t cols, bool log) {
   strided_f32<64>(x, y, t0, t1, n, inner, cols, log);
 }
-OAR_AVX2 void strided_f32_avx2(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
+OAR_TARGET_AVX2 void strided_f32_avx2(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
                                int64_t inner, int64_t cols, bool log) {
   strided_f32<32>(x, y, t0, t1, n, inner, cols, log);
 }
 void strided_f32_base(const float* x, float* y, int64_t t0, int64_t t1, int64_t n, int64_t inner,
                       int64_t cols, bool log) {
   strided_f32<16>(x, y, t0, t1, n, inner, cols, log);
-}
-
-int isa_level() {  // 2: AVX-512, 1: AVX2+FMA, 0: baseline
-  static const int level = [] {
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-      return 2;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
-    return 0;
-  }();
-  return level;
 }
 
 // ---- float64: plain loops (exp from libm) ----
@@ -344,7 +331,7 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
     oc = &ocopy;
   }
   if (ct == DType::Float32) {
-    const int level = isa_level();
+    const int level = static_cast<int>(cpu_isa());
     run<float>(static_cast<const float*>(xc->raw_data()), static_cast<float*>(oc->raw_data()),
                outer, n, inner, log,
                level == 2 ? rows_f32_avx512 : level == 1 ? rows_f32_avx2 : rows_f32_base,

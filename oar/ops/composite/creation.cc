@@ -39,9 +39,7 @@ Tensor empty_like(const Tensor& x, std::optional<DType> dtype) {
   return Tensor::make(x.shape(), dtype.value_or(x.dtype()));
 }
 
-Tensor rand(const IntArray& shape, std::optional<DType> dtype) {
-  return uniform(shape, dtype, 0.0, 1.0, 0);
-}
+Tensor rand(const IntArray& shape, std::optional<DType> dtype) { return uniform(shape, dtype, 0.0, 1.0, 0); }
 
 Tensor randn(const IntArray& shape, std::optional<DType> dtype) {
   return gaussian(shape, 0.0, 1.0, 0, dtype);
@@ -63,7 +61,8 @@ Tensor randint(int64_t low, int64_t high, const IntArray& shape, std::optional<D
 }
 
 Tensor bernoulli(const Tensor& x) {
-  OAR_ENFORCE(is_floating(x.dtype()), TypeMismatch, "bernoulli: argument 'x' must be a float tensor of probabilities, got ", dtype_name(x.dtype()));
+  OAR_ENFORCE(is_floating(x.dtype()), TypeMismatch,
+              "bernoulli: argument 'x' must be a float tensor of probabilities, got ", dtype_name(x.dtype()));
   Tensor out = Tensor::make(x.shape(), x.dtype());
 #ifndef OAR_SHAPE_ONLY  // the draw; a program knows the type above and draws when it runs
   Generator& g = default_generator();

@@ -2,7 +2,6 @@
 // Compiled twice, eager and shape-only: see oar/ops/composite/composite.h.
 #include "oar/ops/composite/composite.h"
 
-
 namespace OAR_COMPOSITE_NAMESPACE {
 
 Tensor divide(const Tensor& x, const Tensor& y) {
@@ -24,8 +23,6 @@ Tensor equal_all(const Tensor& x, const Tensor& y) {
   return all(equal(x, y));
 }
 
-Tensor lerp(const Tensor& x, const Tensor& y, const Tensor& weight) {
-  return x + weight * (y - x);
-}
+Tensor lerp(const Tensor& x, const Tensor& y, const Tensor& weight) { return x + weight * (y - x); }
 
 }  // namespace OAR_COMPOSITE_NAMESPACE

@@ -12,9 +12,12 @@
 namespace OAR_COMPOSITE_NAMESPACE {
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types
-Tensor hard_cross_entropy_grad(const Tensor& input, const Tensor& label, const Tensor& weight, const Tensor& lse, const Tensor& out_grad, int64_t ignore_index, int64_t input_kind) {
+Tensor hard_cross_entropy_grad(const Tensor& input, const Tensor& label, const Tensor& weight,
+                               const Tensor& lse, const Tensor& out_grad, int64_t ignore_index,
+                               int64_t input_kind) {
   {  // the forward's checks, and lse and the gradient shaped as it made them
-    const auto fwd = infer_meta::hard_cross_entropy("hard_cross_entropy_grad", input, label, weight, ignore_index, input_kind);
+    const auto fwd = infer_meta::hard_cross_entropy("hard_cross_entropy_grad", input, label, weight,
+                                                    ignore_index, input_kind);
     check_same_meta("hard_cross_entropy_grad", "lse", lse, fwd[2].shape, fwd[2].dtype);
     check_same_meta("hard_cross_entropy_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
   }
@@ -32,7 +35,8 @@ Tensor hard_cross_entropy_grad(const Tensor& input, const Tensor& label, const T
     return -onehot * coef;
   }
   Tensor out = Tensor::make(input.shape(), input.dtype());
-  kernels::hard_cross_entropy_grad(input, label, weight, lse, out_grad, ignore_index, static_cast<kernels::CEInput>(input_kind), out);
+  kernels::hard_cross_entropy_grad(input, label, weight, lse, out_grad, ignore_index,
+                                   static_cast<kernels::CEInput>(input_kind), out);
   return out;
 }
 #endif

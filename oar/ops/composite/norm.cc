@@ -11,15 +11,20 @@
 
 namespace OAR_COMPOSITE_NAMESPACE {
 
-Tensor layer_norm(const Tensor& x, const IntArray& normalized_shape, const Tensor& weight, const Tensor& bias, double epsilon) {
+Tensor layer_norm(const Tensor& x, const IntArray& normalized_shape, const Tensor& weight, const Tensor& bias,
+                  double epsilon) {
   const int64_t begin = infer_meta::layer_norm_begin(x, normalized_shape, weight, bias, epsilon);
   return std::get<0>(layer_norm_base(x, weight, bias, epsilon, begin));
 }
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types
-std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean, const Tensor& rstd, const Tensor& out_grad, double epsilon, int64_t begin_norm_axis, bool want_x, bool want_weight, bool want_bias) {
+std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
+                                                   const Tensor& rstd, const Tensor& out_grad, double epsilon,
+                                                   int64_t begin_norm_axis, bool want_x, bool want_weight,
+                                                   bool want_bias) {
   {  // the forward's checks, and the saved statistics and gradient shaped as it made them
-    const auto fwd = infer_meta::layer_norm_base("layer_norm_grad", x, weight, Tensor(), epsilon, begin_norm_axis);
+    const auto fwd =
+        infer_meta::layer_norm_base("layer_norm_grad", x, weight, Tensor(), epsilon, begin_norm_axis);
     check_same_meta("layer_norm_grad", "mean", mean, fwd[1].shape, fwd[1].dtype);
     check_same_meta("layer_norm_grad", "rstd", rstd, fwd[2].shape, fwd[2].dtype);
     check_same_meta("layer_norm_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
@@ -27,7 +32,8 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor
   int64_t rows = 1;
   for (int64_t d = 0; d < begin_norm_axis; ++d) rows *= x.shape()[d];
   const int64_t n = rows == 0 ? 0 : x.numel() / rows;
-  const Shape pshape = weight.defined() ? weight.shape() : Shape(x.shape().begin() + begin_norm_axis, x.shape().end());
+  const Shape pshape =
+      weight.defined() ? weight.shape() : Shape(x.shape().begin() + begin_norm_axis, x.shape().end());
   if (autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad})) {
     // create_graph=True: the same gradient written with differentiable ops (statistics
     // recomputed from x), so that it can be differentiated again.
@@ -37,7 +43,8 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor
     const Tensor h = d * r;
     const Tensor g = weight.defined() ? gr * reshape(weight, {1, n}) : gr;
     Tensor dx, dw, db;
-    if (want_x) dx = reshape(r * (g - oar::mean(g, {1}, true) - h * oar::mean(g * h, {1}, true)), IntArray(x.shape()));
+    if (want_x)
+      dx = reshape(r * (g - oar::mean(g, {1}, true) - h * oar::mean(g * h, {1}, true)), IntArray(x.shape()));
     if (want_weight && weight.defined()) dw = reshape(sum(gr * h, {0}), IntArray(pshape));
     if (want_bias) db = reshape(sum(gr, {0}), IntArray(pshape));
     return {dx, dw, db};
@@ -51,7 +58,11 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor
 #endif
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types
-std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& saved_mean, const Tensor& saved_rstd, const Tensor& out_grad, double epsilon, bool use_batch_stats, int64_t channel_axis, bool want_x, bool want_weight, bool want_bias) {
+std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor& weight,
+                                                   const Tensor& saved_mean, const Tensor& saved_rstd,
+                                                   const Tensor& out_grad, double epsilon,
+                                                   bool use_batch_stats, int64_t channel_axis, bool want_x,
+                                                   bool want_weight, bool want_bias) {
   {  // the forward's checks, and the saved statistics and gradient shaped as it made them
     const auto fwd = infer_meta::batch_norm_base("batch_norm_grad", x, Tensor(), Tensor(), weight, Tensor(),
                                                  use_batch_stats, false, 0.0, epsilon, channel_axis);
@@ -90,12 +101,14 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor
   Tensor dx = want_x ? Tensor::make(x.shape(), x.dtype()) : Tensor();
   Tensor dw = want_weight ? Tensor::make(saved_mean.shape(), x.dtype()) : Tensor();
   Tensor db = want_bias ? Tensor::make(saved_mean.shape(), x.dtype()) : Tensor();
-  kernels::batch_norm_grad(x, weight, saved_mean, saved_rstd, out_grad, use_batch_stats, channel_axis, dx, dw, db);
+  kernels::batch_norm_grad(x, weight, saved_mean, saved_rstd, out_grad, use_batch_stats, channel_axis, dx, dw,
+                           db);
   return {dx, dw, db};
 }
 #endif
 
-Tensor group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Tensor& weight, const Tensor& bias, const std::string& data_format) {
+Tensor group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Tensor& weight,
+                  const Tensor& bias, const std::string& data_format) {
   const bool last = infer_meta::group_norm(x, num_groups, epsilon, weight, bias, data_format);
   const int64_t r = x.ndim();
   Tensor xc = x;
@@ -110,7 +123,8 @@ Tensor group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Ten
     xc = transpose(x, to_first);
   }
   const Shape s = xc.shape();
-  Tensor y = std::get<0>(layer_norm_base(reshape(xc, {s[0], num_groups, -1}), Tensor(), Tensor(), epsilon, 2));
+  Tensor y =
+      std::get<0>(layer_norm_base(reshape(xc, {s[0], num_groups, -1}), Tensor(), Tensor(), epsilon, 2));
   y = reshape(y, IntArray(std::vector<int64_t>(s.begin(), s.end())));
   std::vector<int64_t> bshape(static_cast<size_t>(r), 1);
   bshape[1] = s[1];
@@ -119,7 +133,9 @@ Tensor group_norm(const Tensor& x, int64_t num_groups, double epsilon, const Ten
   return last ? transpose(y, to_last) : y;
 }
 
-Tensor instance_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var, const Tensor& weight, const Tensor& bias, bool use_input_stats, double momentum, double eps, const std::string& data_format) {
+Tensor instance_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
+                     const Tensor& weight, const Tensor& bias, bool use_input_stats, double momentum,
+                     double eps, const std::string& data_format) {
   infer_meta::instance_norm(x, running_mean, running_var, weight, bias, use_input_stats, data_format);
   const int64_t r = x.ndim();
   std::vector<int64_t> bshape(static_cast<size_t>(r), 1);

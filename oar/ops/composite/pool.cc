@@ -6,50 +6,82 @@
 
 namespace OAR_COMPOSITE_NAMESPACE {
 
-Tensor max_pool1d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor max_pool1d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool ceil_mode, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool1d", 1, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return std::get<0>(pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last));
 }
 
-Tensor max_pool2d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool2d", 2, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor max_pool2d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool ceil_mode, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool2d", 2, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return std::get<0>(pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last));
 }
 
-Tensor max_pool3d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool3d", 3, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor max_pool3d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool ceil_mode, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool3d", 3, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return std::get<0>(pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last));
 }
 
-std::tuple<Tensor, Tensor> max_pool1d_with_index(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+std::tuple<Tensor, Tensor> max_pool1d_with_index(const Tensor& x, const IntArray& kernel_size,
+                                                 const IntArray& stride, const IntArray& padding,
+                                                 bool ceil_mode, const std::string& data_format,
+                                                 const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool1d", 1, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last);
 }
 
-std::tuple<Tensor, Tensor> max_pool2d_with_index(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool2d", 2, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+std::tuple<Tensor, Tensor> max_pool2d_with_index(const Tensor& x, const IntArray& kernel_size,
+                                                 const IntArray& stride, const IntArray& padding,
+                                                 bool ceil_mode, const std::string& data_format,
+                                                 const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool2d", 2, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last);
 }
 
-std::tuple<Tensor, Tensor> max_pool3d_with_index(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("max_pool3d", 3, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+std::tuple<Tensor, Tensor> max_pool3d_with_index(const Tensor& x, const IntArray& kernel_size,
+                                                 const IntArray& stride, const IntArray& padding,
+                                                 bool ceil_mode, const std::string& data_format,
+                                                 const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("max_pool3d", 3, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return pool_max(x, a.kernel, a.stride, a.padding, ceil_mode, false, a.channel_last);
 }
 
-Tensor avg_pool1d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool exclusive, bool ceil_mode, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor avg_pool1d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool exclusive, bool ceil_mode, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   return pool_avg(x, a.kernel, a.stride, a.padding, ceil_mode, exclusive, false, a.channel_last);
 }
 
-Tensor avg_pool2d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, bool exclusive, const std::optional<Scalar>& divisor_override, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("avg_pool2d", 2, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor avg_pool2d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool ceil_mode, bool exclusive,
+                  const std::optional<Scalar>& divisor_override, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("avg_pool2d", 2, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   const Tensor out = pool_avg(x, a.kernel, a.stride, a.padding, ceil_mode, exclusive, false, a.channel_last);
   if (!divisor_override.has_value()) return out;
   return out * Scalar(double(a.kernel[0] * a.kernel[1]) / divisor_override->to<double>());
 }
 
-Tensor avg_pool3d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, bool ceil_mode, bool exclusive, const std::optional<Scalar>& divisor_override, const std::string& data_format, const std::string& padding_algorithm) {
-  const auto a = infer_meta::pool_args("avg_pool3d", 3, x, kernel_size, stride, padding, ceil_mode, data_format, padding_algorithm);
+Tensor avg_pool3d(const Tensor& x, const IntArray& kernel_size, const IntArray& stride,
+                  const IntArray& padding, bool ceil_mode, bool exclusive,
+                  const std::optional<Scalar>& divisor_override, const std::string& data_format,
+                  const std::string& padding_algorithm) {
+  const auto a = infer_meta::pool_args("avg_pool3d", 3, x, kernel_size, stride, padding, ceil_mode,
+                                       data_format, padding_algorithm);
   const Tensor out = pool_avg(x, a.kernel, a.stride, a.padding, ceil_mode, exclusive, false, a.channel_last);
   if (!divisor_override.has_value()) return out;
   return out * Scalar(double(a.kernel[0] * a.kernel[1] * a.kernel[2]) / divisor_override->to<double>());

@@ -45,8 +45,8 @@ Tensor scatter(const Tensor& x, const Tensor& index, const Tensor& updates, bool
 
 Tensor index_sample(const Tensor& x, const Tensor& index) {
   OAR_ENFORCE_ARG(x.ndim() == 2 && index.ndim() == 2 && x.shape()[0] == index.shape()[0],
-                  "index_sample: x and index must be 2-D with the same first dim, got ",
-                  shape_str(x.shape()), " and ", shape_str(index.shape()));
+                  "index_sample: x and index must be 2-D with the same first dim, got ", shape_str(x.shape()),
+                  " and ", shape_str(index.shape()));
   return take_along_axis_base(x, index, 1);
 }
 
@@ -56,8 +56,10 @@ Tensor take(const Tensor& x, const Tensor& index, const std::string& mode) {
                   "must be 'raise', 'wrap' or 'clip', got '", mode, "'");
   const int64_t n = x.numel();
   Tensor idx = index;
-  if (mode == "wrap") idx = remainder(index, full(IntArray{}, n, index.dtype()));
-  else if (mode == "clip") idx = clip(index, 0, n - 1);
+  if (mode == "wrap")
+    idx = remainder(index, full(IntArray{}, n, index.dtype()));
+  else if (mode == "clip")
+    idx = clip(index, 0, n - 1);
   return index_tensor(reshape_exact(x, {n}), {idx});
 }
 
@@ -86,7 +88,8 @@ Tensor scatter_add(const Tensor& input, int64_t dim, const Tensor& index, const 
   return put_along_axis(input, index, src, dim, "add", true, false);
 }
 
-Tensor scatter_reduce(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src, const std::string& reduce, bool include_self) {
+Tensor scatter_reduce(const Tensor& input, int64_t dim, const Tensor& index, const Tensor& src,
+                      const std::string& reduce, bool include_self) {
   const std::string r = reduce == "sum" ? "add" : reduce == "prod" ? "mul" : reduce;
   OAR_ENFORCE_ARG(r == "add" || r == "mul" || r == "mean" || r == "amin" || r == "amax",
                   "scatter_reduce: argument 'reduce' must be 'sum', 'prod', 'mean', 'amin' or ",
@@ -107,23 +110,27 @@ Tensor select_scatter(const Tensor& x, const Tensor& values, int64_t axis, int64
   const int64_t i = index < 0 ? index + n : index;
   std::vector<int64_t> s(x.ndim(), 1);
   s[a] = n;
-  Tensor mask = equal(reshape_exact(arange(0, n, 1, DType::Int64), IntArray(s)), full(IntArray{}, i, DType::Int64));
+  Tensor mask =
+      equal(reshape_exact(arange(0, n, 1, DType::Int64), IntArray(s)), full(IntArray{}, i, DType::Int64));
   return where(mask, unsqueeze(cast(values, x.dtype()), {a}), x);
 }
 
 Tensor diag_embed(const Tensor& input, int64_t offset, int64_t dim1, int64_t dim2) {
   OAR_ENFORCE_ARG(input.ndim() >= 1, "diag_embed: argument 'input' must be at least 1-D");
   const int64_t nd = input.ndim() + 1;
-  const int64_t d1 = normalize_axis(dim1, nd, "diag_embed", "dim1"), d2 = normalize_axis(dim2, nd, "diag_embed", "dim2");
+  const int64_t d1 = normalize_axis(dim1, nd, "diag_embed", "dim1"),
+                d2 = normalize_axis(dim2, nd, "diag_embed", "dim2");
   OAR_ENFORCE_ARG(d1 != d2, "diag_embed: 'dim1' and 'dim2' must differ, got ", dim1, " and ", dim2);
-  OAR_ENFORCE(offset != std::numeric_limits<int64_t>::min(), ResourceExhausted, "diag_embed: argument 'offset' (",
-              offset, ") is too large");
+  OAR_ENFORCE(offset != std::numeric_limits<int64_t>::min(), ResourceExhausted,
+              "diag_embed: argument 'offset' (", offset, ") is too large");
   const int64_t n = input.shape().back(), k = offset < 0 ? -offset : offset;
   const int64_t m = checked_add(n, k, "diag_embed", "the matrix size");
   Shape ps = input.shape();
   ps.back() = k;
   const Tensor pad = zeros(ps, input.dtype());
-  const Tensor v = k == 0 ? input : concat(offset > 0 ? std::vector<Tensor>{pad, input} : std::vector<Tensor>{input, pad}, -1);
+  const Tensor v =
+      k == 0 ? input
+             : concat(offset > 0 ? std::vector<Tensor>{pad, input} : std::vector<Tensor>{input, pad}, -1);
   // M[..., i, j] = v[..., j] where j - i == offset.
   const Tensor rows = reshape_exact(arange(0, m, 1, DType::Int64), {m, 1});
   const Tensor cols = reshape_exact(arange(0, m, 1, DType::Int64), {1, m});
@@ -146,8 +153,8 @@ Tensor scatter_nd_add(const Tensor& x, const Tensor& index, const Tensor& update
                   " must be in [1, rank of x] (x's shape ", shape_str(x.shape()), ")");
   Shape want(index.shape().begin(), index.shape().end() - 1);
   want.insert(want.end(), x.shape().begin() + index.shape().back(), x.shape().end());
-  OAR_ENFORCE_ARG(updates.shape() == want, "scatter_nd_add: 'updates' must have shape ",
-                  shape_str(want), " (index.shape[:-1] + x.shape[K:]), got ", shape_str(updates.shape()));
+  OAR_ENFORCE_ARG(updates.shape() == want, "scatter_nd_add: 'updates' must have shape ", shape_str(want),
+                  " (index.shape[:-1] + x.shape[K:]), got ", shape_str(updates.shape()));
   return index_put(x, unbind(index, -1), updates, true);
 }
 

@@ -9,11 +9,10 @@
 
 namespace OAR_COMPOSITE_NAMESPACE {
 
-Tensor msort(const Tensor& input) {
-  return sort(input, 0, false, true);
-}
+Tensor msort(const Tensor& input) { return sort(input, 0, false, true); }
 
-std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, std::optional<int64_t> axis, bool largest, bool sorted) {
+std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, std::optional<int64_t> axis, bool largest,
+                                bool sorted) {
   const int64_t a = axis ? *axis : -1;
   const Tensor idx = topk_indices(x, k, a, largest);
   if (x.ndim() == 0) return {assign(x), idx};
@@ -23,8 +22,8 @@ std::tuple<Tensor, Tensor> topk(const Tensor& x, int64_t k, std::optional<int64_
 std::tuple<Tensor, Tensor> kthvalue(const Tensor& x, int64_t k, std::optional<int64_t> axis, bool keepdim) {
   const int64_t a = infer_meta::sort_axis("kthvalue", x, axis ? *axis : -1);
   const int64_t n = x.ndim() ? x.shape()[a] : 1;
-  OAR_ENFORCE_ARG(k >= 1 && k <= n, "kthvalue: argument 'k' must be in [1, ", n, "] (the size ",
-                  "of axis ", a, " of x, shape ", shape_str(x.shape()), "), got ", k);
+  OAR_ENFORCE_ARG(k >= 1 && k <= n, "kthvalue: argument 'k' must be in [1, ", n, "] (the size ", "of axis ",
+                  a, " of x, shape ", shape_str(x.shape()), "), got ", k);
   if (x.ndim() == 0) return {assign(x), zeros(IntArray{}, DType::Int64)};
   Tensor idx = slice(argsort(x, a, false, true), {a}, {k - 1}, {k});
   Tensor val = take_along_axis_base(x, idx, a);
@@ -48,13 +47,15 @@ Tensor take_along_axis(const Tensor& arr, const Tensor& indices, int64_t axis, b
   Shape is = indices.shape(), as = arr.shape();
   for (int64_t d = 0; d < arr.ndim(); ++d) {
     if (d == a) continue;
-    const int64_t m = arr.shape()[d] == 0 || indices.shape()[d] == 0 ? 0 : std::max(arr.shape()[d], indices.shape()[d]);
+    const int64_t m =
+        arr.shape()[d] == 0 || indices.shape()[d] == 0 ? 0 : std::max(arr.shape()[d], indices.shape()[d]);
     is[d] = as[d] = m;
   }
   return take_along_axis_base(broadcast_to(arr, as), broadcast_to(indices, is), a);
 }
 
-Tensor put_along_axis(const Tensor& arr, const Tensor& indices, const Tensor& values, int64_t axis, const std::string& reduce, bool include_self, bool broadcast) {
+Tensor put_along_axis(const Tensor& arr, const Tensor& indices, const Tensor& values, int64_t axis,
+                      const std::string& reduce, bool include_self, bool broadcast) {
   infer_meta::check_index_dtype("put_along_axis", "indices", indices);
   OAR_ENFORCE_ARG(arr.ndim() == indices.ndim(), "put_along_axis: 'indices' and 'arr' must have ",
                   "the same number of dimensions, got ", shape_str(indices.shape()), " and ",

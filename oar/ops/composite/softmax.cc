@@ -2,7 +2,6 @@
 // Compiled twice, eager and shape-only: see oar/ops/composite/composite.h.
 #include "oar/ops/composite/composite.h"
 
-
 namespace OAR_COMPOSITE_NAMESPACE {
 
 Tensor softmax(const Tensor& x, int64_t axis, std::optional<DType> dtype) {

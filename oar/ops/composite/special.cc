@@ -9,9 +9,7 @@
 
 namespace OAR_COMPOSITE_NAMESPACE {
 
-Tensor gammaln(const Tensor& x) {
-  return lgamma(x);
-}
+Tensor gammaln(const Tensor& x) { return lgamma(x); }
 
 Tensor multigammaln(const Tensor& x, int64_t p) {
   OAR_ENFORCE_ARG(p >= 1, "multigammaln: argument 'p' must be a positive integer, got ", p);
@@ -30,9 +28,7 @@ Tensor multigammaln(const Tensor& x, int64_t p) {
   return r + 0.25 * static_cast<double>(p) * static_cast<double>(p - 1) * 1.1447298858494002;
 }
 
-Tensor stanh(const Tensor& x, double scale_a, double scale_b) {
-  return tanh(x * scale_a) * scale_b;
-}
+Tensor stanh(const Tensor& x, double scale_a, double scale_b) { return tanh(x * scale_a) * scale_b; }
 
 Tensor ldexp(const Tensor& x, const Tensor& y) {
   OAR_ENFORCE(is_integral(y.dtype(), false), TypeMismatch, "ldexp: argument 'y' must be an ",
@@ -56,12 +52,14 @@ Tensor isreal(const Tensor& x) {
   return equal(x, conj(x));
 }
 
-Tensor nan_to_num(const Tensor& x, double nan, const std::optional<Scalar>& posinf, const std::optional<Scalar>& neginf) {
+Tensor nan_to_num(const Tensor& x, double nan, const std::optional<Scalar>& posinf,
+                  const std::optional<Scalar>& neginf) {
   if (!is_floating(x.dtype())) return assign(x);
   const DType dt = x.dtype();
-  const double big = dt == DType::Float64 ? std::numeric_limits<double>::max()
+  const double big = dt == DType::Float64   ? std::numeric_limits<double>::max()
                      : dt == DType::Float32 ? double(std::numeric_limits<float>::max())
-                     : dt == DType::Float16 ? 65504.0 : 3.3895313892515355e38;
+                     : dt == DType::Float16 ? 65504.0
+                                            : 3.3895313892515355e38;
   const double pv = posinf ? posinf->to<double>() : big;
   const double nv = neginf ? neginf->to<double>() : -big;
   const double inf = std::numeric_limits<double>::infinity();
@@ -104,9 +102,7 @@ Tensor angle(const Tensor& x) {
   return where(isnan(x), x, r) + where(isfinite(x), x, zero) * 0.0;
 }
 
-Tensor polar(const Tensor& abs, const Tensor& angle) {
-  return complex(abs * cos(angle), abs * sin(angle));
-}
+Tensor polar(const Tensor& abs, const Tensor& angle) { return complex(abs * cos(angle), abs * sin(angle)); }
 
 Tensor as_real(const Tensor& x) {
   infer_meta::complex_part("as_real", x);

@@ -11,7 +11,8 @@
 
 namespace OAR_COMPOSITE_NAMESPACE {
 
-Tensor grid_sample(const Tensor& x, const Tensor& grid, const std::string& mode, const std::string& padding_mode, bool align_corners) {
+Tensor grid_sample(const Tensor& x, const Tensor& grid, const std::string& mode,
+                   const std::string& padding_mode, bool align_corners) {
   infer_meta::grid_sample_check("grid_sample", x, grid, mode, padding_mode);
   return grid_sample_base({x, grid}, mode, padding_mode, align_corners);
 }
@@ -59,32 +60,45 @@ Tensor channel_shuffle(const Tensor& x, int64_t groups, const std::string& data_
   return reshape(transpose(reshape(x, {N, g, C / g, H, W}), {0, 2, 1, 3, 4}), {N, C, H, W});
 }
 
-Tensor unfold(const Tensor& x, const IntArray& kernel_sizes, const IntArray& strides, const IntArray& paddings, const IntArray& dilations) {
+Tensor unfold(const Tensor& x, const IntArray& kernel_sizes, const IntArray& strides,
+              const IntArray& paddings, const IntArray& dilations) {
   const auto a = infer_meta::fold_args("unfold", kernel_sizes, strides, paddings, dilations);
   return unfold_base(x, a.kernel, a.stride, a.padding, a.dilation);
 }
 
-Tensor fold(const Tensor& x, const IntArray& output_sizes, const IntArray& kernel_sizes, const IntArray& strides, const IntArray& paddings, const IntArray& dilations) {
+Tensor fold(const Tensor& x, const IntArray& output_sizes, const IntArray& kernel_sizes,
+            const IntArray& strides, const IntArray& paddings, const IntArray& dilations) {
   const auto a = infer_meta::fold_args("fold", kernel_sizes, strides, paddings, dilations);
-  return fold_base(x, infer_meta::pair_of("fold", "output_sizes", output_sizes, 1), a.kernel, a.stride, a.padding, a.dilation);
+  return fold_base(x, infer_meta::pair_of("fold", "output_sizes", output_sizes, 1), a.kernel, a.stride,
+                   a.padding, a.dilation);
 }
 
-Tensor max_unpool1d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, const std::string& data_format, const IntArray& output_size) {
-  const IntArray shape = infer_meta::max_unpool_shape("max_unpool1d", 1, x, indices, kernel_size, stride, padding, data_format, output_size);
+Tensor max_unpool1d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size,
+                    const IntArray& stride, const IntArray& padding, const std::string& data_format,
+                    const IntArray& output_size) {
+  const IntArray shape = infer_meta::max_unpool_shape("max_unpool1d", 1, x, indices, kernel_size, stride,
+                                                      padding, data_format, output_size);
   return max_unpool_base(x, indices.dtype() == DType::Int32 ? indices : cast(indices, DType::Int32), shape);
 }
 
-Tensor max_unpool2d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, const std::string& data_format, const IntArray& output_size) {
-  const IntArray shape = infer_meta::max_unpool_shape("max_unpool2d", 2, x, indices, kernel_size, stride, padding, data_format, output_size);
+Tensor max_unpool2d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size,
+                    const IntArray& stride, const IntArray& padding, const std::string& data_format,
+                    const IntArray& output_size) {
+  const IntArray shape = infer_meta::max_unpool_shape("max_unpool2d", 2, x, indices, kernel_size, stride,
+                                                      padding, data_format, output_size);
   return max_unpool_base(x, indices.dtype() == DType::Int32 ? indices : cast(indices, DType::Int32), shape);
 }
 
-Tensor max_unpool3d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size, const IntArray& stride, const IntArray& padding, const std::string& data_format, const IntArray& output_size) {
-  const IntArray shape = infer_meta::max_unpool_shape("max_unpool3d", 3, x, indices, kernel_size, stride, padding, data_format, output_size);
+Tensor max_unpool3d(const Tensor& x, const Tensor& indices, const IntArray& kernel_size,
+                    const IntArray& stride, const IntArray& padding, const std::string& data_format,
+                    const IntArray& output_size) {
+  const IntArray shape = infer_meta::max_unpool_shape("max_unpool3d", 3, x, indices, kernel_size, stride,
+                                                      padding, data_format, output_size);
   return max_unpool_base(x, indices.dtype() == DType::Int32 ? indices : cast(indices, DType::Int32), shape);
 }
 
-Tensor local_response_norm(const Tensor& x, int64_t size, double alpha, double beta, double k, const std::string& data_format) {
+Tensor local_response_norm(const Tensor& x, int64_t size, double alpha, double beta, double k,
+                           const std::string& data_format) {
   const bool last = infer_meta::lrn_check("local_response_norm", x, size, data_format);
   const Shape s = x.shape();
   const int64_t nd = static_cast<int64_t>(s.size());
@@ -97,8 +111,10 @@ Tensor local_response_norm(const Tensor& x, int64_t size, double alpha, double b
   int64_t L = 1;
   for (int64_t d = 2; d < nd; ++d) L *= f[d];
   const Tensor sq = reshape(multiply(xf, xf), {f[0], 1, f[1], L});
-  const Tensor avg = pool_avg(sq, {size, 1}, {1, 1}, {size / 2, (size - 1) / 2, 0, 0}, false, false, false, false);
-  const Tensor div = pow(scale(reshape(avg, IntArray(std::vector<int64_t>(f.begin(), f.end()))), alpha, k), beta);
+  const Tensor avg =
+      pool_avg(sq, {size, 1}, {1, 1}, {size / 2, (size - 1) / 2, 0, 0}, false, false, false, false);
+  const Tensor div =
+      pow(scale(reshape(avg, IntArray(std::vector<int64_t>(f.begin(), f.end()))), alpha, k), beta);
   const Tensor out = divide(xf, div);
   return last ? transpose(out, IntArray(to_last)) : out;
 }
@@ -112,22 +128,29 @@ Tensor bilinear(const Tensor& x1, const Tensor& x2, const Tensor& weight, const 
   return bias.defined() ? add(out, bias) : out;
 }
 
-Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& attn_mask, double dropout_p, bool is_causal, bool training, const std::optional<Scalar>& scale) {
-  const auto a = infer_meta::sdpa_check("scaled_dot_product_attention", query, key, value, attn_mask, dropout_p);
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask, double dropout_p, bool is_causal, bool training,
+                                    const std::optional<Scalar>& scale) {
+  const auto a =
+      infer_meta::sdpa_check("scaled_dot_product_attention", query, key, value, attn_mask, dropout_p);
   std::vector<Tensor> inputs{query, key, value};
   if (attn_mask.defined()) {
-    const Tensor m = attn_mask.dtype() == DType::Bool || attn_mask.dtype() == query.dtype() ? attn_mask : cast(attn_mask, query.dtype());
+    const Tensor m = attn_mask.dtype() == DType::Bool || attn_mask.dtype() == query.dtype()
+                         ? attn_mask
+                         : cast(attn_mask, query.dtype());
     inputs.push_back(expand(m, {a.B, a.H, a.Sq, a.Sk}).contiguous());
   }
   Tensor dmask;
   if (training && dropout_p > 0.0)
-    dmask = dropout_mask({a.B, a.H, a.Sq, a.Sk}, dropout_p, dropout_p >= 1.0 ? 0.0 : 1.0 / (1.0 - dropout_p), query.dtype());
+    dmask = dropout_mask({a.B, a.H, a.Sq, a.Sk}, dropout_p, dropout_p >= 1.0 ? 0.0 : 1.0 / (1.0 - dropout_p),
+                         query.dtype());
   const double sc = scale.has_value() ? scale->to<double>() : 1.0 / std::sqrt(double(a.D));
   return std::get<0>(sdpa_core(inputs, dmask, sc, is_causal));
 }
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types
-std::vector<Tensor> sdpa_grad(const TensorList& inputs, const Tensor& probs, const Tensor& dmask, const Tensor& out_grad, double scale) {
+std::vector<Tensor> sdpa_grad(const TensorList& inputs, const Tensor& probs, const Tensor& dmask,
+                              const Tensor& out_grad, double scale) {
   // the forward's checks, and probs and the gradient shaped as it made them
   const auto fwd = infer_meta::sdpa_core("sdpa_grad", inputs, dmask, scale, false);
   check_same_meta("sdpa_grad", "probs", probs, fwd[1].shape, fwd[1].dtype);
