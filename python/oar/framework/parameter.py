@@ -48,6 +48,7 @@ class Parameter(_C.Tensor):
         >>> print(type(linear.weight).__name__)
         Parameter
     """
+
     def __init__(self, tensor, name=None, trainable=True, learning_rate=1.0, regularizer=None,
                  need_clip=True, do_model_average=True):
         super().__init__(tensor)

@@ -35,6 +35,7 @@ class Adagrad(Optimizer):
         >>> print(w.numpy())
         [ 0.9... -1.9...]
     """
+
     def __init__(self, learning_rate, epsilon=1e-06, parameters=None, weight_decay=None,
                  grad_clip=None, name=None, initial_accumulator_value=0.0):
         require('Adagrad', learning_rate=learning_rate, epsilon=epsilon)

@@ -44,6 +44,7 @@ class AdamW(Adam):
         >>> print(w.numpy())
         [ 0.899 -1.898]
     """
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=0.01, use_lowprecision_moment=False, lr_ratio=None,
                  apply_decay_param_fun=None, grad_clip=None, lazy_mode=False,

@@ -38,6 +38,7 @@ class Rprop(Optimizer):
         >>> print(w.numpy())
         [ 0.9 -1.9]
     """
+
     def __init__(self, learning_rate=0.001, learning_rate_range=(1e-5, 50), parameters=None,
                  etas=(0.5, 1.2), grad_clip=None, multi_precision=False, name=None):
         if learning_rate is None:

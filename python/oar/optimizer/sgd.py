@@ -33,6 +33,7 @@ class SGD(Optimizer):
         >>> print(w.numpy())
         [ 0.8 -1.6]
     """
+
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):
         if learning_rate is None:

@@ -22,6 +22,7 @@ class Identity(Layer):
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [1., 2.])
     """
+
     def __init__(self, *args, **kwargs):
         super().__init__()
 
@@ -138,6 +139,7 @@ class Flatten(Layer):
         >>> print(m(oar.zeros([2, 3, 4, 5])).shape)
         [2, 60]
     """
+
     def __init__(self, start_axis=1, stop_axis=-1):
         super().__init__()
         self.start_axis, self.stop_axis = start_axis, stop_axis
@@ -165,6 +167,7 @@ class Unflatten(Layer):
         >>> print(m(oar.zeros([4, 6])).shape)
         [4, 2, 3]
     """
+
     def __init__(self, axis, shape, name=None):
         super().__init__()
         self.axis, self.shape = axis, shape
@@ -208,6 +211,7 @@ class Dropout(Layer):
         Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
                [1., 1., 1.])
     """
+
     def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None, inplace=False):
         super().__init__()
         if not isinstance(p, (int, float)) or not 0 <= p <= 1:
@@ -243,6 +247,7 @@ class Dropout2D(Layer):
         >>> print(m(oar.ones([2, 3, 4, 4])).shape)
         [2, 3, 4, 4]
     """
+
     def __init__(self, p=0.5, data_format="NCHW", name=None):
         super().__init__()
         self.p, self.data_format = p, data_format
@@ -274,6 +279,7 @@ class Dropout3D(Dropout2D):
         >>> print(m(oar.ones([2, 3, 2, 4, 4])).shape)
         [2, 3, 2, 4, 4]
     """
+
     def __init__(self, p=0.5, data_format="NCDHW", name=None):
         super().__init__(p, data_format)
 
@@ -301,6 +307,7 @@ class AlphaDropout(Layer):
         >>> print(m(oar.ones([2, 3])).shape)
         [2, 3]
     """
+
     def __init__(self, p=0.5, name=None):
         super().__init__()
         if not isinstance(p, (int, float)) or not 0 <= p <= 1:
@@ -333,6 +340,7 @@ class FeatureAlphaDropout(AlphaDropout):
         >>> print(m(oar.ones([2, 3, 4])).shape)
         [2, 3, 4]
     """
+
     def forward(self, input):
         return F.feature_alpha_dropout(input, p=self.p, training=self.training)
 
@@ -440,6 +448,7 @@ class Upsample(Layer):
                   [3., 3., 4., 4.],
                   [3., 3., 4., 4.]]]])
     """
+
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                  data_format=None, recompute_scale_factor=None, name=None):
         super().__init__()
@@ -572,6 +581,7 @@ class Pad1D(_PadND):
         Tensor(shape=[1, 1, 5], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[2., 1., 2., 3., 2.]]])
     """
+
     def __init__(self, padding, mode="constant", value=0.0, data_format="NCL", name=None):
         super().__init__(padding, mode, value, data_format)
 
@@ -711,6 +721,7 @@ class PixelShuffle(Layer):
         >>> print(m(oar.zeros([1, 8, 3, 3])).shape)
         [1, 2, 6, 6]
     """
+
     def __init__(self, upscale_factor, data_format="NCHW", name=None):
         super().__init__()
         self._upscale_factor, self._data_format = upscale_factor, data_format
@@ -742,6 +753,7 @@ class PixelUnshuffle(Layer):
         >>> print(m(oar.zeros([1, 1, 4, 4])).shape)
         [1, 4, 2, 2]
     """
+
     def __init__(self, downscale_factor, data_format="NCHW", name=None):
         super().__init__()
         self._downscale_factor, self._data_format = downscale_factor, data_format
@@ -775,6 +787,7 @@ class ChannelShuffle(Layer):
         Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
                [0., 2., 1., 3.])
     """
+
     def __init__(self, groups, data_format="NCHW", name=None):
         super().__init__()
         self._groups, self._data_format = groups, data_format
@@ -809,6 +822,7 @@ class Unfold(Layer):
         >>> print(m(oar.zeros([1, 3, 4, 4])).shape)
         [1, 12, 9]
     """
+
     def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
         super().__init__()
         self.kernel_sizes, self.dilations, self.paddings, self.strides = kernel_sizes, dilations, paddings, strides
@@ -846,6 +860,7 @@ class Fold(Unfold):
                   [2., 4., 2.],
                   [1., 2., 1.]]]])
     """
+
     def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
         super().__init__(kernel_sizes, dilations, paddings, strides)
         self.output_sizes = output_sizes
@@ -874,6 +889,7 @@ class CosineSimilarity(Layer):
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [ 1., -1.])
     """
+
     def __init__(self, axis=1, eps=1e-8):
         super().__init__()
         self._axis, self._eps = axis, eps
@@ -907,6 +923,7 @@ class PairwiseDistance(Layer):
         Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [4.99999..., 0.00000...])
     """
+
     def __init__(self, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         super().__init__()
         self.p, self.epsilon, self.keepdim = p, epsilon, keepdim

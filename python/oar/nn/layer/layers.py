@@ -83,6 +83,7 @@ class Layer:
         >>> print(model.eval().fc1.training)
         False
     """
+
     def __init_subclass__(cls, **kwargs):
         # Layers build their weights with values, also in static mode (the weights are then
         # captured by the programs that use them): run every __init__ eagerly.

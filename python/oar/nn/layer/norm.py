@@ -388,6 +388,7 @@ class GroupNorm(Layer):
                [-1.34163..., -0.44721...,  0.44721...,  1.34163..., -1.34163..., -0.44721...,
                  0.44721...,  1.34163...])
     """
+
     def __init__(self, num_groups, num_channels, epsilon=1e-05, *, affine=True, device=None, dtype=None,
                  weight_attr=None, bias_attr=None, data_format="NCHW", name=None):
         super().__init__()
@@ -541,6 +542,7 @@ class LocalResponseNorm(Layer):
         >>> print(m(oar.ones([1, 4, 2, 2])).shape)
         [1, 4, 2, 2]
     """
+
     def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
         super().__init__()
         self.size, self.alpha, self.beta, self.k, self.data_format = size, alpha, beta, k, data_format

@@ -40,6 +40,7 @@ class MaxPool1D(_MaxPool):
         Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[2., 4.]]])
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, name=None):
         super().__init__(kernel_size, stride, padding, return_mask, ceil_mode)
 
@@ -74,6 +75,7 @@ class MaxPool2D(_MaxPool):
                [[[[5. , 7. ],
                   [13., 15.]]]])
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
                  name=None):
         super().__init__(kernel_size, stride, padding, return_mask, ceil_mode, data_format)
@@ -108,6 +110,7 @@ class MaxPool3D(_MaxPool):
         >>> print(m(oar.ones([1, 1, 4, 4, 4])).shape)
         [1, 1, 2, 2, 2]
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                  data_format="NCDHW", name=None):
         super().__init__(kernel_size, stride, padding, return_mask, ceil_mode, data_format)
@@ -153,6 +156,7 @@ class AvgPool1D(_AvgPool):
         Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[1.50000000, 3.50000000]]])
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
         super().__init__(kernel_size, stride, padding, ceil_mode, exclusive)
 
@@ -188,6 +192,7 @@ class AvgPool2D(_AvgPool):
                [[[[2.50000000 , 4.50000000 ],
                   [10.50000000, 12.50000000]]]])
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                  data_format="NCHW", name=None):
         super().__init__(kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format)
@@ -223,6 +228,7 @@ class AvgPool3D(_AvgPool):
         >>> print(m(oar.ones([1, 1, 4, 4, 4])).shape)
         [1, 1, 2, 2, 2]
     """
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                  data_format="NCDHW", name=None):
         super().__init__(kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format)
@@ -251,6 +257,7 @@ class AdaptiveAvgPool1D(Layer):
         Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[1.50000000, 3.50000000]]])
     """
+
     def __init__(self, output_size, name=None):
         super().__init__()
         self._output_size = output_size
@@ -282,6 +289,7 @@ class AdaptiveAvgPool2D(AdaptiveAvgPool1D):
         Tensor(shape=[1, 1, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[[7.50000000]]]])
     """
+
     def __init__(self, output_size, data_format="NCHW", name=None):
         super().__init__(output_size)
         self._data_format = data_format
@@ -309,6 +317,7 @@ class AdaptiveAvgPool3D(AdaptiveAvgPool1D):
         >>> print(m(oar.ones([1, 2, 3, 3, 3])).shape)
         [1, 2, 1, 1, 1]
     """
+
     def __init__(self, output_size, data_format="NCDHW", name=None):
         super().__init__(output_size)
         self._data_format = data_format
@@ -535,6 +544,7 @@ class LPPool1D(Layer):
         Tensor(shape=[1, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
                [[[5.        , 1.41421...]]])
     """
+
     def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL",
                  name=None):
         super().__init__()
