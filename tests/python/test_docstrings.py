@@ -36,7 +36,7 @@ NAMESPACES = [
     "oar.vision.models", "oar.vision.datasets",
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
-COMPLETE = ["oar.nn", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io"]
+COMPLETE = ["oar.nn", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io", "oar.vision.transforms"]
 BACKLOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "docstring_backlog.txt")
 # nanobind's generated docstring: one "name(args) -> result" line per overload.
 SIGNATURE = re.compile(r"[A-Za-z_][\w.]*\(.*\)\s*->\s*\S.*")
