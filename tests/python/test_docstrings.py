@@ -156,11 +156,12 @@ def test_docstring_examples(name, doc):
     test = doctest.DocTestParser().get_doctest(doc, {"oar": oar}, name, None, 0)
     out = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=OPTIONS)
-    state = oar.get_default_dtype()
+    dtype, rng = oar.get_default_dtype(), oar.get_rng_state()  # examples seed and may set them
     try:
         result = runner.run(test, out=out.write)
     finally:
-        oar.set_default_dtype(state)
+        oar.set_default_dtype(dtype)
+        oar.set_rng_state(rng)
     assert result.failed == 0, f"the example of {name} fails:\n{out.getvalue()}"
 
 
