@@ -384,6 +384,8 @@ def matrix_exp(x, name=None):
                [[1.        , 0.        ],
                 [0.        , 2.71828...]])
     """
+    # One C++ op: it reads the norm that sets the number of squarings, so a static program
+    # decides it when it runs.
     return _C.matrix_exp(x)
 
 

@@ -140,7 +140,7 @@ def _weights_matrix(weights):
 
 class WeightedRandomSampler(Sampler):
     """Yields ``num_samples`` indices in [0, len(weights)), each drawn with probability
-    proportional to its weight.
+    proportional to its weight. 2-D weights draw num_samples per row, rows one after another.
 
     Args:
         weights (list|tuple|numpy.ndarray|Tensor): Non-negative weights, not all zero.

@@ -151,7 +151,8 @@ class LBFGS(Optimizer):
     compute the loss, call ``backward()`` and return the loss. It stops early when the largest
     gradient entry is at most tolerance_grad, or when a step or the change of the loss is below
     tolerance_change. All parameters are treated as one flat vector. As in Paddle, weight_decay
-    and grad_clip are accepted but not applied.
+    and grad_clip are accepted but not applied, and with parameter groups only the last group
+    is optimized.
 
     Args:
         learning_rate (float, optional): The step size (the initial trial step of the line
@@ -369,7 +370,10 @@ class LBFGS(Optimizer):
 
     # ---- state ----
     def state_dict(self):
-        """The optimizer state (iteration counters, history, last direction), as Paddle's."""
+        """The optimizer state, ``{'state': {...}}`` with Paddle's keys: func_evals, n_iter and,
+        once a step ran, the last direction d, step alpha, history old_yk / old_sk / ro, H_diag,
+        prev_flat_grad, prev_loss (and al); scalars derived from tensors are 0-D tensors, as in
+        Paddle."""
         def out(v):
             if isinstance(v, np.generic) and not isinstance(v, np.bool_):
                 return to_tensor(np.asarray(v))
@@ -379,7 +383,7 @@ class LBFGS(Optimizer):
         return {'state': {k: out(v) for k, v in self.state.items()}}
 
     def set_state_dict(self, state_dict):
-        """Loads a state from ``state_dict()``."""
+        """Loads a ``state_dict()`` of this optimizer or of Paddle's LBFGS (same keys)."""
         if not isinstance(state_dict, dict):
             raise TypeError("LBFGS.set_state_dict: expected a dict, but received "
                             f"{type(state_dict).__name__}")

@@ -944,7 +944,8 @@ class CyclicLR(LRScheduler):
 
 class LinearLR(LRScheduler):
     """Scales the rate linearly from ``learning_rate * start_factor`` to
-    ``learning_rate * end_factor`` over total_steps, then keeps it.
+    ``learning_rate * end_factor`` over total_steps, then keeps it (computed recursively from
+    the last rate, as Paddle does).
 
     Args:
         learning_rate (float): The base rate.

@@ -82,6 +82,8 @@ class Optimizer:
         0.025
     """
 
+    # Subclasses set _state_specs (state name, initial value) in kernel order and _pow_specs
+    # (bias-correction accumulators: name, hyperparameter), and implement _update.
     _state_specs = ()
     _pow_specs = ()
 
@@ -503,7 +505,8 @@ class Optimizer:
         return list(self._param_groups or [])
 
     def apply_gradients(self, params_grads):
-        """Clips, regularizes and applies the given (parameter, gradient) pairs.
+        """Clips, regularizes and applies the given (parameter, gradient) pairs, with the
+        optimizer's own settings (not a parameter group's), as Paddle's apply_gradients.
 
         Args:
             params_grads (list): (parameter, gradient) pairs.
