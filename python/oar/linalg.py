@@ -24,7 +24,24 @@ def _mT(x):
 
 
 def solve(x, y, left=True, name=None, *, out=None):
-    """X with x @ X = y (left) or X @ x = y; y may be [..., n] (a vector per matrix)."""
+    """Solves the linear system ``x @ X = y`` (or ``X @ x = y`` with ``left=False``) for X.
+
+    Args:
+        x (Tensor): Square matrices [*, n, n], float32 or float64.
+        y (Tensor): Right-hand sides [*, n, k], or [*, n] (one vector per matrix).
+        left (bool, optional): Solve ``x @ X = y`` (True) or ``X @ x = y`` (False). Default: True.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: X, shaped like y.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[2.0, 0.0], [0.0, 4.0]])
+        >>> print(oar.linalg.solve(x, oar.to_tensor([2.0, 2.0])))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1.        , 0.50000000])
+    """
     vector = y.ndim == x.ndim - 1
     if vector:
         y = _C.unsqueeze(y, [-1])
@@ -36,7 +53,27 @@ def solve(x, y, left=True, name=None, *, out=None):
 
 
 def cholesky_solve(x, y, upper=False, name=None):
-    """Solves A X = x with A = y y^T (y the lower Cholesky factor; upper: A = y^T y)."""
+    """Solves ``A @ X = x`` given the Cholesky factor ``y`` of A (``A = y @ y^T``, or ``y^T @ y``
+    with ``upper``).
+
+    Args:
+        x (Tensor): Right-hand sides [*, n, k].
+        y (Tensor): The triangular Cholesky factor [*, n, n], e.g. from ``oar.linalg.cholesky``.
+        upper (bool, optional): y is upper triangular. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: X, [*, n, k].
+
+    Examples:
+        >>> import oar
+        >>> a = oar.to_tensor([[4.0, 0.0], [0.0, 9.0]])
+        >>> factor = oar.linalg.cholesky(a)
+        >>> print(oar.linalg.cholesky_solve(oar.to_tensor([[4.0], [9.0]]), factor))
+        Tensor(shape=[2, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.],
+                [1.]])
+    """
     if upper:
         z = _C.triangular_solve(y, x, True, True, False)
         return _C.triangular_solve(y, z, True, False, False)
@@ -45,32 +82,162 @@ def cholesky_solve(x, y, upper=False, name=None):
 
 
 def cholesky_inverse(x, upper=False, name=None):
-    """(x x^T)^-1 for a lower factor x (x^T x when upper), every entry of x counting (as Paddle)."""
+    """The inverse of a matrix from its Cholesky factor: ``(x @ x^T)^-1`` (``(x^T @ x)^-1`` with
+    ``upper``). As in Paddle, every entry of x is used (x is not masked to a triangle).
+
+    Args:
+        x (Tensor): The Cholesky factor [*, n, n].
+        upper (bool, optional): x is upper triangular. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, n, n].
+
+    Examples:
+        >>> import oar
+        >>> factor = oar.to_tensor([[1.0, 0.0], [1.0, 1.0]])  # of [[1, 1], [1, 2]]
+        >>> print(oar.linalg.cholesky_inverse(factor))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[ 2., -1.],
+                [-1.,  1.]])
+    """
     return inv(_C.matmul(x, x, upper, not upper))
 
 
 def eigh(x, UPLO="L", name=None):
+    """Eigenvalues and eigenvectors of symmetric (Hermitian) matrices.
+
+    Args:
+        x (Tensor): Symmetric matrices [*, n, n].
+        UPLO (str, optional): Read the lower ('L') or upper ('U') triangle of x. Default: 'L'.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (eigenvalues [*, n] in ascending order, eigenvectors [*, n, n] as columns).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[2.0, 1.0], [1.0, 2.0]])
+        >>> values, vectors = oar.linalg.eigh(x)
+        >>> print(values)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1., 3.])
+        >>> print(vectors.shape)
+        [2, 2]
+    """
     return tuple(_C.eigh(x, UPLO))
 
 
 def eigvalsh(x, UPLO="L", name=None):
+    """Eigenvalues of symmetric (Hermitian) matrices, in ascending order.
+
+    Args:
+        x (Tensor): Symmetric matrices [*, n, n].
+        UPLO (str, optional): Read the lower ('L') or upper ('U') triangle. Default: 'L'.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, n].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.eigvalsh(oar.to_tensor([[2.0, 1.0], [1.0, 2.0]])))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1., 3.])
+    """
     return _C.eigh(x, UPLO)[0]
 
 
 def svd(x, full_matrices=False, name=None, *, out=None):
+    """Singular value decomposition ``x = U @ diag(S) @ VH``.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        full_matrices (bool, optional): Return square U [*, m, m] and VH [*, n, n] instead of the
+            reduced [*, m, k] and [*, k, n], k = min(m, n). Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (U, S, VH), S [*, k] in descending order.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[3.0, 0.0], [0.0, -2.0], [0.0, 0.0]])
+        >>> u, s, vh = oar.linalg.svd(x)
+        >>> print(u.shape, vh.shape)
+        [3, 2] [2, 2]
+        >>> print(s)
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [3., 2.])
+    """
     return tuple(_C.svd(x, full_matrices))
 
 
 def svdvals(x, name=None):
+    """The singular values of matrices, in descending order.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, min(m, n)].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.svdvals(oar.to_tensor([[3.0, 0.0], [0.0, -2.0]])))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [3., 2.])
+    """
     return _C.svd(x, False)[1]
 
 
 def qr(x, mode="reduced", name=None):
+    """QR decomposition ``x = Q @ R``, Q with orthonormal columns and R upper triangular.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        mode (str, optional): 'reduced' (Q [*, m, k], R [*, k, n], k = min(m, n)), 'complete'
+            (Q [*, m, m], R [*, m, n]) or 'r' (R only). Default: 'reduced'.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple|Tensor: (Q, R), or R with mode 'r'.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[3.0, 1.0], [4.0, 2.0]])
+        >>> q, r = oar.linalg.qr(x)
+        >>> print(q.shape, r.shape, bool(oar.allclose(q @ r, x, atol=1e-5)))
+        [2, 2] [2, 2] True
+    """
     q, r = _C.qr(x, mode)
     return r if mode == "r" else (q, r)
 
 
 def lu(x, pivot=True, get_infos=False, name=None):
+    """LU decomposition with partial pivoting, ``x = P @ L @ U``, in LAPACK's packed form.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        pivot (bool, optional): Must be True (LU without pivoting is not supported on the CPU,
+            as in Paddle). Default: True.
+        get_infos (bool, optional): Also return LAPACK's info per matrix (0 on success).
+            Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (LU, pivots) or (LU, pivots, infos): L (unit diagonal, below) and U (on and above
+        the diagonal) packed in one [*, m, n] tensor, and the 1-based int32 pivots
+        [*, min(m, n)]. ``lu_unpack`` splits them.
+
+    Examples:
+        >>> import oar
+        >>> lu, pivots = oar.linalg.lu(oar.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+        >>> print(pivots)
+        Tensor(shape=[2], dtype=int32, place=Place(cpu), stop_gradient=True,
+               [2, 2])
+    """
     if not pivot:
         raise NotImplementedError("lu: pivot=False is not supported on the CPU (as Paddle)")
     lu_, piv, infos = _C.lu_base(x)
@@ -78,7 +245,28 @@ def lu(x, pivot=True, get_infos=False, name=None):
 
 
 def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
-    """(P, L, U) from lu's packed factors x and 1-based pivots y, with x = P @ L @ U."""
+    """Unpacks the result of ``oar.linalg.lu`` into the permutation, lower and upper factors, with
+    ``x = P @ L @ U``.
+
+    Args:
+        x (Tensor): The packed LU factors [*, m, n].
+        y (Tensor): The 1-based pivots [*, min(m, n)].
+        unpack_ludata (bool, optional): Return L and U (else None). Default: True.
+        unpack_pivots (bool, optional): Return P (else None). Default: True.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (P [*, m, m], L [*, m, k], U [*, k, n]), k = min(m, n).
+
+    Examples:
+        >>> import oar
+        >>> a = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> p, l, u = oar.linalg.lu_unpack(*oar.linalg.lu(a))
+        >>> print(p @ l @ u)
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 2.],
+                [3., 4.]])
+    """
     m, n = x.shape[-2], x.shape[-1]
     k = min(m, n)
     L = U = P = None
@@ -101,9 +289,31 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
 
 
 def lstsq(x, y, rcond=None, driver=None, name=None):
-    """Least-squares solution of x @ sol = y (minimum norm when rank-deficient), as Paddle:
-    (solution, residuals, rank, singular_values); residuals only for gels/gelsd/gelss with
-    m > n at full rank, singular values only for gelsd/gelss (empty tensors otherwise)."""
+    """Least-squares solution of ``x @ solution = y``; the minimum-norm one when x is
+    rank-deficient.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        y (Tensor): Right-hand sides [*, m, k].
+        rcond (float, optional): Singular values below rcond times the largest count as zero;
+            None uses the dtype's machine epsilon times max(m, n). Default: None.
+        driver (str, optional): 'gels', 'gelsy', 'gelsd' or 'gelss' (None: 'gelsy'); it picks
+            which of the outputs below are filled, as in Paddle. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (solution [*, n, k], residuals [*, k] (squared residual norms; only for
+        gels/gelsd/gelss with m > n at full rank, else empty), rank [*] int32,
+        singular_values [*, min(m, n)] (gelsd/gelss only, else empty)).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+        >>> y = oar.to_tensor([[1.0], [1.0], [2.0]])
+        >>> solution, residuals, rank, s = oar.linalg.lstsq(x, y, driver="gelsd")
+        >>> print(solution.numpy().round(4).tolist(), int(rank))
+        [[1.0], [1.0]] 2
+    """
     driver = driver or "gelsy"
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise ValueError(f"lstsq: argument 'driver' must be 'gels', 'gelsy', 'gelsd' or 'gelss', got {driver!r}")
@@ -123,7 +333,27 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
 
 
 def lu_solve(b, lu, pivots, trans="N", name=None):
-    """X with A X = b (trans 'N') or A^T X = b ('T'), from lu's factors of A = P L U."""
+    """Solves ``A @ X = b`` (or ``A^T @ X = b`` with trans 'T') from the LU factors of A.
+
+    Args:
+        b (Tensor): Right-hand sides [*, n, k].
+        lu (Tensor): The packed LU factors of A, from ``oar.linalg.lu``.
+        pivots (Tensor): The pivots from ``oar.linalg.lu``.
+        trans (str, optional): 'N' (A), 'T' or 'C' (A^T). Default: 'N'.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: X, [*, n, k].
+
+    Examples:
+        >>> import oar
+        >>> a = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> lu, pivots = oar.linalg.lu(a)
+        >>> print(oar.linalg.lu_solve(oar.to_tensor([[5.0], [11.0]]), lu, pivots))
+        Tensor(shape=[2, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.],
+                [2.]])
+    """
     if trans not in ("N", "T", "C"):
         raise ValueError(f"lu_solve: argument 'trans' must be 'N', 'T' or 'C', got {trans!r}")
     P, L, U = lu_unpack(lu, pivots)
@@ -136,13 +366,48 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
 
 
 def matrix_exp(x, name=None):
-    """exp of square matrices by scaling and squaring (one C++ op: it reads the norm that sets
-    the number of squarings, so a static program decides it when it runs)."""
+    """The matrix exponential of square matrices, by scaling and squaring.
+
+    Args:
+        x (Tensor): Square matrices [*, n, n].
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: ``exp(x)``, [*, n, n].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.matrix_exp(oar.to_tensor([[0.0, 0.0], [0.0, 1.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.        , 0.        ],
+                [0.        , 2.71828...]])
+    """
+    # One C++ op: it reads the norm that sets the number of squarings, so a static program
+    # decides it when it runs.
     return _C.matrix_exp(x)
 
 
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
-    """Moore-Penrose inverse through the SVD, singular values below rcond * max dropped."""
+    """The Moore-Penrose pseudo-inverse, computed through the SVD.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        rcond (float, optional): Singular values below rcond times the largest are treated as
+            zero. Default: 1e-15.
+        hermitian (bool, optional): Accepted for Paddle's signature; the SVD is used either way.
+            Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, n, m].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.pinv(oar.to_tensor([[2.0, 0.0], [0.0, 0.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.50000000, 0.        ],
+                [0.        , 0.        ]])
+    """
     u, s, vh = _C.svd(x, False)
     cutoff = _C.max(s, [-1], True) * float(rcond)
     keep = _C.greater_than(s, cutoff)
@@ -151,6 +416,26 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
 
 
 def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
+    """The rank of matrices: the number of singular values above a threshold.
+
+    Args:
+        x (Tensor): Matrices [*, m, n].
+        tol (float|Tensor, optional): The threshold; overrides atol and rtol. Default: None.
+        hermitian (bool, optional): Accepted for Paddle's signature; the SVD is used either way.
+            Default: False.
+        atol (float, optional): Absolute threshold. Default: None.
+        rtol (float, optional): Threshold relative to the largest singular value; None uses
+            max(m, n) times the dtype's machine epsilon (0 when atol is given). Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: int64 [*].
+
+    Examples:
+        >>> import oar
+        >>> print(int(oar.linalg.matrix_rank(oar.to_tensor([[1.0, 2.0], [2.0, 4.0]]))))
+        1
+    """
     s = _C.svd(x, False)[1]
     smax = _C.max(s, [-1], True)
     if tol is not None:
@@ -165,6 +450,24 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
 
 
 def matrix_power(x, n, name=None):
+    """Raises square matrices to an integer power n (n < 0 inverts first; n = 0 gives the
+    identity).
+
+    Args:
+        x (Tensor): Square matrices [*, n, n].
+        n (int): The exponent.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, n, n].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.matrix_power(oar.to_tensor([[1.0, 1.0], [0.0, 1.0]]), 3))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1., 3.],
+                [0., 1.]])
+    """
     if n == 0:  # the identity, still connected to x (a zero gradient, as Paddle)
         return _C.broadcast_to(_C.eye(x.shape[-1], x.shape[-1], x.dtype), x.shape) + x * 0.0
     if n < 0:
@@ -180,6 +483,20 @@ def matrix_power(x, n, name=None):
 
 
 def multi_dot(x, name=None):
+    """The product of a chain of matrices, ``x[0] @ x[1] @ ... @ x[-1]``.
+
+    Args:
+        x (list of Tensor): The matrices (the first and last may be 1-D).
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.multi_dot([oar.ones([2, 3]), oar.ones([3, 4]), oar.ones([4, 5])]).shape)
+        [2, 5]
+    """
     out = x[0]
     for t in x[1:]:
         out = _C.matmul(out, t)
@@ -187,11 +504,46 @@ def multi_dot(x, name=None):
 
 
 def vecdot(x, y, axis=-1, name=None):
+    """The dot product of vectors along an axis: ``sum(x * y, axis)`` (x and y broadcast).
+
+    Args:
+        x (Tensor): The first vectors.
+        y (Tensor): The second vectors.
+        axis (int, optional): The axis of the vectors. Default: -1.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the broadcast shape without ``axis``.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(oar.linalg.vecdot(x, oar.to_tensor([[1.0, 1.0], [1.0, 0.0]])))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [3., 3.])
+    """
     return _C.sum(x * y, [axis], None, False)
 
 
 def cross(x, y, axis=9, name=None):
-    """Cross product along `axis` (Paddle's default 9: the first dim of size 3)."""
+    """The cross product of 3-vectors along an axis.
+
+    Args:
+        x (Tensor): The first vectors.
+        y (Tensor): The second vectors, shaped as x.
+        axis (int, optional): The axis of size 3; the default 9 (as in Paddle) means the first
+            dimension of size 3. Default: 9.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: shaped as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.cross(oar.to_tensor([1.0, 0.0, 0.0]), oar.to_tensor([0.0, 1.0, 0.0])))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 0., 1.])
+    """
     if axis == 9:
         axis = next((d for d, s in enumerate(x.shape) if s == 3), None)
         if axis is None:
@@ -204,6 +556,28 @@ def cross(x, y, axis=9, name=None):
 
 
 def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None):
+    """The p-norm of the entries of a tensor, over the given axes (all by default).
+
+    Args:
+        x (Tensor): The input.
+        p (float, optional): The order: any real, inf, -inf, or 0 (the count of nonzeros).
+            Default: 2.0.
+        axis (int|list|tuple, optional): The axes; None means all. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the norms.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[3.0, -4.0], [0.0, 0.0]])
+        >>> print(float(oar.linalg.vector_norm(x)), float(oar.linalg.vector_norm(x, p=float("inf"))))
+        5.0 4.0
+        >>> print(oar.linalg.vector_norm(x, p=1, axis=1))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [7., 0.])
+    """
     axes = [] if axis is None else ([axis] if isinstance(axis, int) else list(axis))
     if p == 0:
         return _C.sum(_C.cast(_C.not_equal(x, _C.zeros_like(x)), x.dtype), axes, None, keepdim)
@@ -211,6 +585,26 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None):
 
 
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
+    """A matrix norm over two axes.
+
+    Args:
+        x (Tensor): The input, with at least two dimensions.
+        p (str|float, optional): 'fro' (Frobenius), 'nuc' (nuclear: sum of singular values),
+            1 / -1 (max / min column sum of |x|), inf / -inf (max / min row sum), or 2 / -2
+            (largest / smallest singular value). Default: 'fro'.
+        axis (list|tuple, optional): The two axes of the matrices. Default: (-2, -1).
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the norms.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(float(oar.linalg.matrix_norm(x, p=1)), float(oar.linalg.matrix_norm(x)))
+        6.0 5.477...
+    """
     a0, a1 = [a + x.ndim if a < 0 else a for a in axis]
     if p == "fro":
         return _C.p_norm(x, 2.0, [a0, a1], keepdim)
@@ -231,7 +625,26 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
 
 
 def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """A matrix norm over a pair of axes (p 'fro' by default), else a vector norm (p 2)."""
+    """A matrix or vector norm: a matrix norm when ``axis`` names two axes (or p is 'nuc'), a
+    vector norm otherwise.
+
+    Args:
+        x (Tensor): The input.
+        p (str|float, optional): The order; None means 'fro' for matrices and 2 for vectors.
+            See matrix_norm and vector_norm. Default: None.
+        axis (int|list|tuple, optional): One axis (vector norm), two (matrix norm), or None (all
+            entries as one vector). Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the norms.
+
+    Examples:
+        >>> import oar
+        >>> print(float(oar.linalg.norm(oar.to_tensor([3.0, 4.0]))))
+        5.0
+    """
     if isinstance(axis, (list, tuple)) and len(axis) == 2:
         return matrix_norm(x, "fro" if p is None else p, axis, keepdim)
     if p == "nuc":
@@ -240,6 +653,23 @@ def norm(x, p=None, axis=None, keepdim=False, name=None):
 
 
 def cond(x, p=None, name=None):
+    """The condition number of matrices: ``norm(x, p) * norm(inv(x), p)``, or the ratio of the
+    extreme singular values for p None / 2 / -2.
+
+    Args:
+        x (Tensor): Matrices [*, n, n] (any [*, m, n] for p None, 2, -2).
+        p (str|float, optional): None or 2 (largest / smallest singular value), -2 (the
+            inverse), 'fro', 'nuc', 1, -1, inf, -inf. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*].
+
+    Examples:
+        >>> import oar
+        >>> print(float(oar.linalg.cond(oar.to_tensor([[2.0, 0.0], [0.0, 0.5]]))))
+        4.0
+    """
     if p is None or p in (2, -2):
         s = svdvals(x)
         smax, smin = _C.max(s, [-1], False), _C.min(s, [-1], False)
@@ -248,6 +678,29 @@ def cond(x, p=None, name=None):
 
 
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """The covariance matrix of variables observed several times.
+
+    Args:
+        x (Tensor): [variables, observations] (or the transpose with rowvar False), or 1-D (one
+            variable).
+        rowvar (bool, optional): Rows are variables. Default: True.
+        ddof (bool, optional): Divide by observations - 1 (unbiased) instead of observations.
+            Default: True.
+        fweights (Tensor, optional): Frequency weights; not supported yet. Default: None.
+        aweights (Tensor, optional): Observation weights; not supported yet. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [variables, variables].
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 7.0]])
+        >>> print(oar.linalg.cov(x))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.        , 2.50000000],
+                [2.50000000, 6.33333...]])
+    """
     if x.ndim == 1:
         x = _C.unsqueeze(x, [0])
     if not rowvar:
@@ -260,6 +713,24 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
 
 
 def corrcoef(x, rowvar=True, name=None):
+    """Pearson correlation coefficients of variables observed several times, in [-1, 1].
+
+    Args:
+        x (Tensor): [variables, observations] (or the transpose with rowvar False).
+        rowvar (bool, optional): Rows are variables. Default: True.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [variables, variables].
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+        >>> print(oar.linalg.corrcoef(x))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[ 1., -1.],
+                [-1.,  1.]])
+    """
     c = cov(x, rowvar)
     d = _C.sqrt(diagonal(c))
     return _C.clip(c / _C.unsqueeze(d, [-1]) / _C.unsqueeze(d, [0]), -1.0, 1.0)

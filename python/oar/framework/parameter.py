@@ -21,6 +21,35 @@ def find_parameter(tensor):
 
 
 class Parameter(_C.Tensor):
+    """A trainable tensor owned by a layer and updated by an optimizer (Paddle's EagerParamBase).
+
+    A subclass of Tensor that shares the storage of the tensor it is built from, so every op takes
+    it; the extra attributes are read by optimizers, regularizers and gradient clipping. Layers
+    make parameters with ``create_parameter``; ``oar.create_parameter`` makes a free one.
+
+    Args:
+        tensor (Tensor): The initial value (shared, not copied).
+        name (str, optional): The parameter name; None generates a unique one. Default: None.
+        trainable (bool, optional): Whether it gets gradients and updates
+            (``stop_gradient = not trainable``). Default: True.
+        learning_rate (float, optional): Multiplier of the optimizer's learning rate for it.
+            Default: 1.0.
+        regularizer (WeightDecayRegularizer, optional): A regularizer for it that overrides the
+            optimizer's weight_decay. Default: None.
+        need_clip (bool, optional): Whether the optimizer's grad_clip applies to it.
+            Default: True.
+        do_model_average (bool, optional): Kept for Paddle compatibility. Default: True.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.ones([2, 2]), trainable=True)
+        >>> print(w.trainable, w.stop_gradient, w.shape)
+        True False [2, 2]
+        >>> linear = oar.nn.Linear(2, 3)
+        >>> print(type(linear.weight).__name__)
+        Parameter
+    """
+
     def __init__(self, tensor, name=None, trainable=True, learning_rate=1.0, regularizer=None,
                  need_clip=True, do_model_average=True):
         super().__init__(tensor)

@@ -12,7 +12,27 @@ def _check_batch_size(batch_size):
 
 
 class BatchSampler(Sampler):
-    """Batches of indices from `sampler`, or from a Sequence/RandomSampler over `dataset` (shuffle)."""
+    """Groups indices into batches (lists of indices), for DataLoader's ``batch_sampler``.
+
+    The indices come from ``sampler``, or from a SequenceSampler (or RandomSampler with shuffle)
+    over ``dataset``; give one of the two.
+
+    Args:
+        dataset (Dataset, optional): A map-style dataset to sample. Default: None.
+        sampler (Sampler|iterable, optional): The indices to batch. Default: None.
+        shuffle (bool, optional): Shuffle the dataset's indices (dataset only). Default: False.
+        batch_size (int, optional): Indices per batch. Default: 1.
+        drop_last (bool, optional): Drop the last batch when it is short. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> print(list(oar.io.BatchSampler(dataset, batch_size=2)))
+        [[0, 1], [2, 3], [4]]
+        >>> sampler = oar.io.SequenceSampler(dataset)
+        >>> print(list(oar.io.BatchSampler(sampler=sampler, batch_size=2, drop_last=True)))
+        [[0, 1], [2, 3]]
+    """
 
     def __init__(self, dataset=None, sampler=None, shuffle=False, batch_size=1, drop_last=False):
         if dataset is None:

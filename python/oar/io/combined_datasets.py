@@ -11,7 +11,26 @@ def _fields(sample):
 
 
 class ComposeDataset(Dataset):
-    """Zips map-style datasets of equal length: sample i is the fields of every dataset's sample i."""
+    """Zips map-style datasets of equal length: sample i holds the fields of every dataset's
+    sample i, in order (a tuple sample contributes its fields, anything else itself).
+
+    Args:
+        datasets (list of Dataset): Map-style datasets of the same length.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> class Range(oar.io.Dataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __getitem__(self, idx):
+        ...         return np.array([idx]), np.array(idx * 10)
+        ...     def __len__(self):
+        ...         return self.n
+        >>> dataset = oar.io.ComposeDataset([Range(3), Range(3)])
+        >>> print(len(dataset), len(dataset[2]))
+        3 4
+    """
 
     def __init__(self, datasets):
         self.datasets = list(datasets)
@@ -38,7 +57,22 @@ class ComposeDataset(Dataset):
 
 
 class ChainDataset(IterableDataset):
-    """Iterates iterable-style datasets one after another."""
+    """Chains iterable-style datasets: iterates each of them in turn.
+
+    Args:
+        datasets (list of IterableDataset): The datasets.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> class Counter(oar.io.IterableDataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __iter__(self):
+        ...         yield from (np.array(i) for i in range(self.n))
+        >>> print([int(x) for x in oar.io.ChainDataset([Counter(2), Counter(3)])])
+        [0, 1, 0, 1, 2]
+    """
 
     def __init__(self, datasets):
         self.datasets = list(datasets)
@@ -55,10 +89,30 @@ class ChainDataset(IterableDataset):
 
 
 class ConcatDataset(Dataset):
-    """Map-style datasets end to end: index i falls in the dataset whose cumulative size passes i."""
+    """Concatenates map-style datasets end to end: index i falls in the dataset whose cumulative
+    size first exceeds it.
+
+    Args:
+        datasets (list of Dataset): Map-style datasets.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> class Range(oar.io.Dataset):
+        ...     def __init__(self, n):
+        ...         self.n = n
+        ...     def __getitem__(self, idx):
+        ...         return np.array([idx]), np.array(idx * 10)
+        ...     def __len__(self):
+        ...         return self.n
+        >>> dataset = oar.io.ConcatDataset([Range(2), Range(3)])
+        >>> print(len(dataset), dataset[3])
+        5 (array([1]), array(10))
+    """
 
     @staticmethod
     def cumsum(sequence):
+        """The running totals of the datasets' lengths."""
         sizes, total = [], 0
         for d in sequence:
             total += len(d)

@@ -17,6 +17,60 @@ def _check_int(name, value, minimum):
 
 
 class DataLoader:
+    """Iterates over a dataset in batches, in this process or in worker processes.
+
+    For a map-style dataset, indices come from ``batch_sampler`` or from a BatchSampler built
+    with batch_size, shuffle and drop_last; the samples of each batch are read and merged by
+    ``collate_fn`` (the default stacks numpy arrays / tensors / numbers field by field into
+    tensors). An IterableDataset is read in order and batched the same way. ``len(loader)`` is the
+    number of batches.
+
+    Args:
+        dataset (Dataset|IterableDataset): The data.
+        feed_list (list, optional): Accepted for Paddle's signature (static-graph feeding).
+            Default: None.
+        places (Place|list, optional): Accepted for Paddle's signature. Default: None.
+        return_list (bool, optional): Accepted for Paddle's signature; batches are lists.
+            Default: True.
+        batch_sampler (BatchSampler, optional): Yields the lists of indices of the batches; then
+            batch_size, shuffle and drop_last must keep their defaults. Default: None.
+        batch_size (int|None, optional): Samples per batch; None yields samples unbatched.
+            Default: 1.
+        shuffle (bool, optional): Shuffle the indices every epoch. Default: False.
+        drop_last (bool, optional): Drop the last batch when it is short. Default: False.
+        collate_fn (callable, optional): Merges a list of samples into a batch. Default: None.
+        num_workers (int, optional): Worker processes reading samples; 0 reads in this process.
+            Default: 0.
+        use_buffer_reader (bool, optional): Accepted for Paddle's signature. Default: True.
+        reader_buffer_size (int, optional): Accepted for Paddle's signature. Default: 2.
+        prefetch_factor (int, optional): Batches each worker prepares ahead. Default: 2.
+        use_shared_memory (bool, optional): Pass worker batches through shared memory.
+            Default: True.
+        timeout (float, optional): Seconds to wait for a worker's batch; 0 waits forever.
+            Default: 0.
+        worker_init_fn (callable, optional): Called with the worker id in each worker at start.
+            Default: None.
+        persistent_workers (bool, optional): Keep the workers alive between epochs.
+            Default: False.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> class Squares(oar.io.Dataset):
+        ...     def __getitem__(self, idx):
+        ...         return np.array([idx], dtype="float32"), np.array(idx * idx)
+        ...     def __len__(self):
+        ...         return 5
+        >>> loader = oar.io.DataLoader(Squares(), batch_size=2)
+        >>> print(len(loader))
+        3
+        >>> for x, y in loader:
+        ...     print(x.shape, y.numpy())
+        [2, 1] [0 1]
+        [2, 1] [4 9]
+        [1, 1] [16]
+    """
+
     def __init__(self, dataset, feed_list=None, places=None, return_list=True, batch_sampler=None,
                  batch_size=1, shuffle=False, drop_last=False, collate_fn=None, num_workers=0,
                  use_buffer_reader=True, reader_buffer_size=2, prefetch_factor=2, use_shared_memory=True,

@@ -18,6 +18,30 @@ def _default_world():
 
 
 class DistributedBatchSampler(BatchSampler):
+    """A BatchSampler for data-parallel training: each of ``num_replicas`` ranks gets its own
+    share of the dataset, padded (by repeating indices from the start) so that all shares are equal.
+
+    Args:
+        dataset (Dataset): A map-style dataset.
+        batch_size (int): Indices per batch.
+        num_replicas (int, optional): Number of ranks; None reads PADDLE_TRAINERS_NUM (1 by
+            default). Default: None.
+        rank (int, optional): This process's rank; None reads PADDLE_TRAINER_ID (0 by default).
+            Default: None.
+        shuffle (bool, optional): Shuffle the indices, seeded by the epoch so that every rank
+            agrees (call ``set_epoch`` each epoch). Default: False.
+        drop_last (bool, optional): Drop the last batch when it is short. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> for rank in range(2):
+        ...     sampler = oar.io.DistributedBatchSampler(dataset, batch_size=2, num_replicas=2, rank=rank)
+        ...     print(rank, list(sampler))
+        0 [[0, 1], [4]]
+        1 [[2, 3], [0]]
+    """
+
     def __init__(self, dataset, batch_size, num_replicas=None, rank=None, shuffle=False, drop_last=False):
         self.dataset = dataset
         _check_batch_size(batch_size)
@@ -88,5 +112,10 @@ class DistributedBatchSampler(BatchSampler):
         return n // self.batch_size if self.drop_last else (n + self.batch_size - 1) // self.batch_size
 
     def set_epoch(self, epoch):
-        """Sets the epoch that seeds the shuffle (call it each epoch so the order changes)."""
+        """Sets the epoch that seeds the shuffle; call it at the start of each epoch so that the order
+        changes from epoch to epoch.
+
+        Args:
+            epoch (int): The epoch number.
+        """
         self.epoch = epoch

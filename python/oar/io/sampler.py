@@ -6,7 +6,22 @@ from .errors import IOTypeError, IOValueError
 
 
 class Sampler:
-    """Base class: subclasses yield dataset indices from __iter__ and may define __len__."""
+    """Base class of the index samplers: ``__iter__`` yields dataset indices; ``__len__`` is optional.
+
+    Args:
+        data_source (Dataset, optional): The dataset sampled. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> class EvenIndices(oar.io.Sampler):
+        ...     def __iter__(self):
+        ...         return iter(range(0, len(self.data_source), 2))
+        ...     def __len__(self):
+        ...         return (len(self.data_source) + 1) // 2
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> print(list(EvenIndices(dataset)))
+        [0, 2, 4]
+    """
 
     def __init__(self, data_source=None):
         self.data_source = data_source
@@ -16,7 +31,17 @@ class Sampler:
 
 
 class SequenceSampler(Sampler):
-    """0, 1, ..., len(data_source) - 1."""
+    """Yields the indices 0, 1, ..., len(data_source) - 1 in order.
+
+    Args:
+        data_source (Dataset): The dataset sampled.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> print(list(oar.io.SequenceSampler(dataset)))
+        [0, 1, 2, 3, 4]
+    """
 
     def __init__(self, data_source):
         self.data_source = data_source
@@ -29,8 +54,27 @@ class SequenceSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation of the indices (the first num_samples of it), or num_samples indices drawn
-    with replacement; with `generator` (an iterator of indices) its first num_samples values instead."""
+    """Yields the indices in a random order, or random indices with replacement.
+
+    Draws come from oar's global generator (``oar.seed`` reproduces them).
+
+    Args:
+        data_source (Dataset): The dataset sampled.
+        replacement (bool, optional): Draw with replacement. Default: False.
+        num_samples (int, optional): Number of indices; None means len(data_source) (without
+            replacement it may not exceed that). Default: None.
+        generator (iterator, optional): An iterator of indices to take the first num_samples
+            from instead of drawing. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> oar.seed(2024)
+        >>> print(sorted(oar.io.RandomSampler(dataset)))
+        [0, 1, 2, 3, 4]
+        >>> print(len(list(oar.io.RandomSampler(dataset, replacement=True, num_samples=3))))
+        3
+    """
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
         self.data_source = data_source
@@ -48,6 +92,7 @@ class RandomSampler(Sampler):
 
     @property
     def num_samples(self):
+        """The number of indices drawn per epoch."""
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
@@ -94,8 +139,22 @@ def _weights_matrix(weights):
 
 
 class WeightedRandomSampler(Sampler):
-    """num_samples indices in [0, len(weights)) drawn with probability proportional to the weights (a
-    2-D weights draws num_samples per row, rows one after another)."""
+    """Yields ``num_samples`` indices in [0, len(weights)), each drawn with probability
+    proportional to its weight. 2-D weights draw num_samples per row, rows one after another.
+
+    Args:
+        weights (list|tuple|numpy.ndarray|Tensor): Non-negative weights, not all zero.
+        num_samples (int): Number of indices to draw.
+        replacement (bool, optional): Draw with replacement; without it num_samples may not
+            exceed the number of positive weights. Default: True.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> sampler = oar.io.WeightedRandomSampler([0.0, 0.0, 1.0], num_samples=3)
+        >>> print(list(sampler))
+        [2, 2, 2]
+    """
 
     def __init__(self, weights, num_samples, replacement=True):
         if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
@@ -121,7 +180,17 @@ class WeightedRandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """The given indices in a random order (without replacement)."""
+    """Yields the given indices in a random order (without replacement).
+
+    Args:
+        indices (sequence of int): The indices; not empty.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> print(sorted(oar.io.SubsetRandomSampler([1, 3, 4])))
+        [1, 3, 4]
+    """
 
     def __init__(self, indices):
         if len(indices) == 0:

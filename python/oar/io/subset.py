@@ -7,7 +7,19 @@ from .errors import IOTypeError, IOValueError
 
 
 class Subset(Dataset):
-    """The samples of `dataset` at `indices`, in that order."""
+    """The samples of a dataset at the given indices, in that order.
+
+    Args:
+        dataset (Dataset): The whole dataset.
+        indices (sequence of int): The indices of the samples kept.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> subset = oar.io.Subset(dataset, indices=[4, 0])
+        >>> print(len(subset), [int(subset[i][0]) for i in range(len(subset))])
+        2 [4, 0]
+    """
 
     def __init__(self, dataset, indices):
         self.dataset = dataset
@@ -45,11 +57,28 @@ def _split_lengths(n, lengths):
 
 
 def random_split(dataset, lengths, generator=None):
-    """Splits `dataset` into non-overlapping Subsets of the given lengths (ints, or fractions summing to
-    1), by a permutation drawn from oar's global RNG, so `oar.seed(n)` makes it reproducible.
+    """Splits a dataset into non-overlapping random subsets of the given lengths.
 
-    `generator` is accepted for Paddle's signature; Paddle 3.3 ignores it too and draws from its global
-    generator.
+    The order comes from a permutation drawn from oar's global generator, so ``oar.seed(n)`` makes
+    it reproducible.
+
+    Args:
+        dataset (Dataset): The dataset to split.
+        lengths (list): Lengths of the splits (summing to len(dataset)), or fractions summing to 1
+            (rounded down, the remainder handed out one by one from the first split).
+        generator (optional): Accepted for Paddle's signature and ignored (as in Paddle).
+            Default: None.
+
+    Returns:
+        list[Subset]: the splits.
+
+    Examples:
+        >>> import oar
+        >>> dataset = oar.io.TensorDataset([oar.arange(5)])
+        >>> oar.seed(2024)
+        >>> train, test = oar.io.random_split(dataset, [3, 2])
+        >>> print(len(train), len(test), sorted(train.indices + test.indices))
+        3 2 [0, 1, 2, 3, 4]
     """
     from .. import randperm
     lengths = list(lengths)

@@ -4,6 +4,22 @@ from .errors import IOTypeError, IOValueError
 
 
 class TensorDataset(Dataset):
+    """A dataset of tensors sharing their first dimension: sample i is the tuple of every tensor's
+    row i.
+
+    Args:
+        tensors (list|tuple of Tensor): The tensors; their first dimensions must be equal.
+
+    Examples:
+        >>> import oar
+        >>> features = oar.arange(6, dtype="float32").reshape([3, 2])
+        >>> labels = oar.to_tensor([0, 1, 0])
+        >>> dataset = oar.io.TensorDataset([features, labels])
+        >>> x, y = dataset[1]
+        >>> print(len(dataset), x.numpy(), int(y))
+        3 [2. 3.] 1
+    """
+
     def __init__(self, tensors):
         from .. import Tensor
         tensors = list(tensors) if isinstance(tensors, (list, tuple)) else tensors

@@ -35,7 +35,18 @@ class WorkerInfo:
 
 
 def get_worker_info():
-    """The WorkerInfo of the worker process this runs in; None in the main process."""
+    """Information about the DataLoader worker process this code runs in.
+
+    Returns:
+        WorkerInfo|None: in a worker, an object with ``id`` (0 to num_workers - 1),
+        ``num_workers``, ``dataset`` (the worker's copy) and ``seed``; None in the main process.
+        An IterableDataset uses it to give each worker its own part of the stream.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.io.get_worker_info())
+        None
+    """
     return _worker_info
 
 

@@ -19,6 +19,32 @@ def _as_tensor(x, fn, arg):
 
 
 class Accuracy(Metric):
+    """Top-k classification accuracy, accumulated over batches: the share of samples whose label
+    is among their k highest scores.
+
+    Args:
+        topk (list|tuple, optional): The k values; one accuracy is kept for each. Default: (1,).
+        name (str, optional): Base name; the names are ``name`` for topk=(1,) and
+            ``name_top<k>`` otherwise. Default: 'acc'.
+
+    Call:
+        ``compute(pred, label)``: pred [N, ..., C] scores, label [N, ..., 1] (or [N], or one-hot)
+        -> the correct-matrix [N, ..., max(topk)]. ``update(correct)`` folds it in and returns the
+        batch's accuracy; ``accumulate()`` returns the running accuracy (a list when several k).
+
+    Examples:
+        >>> import oar
+        >>> m = oar.metric.Accuracy(topk=(1, 2))
+        >>> pred = oar.to_tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2],
+        ...                       [0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])
+        >>> label = oar.to_tensor([[1], [1], [0], [0]])
+        >>> correct = m.compute(pred, label)
+        >>> m.update(correct)
+        [0.5, 0.75]
+        >>> print(m.accumulate(), m.name())
+        [0.5, 0.75] ['acc_top1', 'acc_top2']
+    """
+
     def __init__(self, topk=(1,), name=None, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if isinstance(topk, numbers.Integral) or not hasattr(topk, "__iter__"):
@@ -33,8 +59,16 @@ class Accuracy(Metric):
         self.reset()
 
     def compute(self, pred, label, *args):
-        """The correct-matrix [batch, ..., maxk]: entry j is 1.0 when the j-th highest score is
-        the label's class. label is [batch, ..., 1], [batch] or one-hot [batch, ..., classes]."""
+        """The correct-matrix of a batch: entry j of a sample is 1.0 when its j-th highest score is
+        its label's class.
+
+        Args:
+            pred (Tensor|numpy.ndarray): Scores [N, ..., C].
+            label (Tensor|numpy.ndarray): Classes [N, ..., 1] or [N], or one-hot [N, ..., C].
+
+        Returns:
+            Tensor: float32 [N, ..., max(topk)].
+        """
         pred = _as_tensor(pred, "Accuracy.compute", "pred")
         label = _as_tensor(label, "Accuracy.compute", "label")
         if pred.ndim == 0:
@@ -52,7 +86,14 @@ class Accuracy(Metric):
         return _C.cast(correct, float32)
 
     def update(self, correct, *args):
-        """Fold in a correct-matrix; returns this batch's accuracy (a list for several k)."""
+        """Folds a correct-matrix from ``compute`` into the running counts.
+
+        Args:
+            correct (Tensor|numpy.ndarray): [N, ..., max(topk)].
+
+        Returns:
+            float|list: the accuracy of this batch (a list when several k).
+        """
         correct = as_numpy(correct, "Accuracy.update", "correct")
         if correct.ndim == 0:
             raise ValueError("Accuracy.update: 'correct' must be [batch, ..., topk], but is 0-D")
@@ -66,10 +107,16 @@ class Accuracy(Metric):
         return accs[0] if len(self.topk) == 1 else accs
 
     def reset(self):
+        """Clears the running counts."""
         self.total = [0.0] * len(self.topk)
         self.count = [0] * len(self.topk)
 
     def accumulate(self):
+        """The accuracy over all batches since the last reset.
+
+        Returns:
+            float|list: one value per k (a single float for one k).
+        """
         res = [float(t) / c if c > 0 else 0.0 for t, c in zip(self.total, self.count)]
         return res[0] if len(self.topk) == 1 else res
 
@@ -78,14 +125,35 @@ class Accuracy(Metric):
         self._name = [f"{name}_top{k}" for k in self.topk] if self.maxk != 1 else [name]
 
     def name(self):
+        """The metric's names, one per k (a list)."""
         return self._name
 
 
 def accuracy(input, label, k=1, correct=None, total=None, name=None):
-    """The share of rows whose label is among the k highest scores, as a 0-D float32 tensor.
+    """Top-k accuracy of one batch: the share of rows whose label is among their k highest
+    scores.
 
-    input: [N, classes]; label: [N, 1] integer classes. When given, `correct` and `total` (int
-    tensors) receive this batch's counts, as Paddle's accuracy op writes them."""
+    Args:
+        input (Tensor): Scores [N, C].
+        label (Tensor): Classes [N, 1], integer.
+        k (int, optional): How many of the highest scores count. Default: 1.
+        correct (Tensor, optional): An int tensor that receives the number of correct rows.
+            Default: None.
+        total (Tensor, optional): An int tensor that receives the number of rows. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: a 0-D float32 Tensor.
+
+    Examples:
+        >>> import oar
+        >>> pred = oar.to_tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2],
+        ...                       [0.2, 0.3, 0.5], [0.6, 0.3, 0.1]])
+        >>> label = oar.to_tensor([[1], [1], [0], [0]])
+        >>> print(oar.metric.accuracy(pred, label, k=2))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.75000000)
+    """
     fn = "accuracy"
     input = _as_tensor(input, fn, "input")
     label = _as_tensor(label, fn, "label")

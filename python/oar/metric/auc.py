@@ -13,6 +13,33 @@ from .inputs import as_numpy, per_sample
 
 
 class Auc(Metric):
+    """Area under the ROC curve of a binary classifier, accumulated over batches.
+
+    The scores of the positive class are bucketed into ``num_thresholds + 1`` bins; the area is
+    summed by trapezoids over the bins, from the highest score down.
+
+    Args:
+        curve (str, optional): 'ROC'. ('PR' is refused: Paddle accepts it but computes the ROC
+            area anyway.) Default: 'ROC'.
+        num_thresholds (int, optional): Number of thresholds (bins - 1); more is finer.
+            Default: 4095.
+        name (str, optional): The metric's name. Default: 'auc'.
+
+    Call:
+        ``update(preds, labels)``: preds [N, 2], the probabilities of the two classes (column 1 is
+        the positive class); labels [N] or [N, 1], nonzero for positive. ``accumulate()`` returns
+        the area (0.0 until both classes have been seen).
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> m = oar.metric.Auc()
+        >>> preds = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> m.update(preds, np.array([0, 1, 1, 0]))
+        >>> print(m.name(), m.accumulate())
+        auc 0.75
+    """
+
     def __init__(self, curve="ROC", num_thresholds=4095, name="auc", *args, **kwargs):
         super().__init__(*args, **kwargs)
         if curve not in ("ROC", "PR"):
@@ -32,8 +59,12 @@ class Auc(Metric):
         self.reset()
 
     def update(self, preds, labels):
-        """preds: [N, 2] class probabilities (column 1 is the positive class); labels: [N] or
-        [N, 1], nonzero for positive."""
+        """Folds one batch into the bins.
+
+        Args:
+            preds (Tensor|numpy.ndarray): [N, 2] class probabilities in [0, 1].
+            labels (Tensor|numpy.ndarray): [N] or [N, 1], nonzero for the positive class.
+        """
         labels = as_numpy(labels, "Auc.update", "labels")
         preds = as_numpy(preds, "Auc.update", "preds")
         if labels.ndim == 0:
@@ -61,11 +92,13 @@ class Auc(Metric):
 
     @staticmethod
     def trapezoid_area(x1, x2, y1, y2):
+        """The area of the trapezoid between (x1, y1) and (x2, y2) over the x axis."""
         return abs(x1 - x2) * (y1 + y2) / 2.0
 
     def accumulate(self):
         # Running totals from the highest bucket down. cumsum adds in order, so every partial sum
         # (and the final area) is bit-for-bit Paddle's sequential loop.
+        """The ROC area over all batches since the last reset (a float)."""
         tot_pos = np.cumsum(self._stat_pos[::-1])
         tot_neg = np.cumsum(self._stat_neg[::-1])
         prev_pos = np.concatenate(([0.0], tot_pos[:-1]))
@@ -77,9 +110,11 @@ class Auc(Metric):
         return 0.0
 
     def reset(self):
+        """Clears the bins."""
         size = self._num_thresholds + 1
         self._stat_pos = np.zeros(size)
         self._stat_neg = np.zeros(size)
 
     def name(self):
+        """The metric's name."""
         return self._name

@@ -6,6 +6,27 @@ from .inputs import as_numpy, per_sample
 
 
 class Precision(Metric):
+    """Precision of a binary classifier, accumulated over batches: ``tp / (tp + fp)``.
+
+    A prediction counts as positive when its probability rounds to 1 (``>= 0.5``).
+
+    Args:
+        name (str, optional): The metric's name. Default: 'precision'.
+
+    Call:
+        ``update(preds, labels)``: preds, probabilities of the positive class, [N] or [N, 1];
+        labels, 0 or 1, of the same shape (Tensors or numpy arrays). ``accumulate()`` returns the
+        precision so far (0.0 before any predicted positive).
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> m = oar.metric.Precision()
+        >>> m.update(np.array([0.9, 0.2, 0.6, 0.4]), np.array([1, 0, 0, 1]))
+        >>> print(m.name(), m.accumulate())
+        precision 0.5
+    """
+
     def __init__(self, name="precision", *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.tp = 0  # true positives
@@ -13,7 +34,12 @@ class Precision(Metric):
         self._name = name
 
     def update(self, preds, labels):
-        """preds: probabilities [N] or [N, 1]; labels: 0/1 of the same shape."""
+        """Folds one batch into the counts.
+
+        Args:
+            preds (Tensor|numpy.ndarray): Probabilities of the positive class, [N] or [N, 1].
+            labels (Tensor|numpy.ndarray): 0 or 1, [N] or [N, 1].
+        """
         preds = as_numpy(preds, "Precision.update", "preds")
         labels = as_numpy(labels, "Precision.update", "labels")
         if labels.ndim == 0:
@@ -28,12 +54,15 @@ class Precision(Metric):
         self.fp += int(np.count_nonzero(positive & (predicted != labels)))
 
     def reset(self):
+        """Clears the counts."""
         self.tp = 0
         self.fp = 0
 
     def accumulate(self):
+        """The precision over all batches since the last reset (a float)."""
         predicted_positive = self.tp + self.fp
         return float(self.tp) / predicted_positive if predicted_positive != 0 else 0.0
 
     def name(self):
+        """The metric's name."""
         return self._name

@@ -52,7 +52,27 @@ GradientClipBase = ClipGradBase
 
 
 class ClipGradByValue(ClipGradBase):
-    """Clamps every gradient element to [min, max] (min defaults to -max)."""
+    """Gradient clipping by value: every gradient element is clamped to ``[min, max]``.
+
+    Pass it as an optimizer's ``grad_clip``; it is applied before weight decay and the update.
+    Parameters whose ``need_clip`` is False are left alone. Called directly on a list of
+    (parameter, gradient) pairs it returns the clipped pairs.
+
+    Args:
+        max (float): Upper bound of the gradient elements.
+        min (float, optional): Lower bound; None means ``-max`` (max must then be > 0).
+            Default: None.
+
+    Examples:
+        >>> import oar
+        >>> linear = oar.nn.Linear(2, 2)
+        >>> clip = oar.nn.ClipGradByValue(max=1.0)
+        >>> sgd = oar.optimizer.SGD(learning_rate=0.1, parameters=linear.parameters(), grad_clip=clip)
+        >>> param = oar.create_parameter([3], "float32")
+        >>> print(clip([(param, oar.to_tensor([0.5, -3.0, 4.0]))])[0][1])
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.50000000, -1.       ,  1.       ])
+    """
 
     def __init__(self, max, min=None):
         max = _check_number('ClipGradByValue', 'max', max)
@@ -92,7 +112,23 @@ def _scaled(params_grads, scales):
 
 
 class ClipGradByNorm(ClipGradBase):
-    """Rescales each gradient on its own so that its L2 norm is at most clip_norm."""
+    """Gradient clipping by norm: each gradient is rescaled on its own so that its L2 norm is at
+    most ``clip_norm`` (``g * clip_norm / max(norm(g), clip_norm)``).
+
+    Pass it as an optimizer's ``grad_clip``. Parameters whose ``need_clip`` is False are left
+    alone.
+
+    Args:
+        clip_norm (float): The largest norm a gradient keeps.
+
+    Examples:
+        >>> import oar
+        >>> clip = oar.nn.ClipGradByNorm(clip_norm=1.0)
+        >>> param = oar.create_parameter([3], "float32")
+        >>> print(clip([(param, oar.to_tensor([0.5, -3.0, 4.0]))])[0][1])
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [ 0.09950..., -0.59702...,  0.79602...])
+    """
 
     def __init__(self, clip_norm):
         self.clip_norm = _check_number('ClipGradByNorm', 'clip_norm', clip_norm)
@@ -118,9 +154,32 @@ class ClipGradByNorm(ClipGradBase):
 
 
 class ClipGradByGlobalNorm(ClipGradBase):
-    """Rescales all gradients by clip_norm / max(global_norm, clip_norm), where global_norm is
-    the L2 norm of all clipped gradients together. auto_skip_clip: leave them untouched when
-    the global norm does not exceed clip_norm."""
+    """Gradient clipping by global norm: all gradients are rescaled by the same factor
+    ``clip_norm / max(global_norm, clip_norm)``, global_norm being the L2 norm of all of them
+    together.
+
+    Pass it as an optimizer's ``grad_clip``. Parameters whose ``need_clip`` is False are left
+    alone and do not count in the global norm.
+
+    Args:
+        clip_norm (float): The largest global norm the gradients keep.
+        group_name (str, optional): Name of the group of parameters clipped together.
+            Default: 'default_group'.
+        auto_skip_clip (bool, optional): Leave the gradients untouched when the global norm
+            does not exceed clip_norm. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> linear = oar.nn.Linear(2, 2)
+        >>> clip = oar.nn.ClipGradByGlobalNorm(clip_norm=1.0)
+        >>> sgd = oar.optimizer.SGD(learning_rate=0.1, parameters=linear.parameters(), grad_clip=clip)
+        >>> linear(oar.ones([4, 2])).sum().backward()
+        >>> sgd.step()
+        >>> param = oar.create_parameter([3], "float32")
+        >>> print(clip([(param, oar.to_tensor([0.5, -3.0, 4.0]))])[0][1])
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [ 0.09950..., -0.59702...,  0.79602...])
+    """
 
     def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
         self.clip_norm = _check_number('ClipGradByGlobalNorm', 'clip_norm', clip_norm)

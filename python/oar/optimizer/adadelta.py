@@ -8,6 +8,36 @@ __all__ = ['Adadelta']
 
 
 class Adadelta(Optimizer):
+    """Adadelta: step sizes from running averages of squared gradients and squared updates.
+
+    ``E[g^2] = rho * E[g^2] + (1 - rho) * g^2``,
+    ``update = -sqrt((E[dx^2] + epsilon) / (E[g^2] + epsilon)) * g``,
+    ``E[dx^2] = rho * E[dx^2] + (1 - rho) * update^2``, ``param += learning_rate * update``.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        epsilon (float, optional): Added for stability. Default: 1e-06.
+        rho (float, optional): Decay rate of the running averages. Default: 0.95.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Adadelta(learning_rate=1.0, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.9955... -1.9955...]
+    """
     _state_specs = (('_avg_squared_grad', 0.0), ('_avg_squared_update', 0.0))
 
     def __init__(self, learning_rate=0.001, epsilon=1e-06, rho=0.95, parameters=None,

@@ -9,6 +9,46 @@ __all__ = ['Adam']
 
 
 class Adam(Optimizer):
+    """Adam: adaptive moment estimation with bias-corrected first and second moments.
+
+    ``m = beta1 * m + (1 - beta1) * g``, ``v = beta2 * v + (1 - beta2) * g^2``,
+    ``param -= lr * m_hat / (sqrt(v_hat) + epsilon)`` with ``m_hat = m / (1 - beta1^t)`` and
+    ``v_hat = v / (1 - beta2^t)``. weight_decay adds an L2 term to the gradient; use AdamW for
+    decoupled decay.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        beta1 (float|Tensor, optional): Decay rate of the first moment. Default: 0.9.
+        beta2 (float|Tensor, optional): Decay rate of the second moment. Default: 0.999.
+        epsilon (float|Tensor, optional): Added to the denominator for stability. Default: 1e-08.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        lazy_mode (bool, optional): Paddle's sparse-gradient mode; oar's gradients are dense, so
+            it has no effect. Default: False.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        use_multi_tensor (bool, optional): Accepted for compatibility; oar always updates all
+            parameters in one fused call. Default: False.
+        amsgrad (bool, optional): Use the running maximum of the second moment (AMSGrad).
+            Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Adam(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())  # the first step is lr * sign(grad)
+        [ 0.9 -1.9]
+    """
     _pow_specs = (('beta1_pow_acc', 'beta1'), ('beta2_pow_acc', 'beta2'))
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,

@@ -8,6 +8,36 @@ __all__ = ['Adamax']
 
 
 class Adamax(Optimizer):
+    """Adamax: Adam with the infinity norm in place of the second moment.
+
+    ``m = beta1 * m + (1 - beta1) * g``, ``u = max(beta2 * u + epsilon, |g|)``,
+    ``param -= learning_rate / (1 - beta1^t) * m / u``.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        beta1 (float|Tensor, optional): Decay rate of the first moment. Default: 0.9.
+        beta2 (float|Tensor, optional): Decay rate of the infinity norm. Default: 0.999.
+        epsilon (float|Tensor, optional): Added for stability. Default: 1e-08.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Adamax(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.9 -1.9]
+    """
     _state_specs = (('moment', 0.0), ('inf_norm', 0.0))
     _pow_specs = (('beta1_pow_acc', 'beta1'),)
 

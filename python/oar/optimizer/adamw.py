@@ -9,6 +9,42 @@ __all__ = ['AdamW']
 
 
 class AdamW(Adam):
+    """AdamW: Adam with decoupled weight decay. Before each Adam step,
+    ``param -= lr * weight_decay * param`` for the parameters that decay.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        beta1 (float|Tensor, optional): Decay rate of the first moment. Default: 0.9.
+        beta2 (float|Tensor, optional): Decay rate of the second moment. Default: 0.999.
+        epsilon (float|Tensor, optional): Added to the denominator for stability. Default: 1e-08.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|Tensor, optional): The decoupled decay coefficient. Default: 0.01.
+        use_lowprecision_moment (bool, optional): Accepted for compatibility. Default: False.
+        lr_ratio (callable, optional): ``lr_ratio(param)`` scales the learning rate of each
+            parameter. Default: None.
+        apply_decay_param_fun (callable, optional): ``apply_decay_param_fun(param.name)`` returns
+            whether a parameter decays; None decays all. Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        lazy_mode (bool, optional): No effect (dense gradients). Default: False.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        amsgrad (bool, optional): Use the running maximum of the second moment. Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.AdamW(learning_rate=0.1, parameters=[w], weight_decay=0.01)
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.899 -1.898]
+    """
+
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=0.01, use_lowprecision_moment=False, lr_ratio=None,
                  apply_decay_param_fun=None, grad_clip=None, lazy_mode=False,

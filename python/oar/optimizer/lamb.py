@@ -8,6 +8,41 @@ __all__ = ['Lamb']
 
 
 class Lamb(Optimizer):
+    """LAMB: layer-wise adaptive moments for large-batch training.
+
+    The Adam direction plus decoupled decay, ``r = m_hat / (sqrt(v_hat) + epsilon) +
+    lamb_weight_decay * param``, is scaled per parameter by the trust ratio
+    ``||param|| / ||r||``: ``param -= learning_rate * trust_ratio * r``.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        lamb_weight_decay (float, optional): The decoupled decay coefficient. Default: 0.01.
+        beta1 (float|Tensor, optional): Decay rate of the first moment. Default: 0.9.
+        beta2 (float|Tensor, optional): Decay rate of the second moment. Default: 0.999.
+        epsilon (float|Tensor, optional): Added for stability. Default: 1e-06.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        exclude_from_weight_decay_fn (callable, optional): ``fn(param)`` returning True for
+            parameters that do not decay. Default: None.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        always_adapt (bool, optional): Apply the trust ratio also to parameters without weight
+            decay. Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Lamb(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.8426... -1.8411...]
+    """
     _state_specs = (('moment1', 0.0), ('moment2', 0.0))
     _pow_specs = (('beta1_pow_acc', 'beta1'), ('beta2_pow_acc', 'beta2'))
 

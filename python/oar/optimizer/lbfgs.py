@@ -144,10 +144,46 @@ def _strong_wolfe_search(evaluate, step, start, d_norm, tolerance_change, c1=1e-
 
 
 class LBFGS(Optimizer):
-    """L-BFGS. step(closure) runs up to max_iter iterations (max_eval closure calls); the closure
-    clears the gradients, computes the loss, calls backward() and returns the loss. step returns
-    the closure's first loss. Iterations stop early when the largest gradient entry is at most
-    tolerance_grad, or when the step or the loss change is below tolerance_change."""
+    """L-BFGS: a quasi-Newton method that approximates the inverse Hessian from the last
+    ``history_size`` steps, optionally with a strong-Wolfe line search.
+
+    ``step(closure)`` runs up to ``max_iter`` iterations; ``closure`` must clear the gradients,
+    compute the loss, call ``backward()`` and return the loss. It stops early when the largest
+    gradient entry is at most tolerance_grad, or when a step or the change of the loss is below
+    tolerance_change. All parameters are treated as one flat vector. As in Paddle, weight_decay
+    and grad_clip are accepted but not applied, and with parameter groups only the last group
+    is optimized.
+
+    Args:
+        learning_rate (float, optional): The step size (the initial trial step of the line
+            search). Default: 1.0.
+        max_iter (int, optional): Most iterations per step() call. Default: 20.
+        max_eval (int, optional): Most closure evaluations per step() call; None means
+            max_iter * 5 // 4. Default: None.
+        tolerance_grad (float, optional): Stop when max |grad| is at most this. Default: 1e-7.
+        tolerance_change (float, optional): Stop when a step or loss change is below this.
+            Default: 1e-9.
+        history_size (int, optional): Number of past updates kept. Default: 100.
+        line_search_fn (str, optional): 'strong_wolfe', or None for fixed steps. Default: None.
+        parameters (list, optional): The Tensors to optimize. Default: None.
+        weight_decay (float, optional): Accepted, not applied. Default: None.
+        grad_clip (GradientClipBase, optional): Accepted, not applied. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.LBFGS(parameters=[w], line_search_fn="strong_wolfe")
+        >>> def closure():
+        ...     opt.clear_grad()
+        ...     loss = ((w - 3.0) ** 2).sum()
+        ...     loss.backward()
+        ...     return loss
+        >>> print(float(opt.step(closure)))  # the loss before the step
+        29.0
+        >>> print(w.numpy().round(4))
+        [3. 3.]
+    """
 
     def __init__(self, learning_rate=1.0, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None, parameters=None,
@@ -171,6 +207,7 @@ class LBFGS(Optimizer):
             self._params = list(self._param_groups)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """Not supported: LBFGS needs a closure that re-evaluates the loss; call ``step(closure)``."""
         raise NotImplementedError("LBFGS.minimize: LBFGS does not minimize a loss this way; call "
                                   "step(closure) with a closure that computes the loss and its "
                                   "gradients")
@@ -199,6 +236,15 @@ class LBFGS(Optimizer):
     # ---- the iteration ----
     @no_grad()
     def step(self, closure):
+        """Runs up to max_iter L-BFGS iterations.
+
+        Args:
+            closure (callable): Clears the gradients, computes the loss, calls ``backward()`` and
+                returns the loss.
+
+        Returns:
+            Tensor: the loss of the first closure call.
+        """
         if not callable(closure):
             raise TypeError(f"LBFGS.step: 'closure' must be a callable that computes the loss and "
                             f"its gradients, but received {type(closure).__name__}")
@@ -324,9 +370,10 @@ class LBFGS(Optimizer):
 
     # ---- state ----
     def state_dict(self):
-        """{'state': {...}}: func_evals, n_iter and, once a step ran, the last direction d, step
-        alpha, history old_yk/old_sk/ro, H_diag, prev_flat_grad, prev_loss (and al), with
-        Paddle's keys; scalars derived from tensors are 0-d tensors, as in Paddle."""
+        """The optimizer state, ``{'state': {...}}`` with Paddle's keys: func_evals, n_iter and,
+        once a step ran, the last direction d, step alpha, history old_yk / old_sk / ro, H_diag,
+        prev_flat_grad, prev_loss (and al); scalars derived from tensors are 0-D tensors, as in
+        Paddle."""
         def out(v):
             if isinstance(v, np.generic) and not isinstance(v, np.bool_):
                 return to_tensor(np.asarray(v))
@@ -336,7 +383,7 @@ class LBFGS(Optimizer):
         return {'state': {k: out(v) for k, v in self.state.items()}}
 
     def set_state_dict(self, state_dict):
-        """Loads a state_dict() of this optimizer or of Paddle's LBFGS (same keys)."""
+        """Loads a ``state_dict()`` of this optimizer or of Paddle's LBFGS (same keys)."""
         if not isinstance(state_dict, dict):
             raise TypeError("LBFGS.set_state_dict: expected a dict, but received "
                             f"{type(state_dict).__name__}")

@@ -27,7 +27,35 @@ def _check_positive_int(name, value, what):
 
 
 class LRScheduler:
-    """Base class: subclasses define get_lr() from self.base_lr and self.last_epoch."""
+    """Base class of the learning-rate schedulers.
+
+    A scheduler holds ``last_epoch`` and ``last_lr``; ``scheduler()`` returns the current rate,
+    ``step()`` advances one epoch (or step) and recomputes it. Pass it as an optimizer's
+    ``learning_rate``; the optimizer reads it at each update, and you call ``scheduler.step()``
+    (once per epoch or per batch, as the schedule is meant). Subclasses implement ``get_lr()``
+    from ``self.base_lr`` and ``self.last_epoch``.
+
+    Args:
+        learning_rate (float, optional): The initial rate (``base_lr``). Default: 0.1.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> class Halving(oar.optimizer.lr.LRScheduler):
+        ...     def get_lr(self):
+        ...         return self.base_lr * 0.5 ** self.last_epoch
+        >>> scheduler = Halving(learning_rate=1.0)
+        >>> linear = oar.nn.Linear(2, 1)
+        >>> sgd = oar.optimizer.SGD(learning_rate=scheduler, parameters=linear.parameters())
+        >>> for epoch in range(3):
+        ...     linear(oar.ones([4, 2])).mean().backward()
+        ...     sgd.step()
+        ...     sgd.clear_grad()
+        ...     scheduler.step()
+        >>> print(scheduler.last_epoch, sgd.get_lr())
+        3 0.125
+    """
 
     def __init__(self, learning_rate=0.1, last_epoch=-1, verbose=False):
         _check_type(type(self).__name__, learning_rate, (float, int), 'learning_rate')
@@ -45,7 +73,11 @@ class LRScheduler:
         return self.last_lr
 
     def step(self, epoch=None):
-        """Advance one epoch (or jump to `epoch`) and recompute last_lr."""
+        """Advances one epoch (or jumps to ``epoch``) and recomputes the rate.
+
+        Args:
+            epoch (int, optional): The epoch to jump to; None means the next one. Default: None.
+        """
         if epoch is None:
             self.last_epoch += 1
             self.last_lr = self.get_lr()
@@ -60,13 +92,21 @@ class LRScheduler:
             print(f'Epoch {self.last_epoch}: {type(self).__name__} set learning rate to {self.last_lr}.')
 
     def get_lr(self):
+        """The rate of epoch ``self.last_epoch``; subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__}.get_lr: subclasses of LRScheduler must "
                                   "implement get_lr()")
 
     def state_keys(self):
+        """Sets ``self.keys``, the attributes that ``state_dict`` saves."""
         self.keys = ['last_epoch', 'last_lr']
 
     def state_dict(self):
+        """The scheduler's state (last_epoch, last_lr and the subclass's own keys), to save with the
+        model.
+
+        Returns:
+            dict
+        """
         self.state_keys()
         out = {}
         for key in self.keys:
@@ -78,6 +118,11 @@ class LRScheduler:
         return out
 
     def set_state_dict(self, state_dict):
+        """Restores a state saved by ``state_dict()``.
+
+        Args:
+            state_dict (dict): The state.
+        """
         self.state_keys()
         for key in self.keys:
             if key not in state_dict:
@@ -93,7 +138,28 @@ class LRScheduler:
 
 
 class NoamDecay(LRScheduler):
-    """lr * d_model^-0.5 * min(epoch^-0.5, warmup^-1.5 * epoch) (the Transformer schedule)."""
+    """The Transformer's schedule ("Attention Is All You Need"): a linear warmup, then decay with
+    the inverse square root of the step.
+
+    ``lr = learning_rate * d_model^-0.5 * min(epoch^-0.5, epoch * warmup_steps^-1.5)``.
+
+    Args:
+        d_model (int): The model dimension; > 0.
+        warmup_steps (int): Number of warmup steps.
+        learning_rate (float, optional): A scale of the whole schedule. Default: 1.0.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.NoamDecay(d_model=64, warmup_steps=3)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.0, 0.0241, 0.0481, 0.0722, 0.0625, 0.0559]
+    """
 
     def __init__(self, d_model, warmup_steps, learning_rate=1.0, last_epoch=-1, verbose=False):
         if d_model <= 0:
@@ -109,7 +175,25 @@ class NoamDecay(LRScheduler):
 
 
 class PiecewiseDecay(LRScheduler):
-    """values[i] while epoch < boundaries[i]; the last value after the last boundary."""
+    """A piecewise-constant rate: ``values[i]`` while ``epoch < boundaries[i]``, and the last value
+    after the last boundary.
+
+    Args:
+        boundaries (list[int]): Increasing epochs where the rate changes.
+        values (list[float]): The rates, one more than the boundaries.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.PiecewiseDecay(boundaries=[2, 4], values=[1.0, 0.5, 0.1])
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [1.0, 1.0, 0.5, 0.5, 0.1, 0.1]
+    """
 
     def __init__(self, boundaries, values, last_epoch=-1, verbose=False):
         if len(boundaries) == 0:
@@ -130,7 +214,24 @@ class PiecewiseDecay(LRScheduler):
 
 
 class NaturalExpDecay(LRScheduler):
-    """lr * exp(-gamma * epoch)."""
+    """Exponential decay: ``lr = learning_rate * exp(-gamma * epoch)``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        gamma (float): The decay rate.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.NaturalExpDecay(learning_rate=0.5, gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.4524, 0.4094, 0.3704, 0.3352, 0.3033]
+    """
 
     def __init__(self, learning_rate, gamma, last_epoch=-1, verbose=False):
         if not gamma > 0.0:
@@ -143,7 +244,24 @@ class NaturalExpDecay(LRScheduler):
 
 
 class InverseTimeDecay(LRScheduler):
-    """lr / (1 + gamma * epoch)."""
+    """Inverse time decay: ``lr = learning_rate / (1 + gamma * epoch)``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        gamma (float): The decay rate.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.InverseTimeDecay(learning_rate=0.5, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.3333, 0.25, 0.2, 0.1667, 0.1429]
+    """
 
     def __init__(self, learning_rate, gamma, last_epoch=-1, verbose=False):
         self.gamma = gamma
@@ -154,8 +272,31 @@ class InverseTimeDecay(LRScheduler):
 
 
 class PolynomialDecay(LRScheduler):
-    """(lr - end_lr) * (1 - epoch / decay_steps)^power + end_lr; with cycle, decay_steps grows
-    to the next multiple of itself past the epoch."""
+    """Polynomial decay from learning_rate to end_lr over decay_steps:
+    ``lr = (learning_rate - end_lr) * (1 - epoch / decay_steps)^power + end_lr``, then end_lr.
+
+    With ``cycle``, decay_steps is stretched to the next multiple of itself past the epoch, so
+    the rate jumps back up and decays again.
+
+    Args:
+        learning_rate (float): The initial rate.
+        decay_steps (int): Length of the decay; > 0.
+        end_lr (float, optional): The final rate. Default: 0.0001.
+        power (float, optional): The exponent; > 0. Default: 1.0.
+        cycle (bool, optional): Restart the decay after decay_steps. Default: False.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.PolynomialDecay(learning_rate=0.5, decay_steps=4, end_lr=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.4, 0.3, 0.2, 0.1, 0.1]
+    """
 
     def __init__(self, learning_rate, decay_steps, end_lr=0.0001, power=1.0, cycle=False,
                  last_epoch=-1, verbose=False):
@@ -179,8 +320,29 @@ class PolynomialDecay(LRScheduler):
 
 
 class LinearWarmup(LRScheduler):
-    """Linear ramp start_lr -> end_lr over warmup_steps, then `learning_rate` (a number or a
-    scheduler stepped from 0 when the warmup ends)."""
+    """Linear warmup from start_lr to end_lr over warmup_steps, then the rate ``learning_rate``.
+
+    ``learning_rate`` may be a number or another scheduler, which is stepped from its start when
+    the warmup ends.
+
+    Args:
+        learning_rate (float|LRScheduler): The rate (or schedule) after the warmup.
+        warmup_steps (int): Length of the warmup; > 0.
+        start_lr (float): The rate at step 0.
+        end_lr (float): The rate the warmup reaches; > start_lr.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.LinearWarmup(learning_rate=0.5, warmup_steps=4, start_lr=0.0, end_lr=0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.0, 0.125, 0.25, 0.375, 0.5, 0.5]
+    """
 
     def __init__(self, learning_rate, warmup_steps, start_lr, end_lr, last_epoch=-1, verbose=False):
         if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, int, LRScheduler)):
@@ -196,12 +358,14 @@ class LinearWarmup(LRScheduler):
         super().__init__(start_lr, last_epoch, verbose)
 
     def state_dict(self):
+        """The state, including that of a wrapped scheduler."""
         out = super().state_dict()
         if isinstance(self.learning_rate, LRScheduler):
             out['LinearWarmup_LR'] = self.learning_rate.state_dict()
         return out
 
     def set_state_dict(self, state_dict):
+        """Restores a state from ``state_dict()`` (a wrapped scheduler's too)."""
         super().set_state_dict(state_dict)
         if isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.set_state_dict(state_dict['LinearWarmup_LR'])
@@ -217,7 +381,24 @@ class LinearWarmup(LRScheduler):
 
 
 class ExponentialDecay(LRScheduler):
-    """lr * gamma^epoch."""
+    """Exponential decay: ``lr = learning_rate * gamma^epoch``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        gamma (float): The decay factor per epoch, in (0, 1).
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.ExponentialDecay(learning_rate=0.5, gamma=0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.25, 0.125, 0.0625, 0.0312, 0.0156]
+    """
 
     def __init__(self, learning_rate, gamma, last_epoch=-1, verbose=False):
         if not 0.0 < gamma < 1.0:
@@ -231,7 +412,26 @@ class ExponentialDecay(LRScheduler):
 
 
 class MultiStepDecay(LRScheduler):
-    """lr * gamma^(number of milestones passed)."""
+    """Step decay at given epochs: ``lr = learning_rate * gamma^k``, k the number of milestones
+    already passed.
+
+    Args:
+        learning_rate (float): The initial rate.
+        milestones (list[int]): Increasing epochs where the rate is multiplied by gamma.
+        gamma (float, optional): The factor; < 1. Default: 0.1.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.MultiStepDecay(learning_rate=0.5, milestones=[2, 4], gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.5, 0.05, 0.05, 0.005, 0.005]
+    """
 
     def __init__(self, learning_rate, milestones, gamma=0.1, last_epoch=-1, verbose=False):
         if not isinstance(milestones, (tuple, list)):
@@ -255,7 +455,25 @@ class MultiStepDecay(LRScheduler):
 
 
 class StepDecay(LRScheduler):
-    """lr * gamma^(epoch // step_size)."""
+    """Step decay every step_size epochs: ``lr = learning_rate * gamma^(epoch // step_size)``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        step_size (int): Epochs between decays; > 0.
+        gamma (float, optional): The factor; < 1. Default: 0.1.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.StepDecay(learning_rate=0.5, step_size=2, gamma=0.1)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.5, 0.05, 0.05, 0.005, 0.005]
+    """
 
     def __init__(self, learning_rate, step_size, gamma=0.1, last_epoch=-1, verbose=False):
         _check_type('StepDecay', step_size, (int,), 'step_size')
@@ -271,7 +489,24 @@ class StepDecay(LRScheduler):
 
 
 class LambdaDecay(LRScheduler):
-    """lr * lr_lambda(epoch)."""
+    """A rate given by a function of the epoch: ``lr = learning_rate * lr_lambda(epoch)``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        lr_lambda (callable): ``lr_lambda(epoch)`` returning the factor.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.LambdaDecay(learning_rate=0.5, lr_lambda=lambda epoch: 0.9 ** epoch)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.45, 0.405, 0.3645, 0.3281, 0.2952]
+    """
 
     def __init__(self, learning_rate, lr_lambda, last_epoch=-1, verbose=False):
         if not callable(lr_lambda):
@@ -285,7 +520,25 @@ class LambdaDecay(LRScheduler):
 
 
 class MultiplicativeDecay(LRScheduler):
-    """lr * prod(lr_lambda(e) for e in 1..epoch)."""
+    """A rate multiplied at every epoch by a factor a function gives:
+    ``lr = learning_rate * lr_lambda(1) * ... * lr_lambda(epoch)``.
+
+    Args:
+        learning_rate (float): The initial rate.
+        lr_lambda (callable): ``lr_lambda(epoch)`` returning that epoch's factor.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.MultiplicativeDecay(learning_rate=0.5, lr_lambda=lambda epoch: 0.5)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.25, 0.125, 0.0625, 0.0312, 0.0156]
+    """
 
     def __init__(self, learning_rate, lr_lambda, last_epoch=-1, verbose=False):
         if not callable(lr_lambda):
@@ -302,8 +555,35 @@ class MultiplicativeDecay(LRScheduler):
 
 
 class ReduceOnPlateau(LRScheduler):
-    """Multiplies the rate by `factor` when `metrics` (passed to step) stops improving for more
-    than `patience` epochs, then waits `cooldown` epochs."""
+    """Reduces the rate when a metric stops improving.
+
+    ``step(metrics)`` records one epoch's metric (a loss, an accuracy); when it has not improved
+    for more than ``patience`` epochs, the rate is multiplied by ``factor`` (not below min_lr)
+    and the scheduler waits ``cooldown`` epochs before counting again.
+
+    Args:
+        learning_rate (float): The initial rate.
+        mode (str, optional): 'min' (lower is better) or 'max'. Default: 'min'.
+        factor (float, optional): The multiplier; < 1. Default: 0.1.
+        patience (int, optional): Epochs without improvement tolerated. Default: 10.
+        threshold (float, optional): The least change counting as an improvement. Default: 1e-4.
+        threshold_mode (str, optional): 'rel' (threshold relative to the best) or 'abs'.
+            Default: 'rel'.
+        cooldown (int, optional): Epochs to wait after a reduction. Default: 0.
+        min_lr (float, optional): The lowest rate. Default: 0.
+        epsilon (float, optional): Reductions smaller than this are skipped. Default: 1e-8.
+        verbose (bool, optional): Print the rate when it changes. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.ReduceOnPlateau(learning_rate=0.5, patience=1, factor=0.5)
+        >>> lrs = []
+        >>> for loss in [1.0, 0.9, 0.95, 0.96, 0.97, 0.8]:
+        ...     scheduler.step(loss)
+        ...     lrs.append(scheduler())
+        >>> print(lrs)
+        [0.5, 0.5, 0.5, 0.25, 0.25, 0.25]
+    """
 
     def __init__(self, learning_rate, mode='min', factor=0.1, patience=10, threshold=1e-4,
                  threshold_mode='rel', cooldown=0, min_lr=0, epsilon=1e-8, verbose=False):
@@ -336,6 +616,7 @@ class ReduceOnPlateau(LRScheduler):
         self._var_name = None
 
     def state_keys(self):
+        """Sets ``self.keys``: the counters, the best metric, last_epoch and last_lr."""
         self.keys = ['cooldown_counter', 'best', 'num_bad_epochs', 'last_epoch', 'last_lr']
 
     def _is_better(self, current, best):
@@ -348,7 +629,12 @@ class ReduceOnPlateau(LRScheduler):
         return current > best + margin
 
     def step(self, metrics, epoch=None):
-        """Record one epoch's metric (a number or a one-element tensor/array)."""
+        """Records one epoch's metric and reduces the rate if it has stopped improving.
+
+        Args:
+            metrics (float|Tensor|numpy.ndarray): The metric, a number or a one-element tensor/array.
+            epoch (int, optional): The epoch number; None means the next one. Default: None.
+        """
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if hasattr(metrics, 'numpy') or isinstance(metrics, np.ndarray):
             size = int(np.prod(metrics.shape)) if metrics.shape is not None else 1
@@ -377,8 +663,29 @@ class ReduceOnPlateau(LRScheduler):
 
 
 class CosineAnnealingDecay(LRScheduler):
-    """Cosine from lr down to eta_min over T_max epochs (computed recursively from last_lr when
-    stepping, in closed form when jumping to an epoch)."""
+    """Cosine annealing from learning_rate down to eta_min over T_max epochs:
+    ``lr = eta_min + (learning_rate - eta_min) * (1 + cos(pi * epoch / T_max)) / 2``.
+
+    Stepping computes it recursively from the last rate (as Paddle does), which continues the
+    cosine past T_max; ``step(epoch)`` uses the closed form.
+
+    Args:
+        learning_rate (float): The initial (largest) rate.
+        T_max (int): Half period of the cosine, in epochs; > 0.
+        eta_min (float, optional): The smallest rate. Default: 0.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.CosineAnnealingDecay(learning_rate=0.5, T_max=4)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.4268, 0.25, 0.0732, 0.0, 0.0732]
+    """
 
     def __init__(self, learning_rate, T_max, eta_min=0, last_epoch=-1, verbose=False):
         _check_type('CosineAnnealingDecay', T_max, (int,), 'T_max')
@@ -402,7 +709,27 @@ class CosineAnnealingDecay(LRScheduler):
 
 
 class CosineAnnealingWarmRestarts(LRScheduler):
-    """Cosine annealing restarted every T_i epochs, T_i = T_0 * T_mult^restarts."""
+    """Cosine annealing with warm restarts (SGDR): the cosine from learning_rate to eta_min
+    restarts every T_i epochs, ``T_i = T_0 * T_mult^i`` for the i-th run.
+
+    Args:
+        learning_rate (float): The rate at each restart.
+        T_0 (int): Length of the first run; > 0.
+        T_mult (int, optional): Growth factor of the run lengths; >= 1. Default: 1.
+        eta_min (float, optional): The smallest rate. Default: 0.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.CosineAnnealingWarmRestarts(learning_rate=0.5, T_0=2, T_mult=2)
+        >>> lrs = []
+        >>> for epoch in range(8):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.5, 0.25, 0.5, 0.4268, 0.25, 0.0732, 0.5, 0.481]
+    """
 
     def __init__(self, learning_rate, T_0, T_mult=1, eta_min=0, last_epoch=-1, verbose=False):
         if isinstance(T_0, bool) or not isinstance(T_0, int) or T_0 <= 0:
@@ -420,6 +747,12 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         return self.eta_min + (self.base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
 
     def step(self, epoch=None):
+        """Advances one epoch (or jumps to ``epoch``, which may be fractional, to step within an
+        epoch) and recomputes the rate.
+
+        Args:
+            epoch (float, optional): The epoch to jump to. Default: None.
+        """
         if epoch is None and self.last_epoch < 0:
             epoch = 0
         if epoch is None:
@@ -444,8 +777,33 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
 
 class OneCycleLR(LRScheduler):
-    """Warm up from max_lr/divide_factor to max_lr over phase_pct of the steps, then anneal to
-    end_learning_rate (three_phase: back to the initial rate first)."""
+    """The one-cycle policy (super-convergence), stepped once per batch: the rate warms up from
+    ``max_learning_rate / divide_factor`` to max_learning_rate over the first ``phase_pct`` of
+    the steps, then anneals down to end_learning_rate.
+
+    Args:
+        max_learning_rate (float): The peak rate.
+        total_steps (int): Number of steps of the whole cycle.
+        divide_factor (float, optional): The initial rate is max_learning_rate / divide_factor.
+            Default: 25.0.
+        end_learning_rate (float, optional): The final rate. Default: 0.0001.
+        phase_pct (float, optional): Share of the steps spent warming up. Default: 0.3.
+        anneal_strategy (str, optional): 'cos' or 'linear'. Default: 'cos'.
+        three_phase (bool, optional): Anneal back to the initial rate first, then to
+            end_learning_rate (a third phase). Default: False.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.OneCycleLR(max_learning_rate=1.0, total_steps=6)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.04, 0.9944, 0.8118, 0.4627, 0.1336, 0.0001]
+    """
 
     def __init__(self, max_learning_rate, total_steps, divide_factor=25.0, end_learning_rate=0.0001,
                  phase_pct=0.3, anneal_strategy='cos', three_phase=False, last_epoch=-1, verbose=False):
@@ -486,6 +844,7 @@ class OneCycleLR(LRScheduler):
         super().__init__(initial_lr, last_epoch, verbose)
 
     def anneal_func(self, start_lr, end_lr, pct):
+        """The annealing of the chosen strategy from ``start_lr`` to ``end_lr`` at fraction ``pct``."""
         if self.anneal_strategy == 'cos':
             return end_lr + (start_lr - end_lr) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end_lr - start_lr) * pct + start_lr
@@ -503,7 +862,36 @@ class OneCycleLR(LRScheduler):
 
 
 class CyclicLR(LRScheduler):
-    """Cycles between base and max rate (triangular, triangular2 or exp_range, or scale_fn)."""
+    """Cyclical learning rate, stepped once per batch: the rate goes from base_learning_rate up to
+    max_learning_rate in step_size_up steps and back in step_size_down steps, the amplitude
+    scaled per cycle by the mode.
+
+    Args:
+        base_learning_rate (float): The lower bound of the cycle.
+        max_learning_rate (float): The upper bound.
+        step_size_up (int): Steps of the rising half.
+        step_size_down (int, optional): Steps of the falling half; None means step_size_up.
+            Default: None.
+        mode (str, optional): 'triangular' (constant amplitude), 'triangular2' (halved every
+            cycle) or 'exp_range' (scaled by exp_gamma^step). Default: 'triangular'.
+        exp_gamma (float, optional): The factor of 'exp_range'. Default: 1.0.
+        scale_fn (callable, optional): A custom amplitude scale, used instead of mode.
+            Default: None.
+        scale_mode (str, optional): Whether scale_fn takes the 'cycle' number or the step
+            ('iterations'). Default: 'cycle'.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.CyclicLR(base_learning_rate=0.1, max_learning_rate=0.5, step_size_up=2)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.1, 0.3, 0.5, 0.3, 0.1, 0.3]
+    """
 
     def __init__(self, base_learning_rate, max_learning_rate, step_size_up, step_size_down=None,
                  mode='triangular', exp_gamma=1.0, scale_fn=None, scale_mode='cycle', last_epoch=-1,
@@ -555,8 +943,28 @@ class CyclicLR(LRScheduler):
 
 
 class LinearLR(LRScheduler):
-    """Scales lr linearly from start_factor to end_factor over total_steps (recursively, from
-    last_lr, as Paddle does)."""
+    """Scales the rate linearly from ``learning_rate * start_factor`` to
+    ``learning_rate * end_factor`` over total_steps, then keeps it (computed recursively from
+    the last rate, as Paddle does).
+
+    Args:
+        learning_rate (float): The base rate.
+        total_steps (int): Length of the ramp; > 0.
+        start_factor (float, optional): The factor at step 0, in (0, 1]. Default: 1/3.
+        end_factor (float, optional): The factor at total_steps, in [0, 1]. Default: 1.0.
+        last_epoch (int, optional): The epoch to resume from; -1 starts fresh. Default: -1.
+        verbose (bool, optional): Print the rate at every step. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> scheduler = oar.optimizer.lr.LinearLR(learning_rate=0.5, total_steps=3, start_factor=0.2)
+        >>> lrs = []
+        >>> for epoch in range(6):
+        ...     lrs.append(round(scheduler(), 4))
+        ...     scheduler.step()
+        >>> print(lrs)
+        [0.1, 0.2333, 0.3667, 0.5, 0.5, 0.5]
+    """
 
     def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0,
                  last_epoch=-1, verbose=False):

@@ -9,6 +9,43 @@ __all__ = ['Momentum']
 
 
 class Momentum(Optimizer):
+    """Gradient descent with momentum: ``velocity = momentum * velocity + grad``, then
+    ``param -= learning_rate * velocity`` (or ``learning_rate * (grad + momentum * velocity)``
+    with Nesterov momentum).
+
+    An L2 weight decay is applied inside the update (after rescale_grad), an L1 decay is added to
+    the gradient first, as in Paddle.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        momentum (float, optional): The momentum factor. Default: 0.9.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        use_nesterov (bool, optional): Use Nesterov momentum. Default: False.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        rescale_grad (float, optional): Gradients are multiplied by this first (e.g. 1 / batch
+            size). Default: 1.0.
+        use_multi_tensor (bool, optional): Accepted for compatibility; oar always updates all
+            parameters in one fused call. Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Momentum(learning_rate=0.1, momentum=0.9, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.8 -1.6]
+    """
     _state_specs = (('velocity', 0.0),)
 
     def __init__(self, learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=False,

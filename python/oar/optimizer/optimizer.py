@@ -42,9 +42,44 @@ def _as_numpy(value):
 
 
 class Optimizer:
-    """Base class. Subclasses set `_state_specs` (state name, initial value) in kernel order,
-    `_pow_specs` (bias-correction accumulators: name, hyperparameter) and implement _update."""
+    """Base class of the optimizers.
 
+    An optimizer holds the parameters it updates, their per-parameter states (moments, ...)
+    and the learning rate (a float or an LRScheduler). ``step()`` updates every parameter that
+    has a gradient, after gradient clipping and weight decay; all parameters of a group are
+    updated by one fused kernel call. States are named as in Paddle, so ``state_dict()`` and
+    ``set_state_dict()`` exchange them with Paddle checkpoints. Use a subclass (SGD, Adam, ...).
+
+    Args:
+        learning_rate (float|LRScheduler): The learning rate, or a scheduler giving it.
+        parameters (list, optional): The Tensors to optimize, or a list of dicts (parameter
+            groups), each with 'params' and its own options ('learning_rate' multiplier,
+            'weight_decay', hyperparameters). Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay
+            coefficient; or oar.regularizer.L1Decay / L2Decay. Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping. Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> linear = oar.nn.Linear(10, 1)
+        >>> scheduler = oar.optimizer.lr.StepDecay(learning_rate=0.1, step_size=1, gamma=0.5)
+        >>> opt = oar.optimizer.Adam(learning_rate=scheduler, parameters=[
+        ...     {"params": [linear.weight]},
+        ...     {"params": [linear.bias], "learning_rate": 0.1, "weight_decay": 0.001}])
+        >>> for _ in range(2):
+        ...     loss = linear(oar.rand([4, 10])).mean()
+        ...     loss.backward()
+        ...     opt.step()
+        ...     opt.clear_grad()
+        ...     scheduler.step()
+        >>> print(opt.get_lr())
+        0.025
+    """
+
+    # Subclasses set _state_specs (state name, initial value) in kernel order and _pow_specs
+    # (bias-correction accumulators: name, hyperparameter), and implement _update.
     _state_specs = ()
     _pow_specs = ()
 
@@ -154,12 +189,28 @@ class Optimizer:
 
     # ---- learning rate ----
     def get_lr(self):
-        """The current global learning rate (a float)."""
+        """The current learning rate: the float given, or the scheduler's current value.
+
+        Returns:
+            float
+        """
         if isinstance(self._learning_rate, LRScheduler):
             return self._learning_rate()
         return self._learning_rate
 
     def set_lr(self, value):
+        """Sets a new constant learning rate (not allowed when the learning rate is a scheduler).
+
+        Args:
+            value (float): The new learning rate.
+
+        Examples:
+            >>> import oar
+            >>> opt = oar.optimizer.SGD(0.1, parameters=oar.nn.Linear(2, 2).parameters())
+            >>> opt.set_lr(0.01)
+            >>> print(opt.get_lr())
+            0.01
+        """
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"The type of 'value' in optimizer.set_lr must be float, but received "
                             f"{type(value).__name__}.")
@@ -169,6 +220,11 @@ class Optimizer:
         self._learning_rate = float(value)
 
     def set_lr_scheduler(self, scheduler):
+        """Replaces the learning rate by ``scheduler``.
+
+        Args:
+            scheduler (LRScheduler): The new scheduler.
+        """
         if not isinstance(scheduler, LRScheduler):
             raise TypeError("The type of 'scheduler' in optimizer.set_lr_scheduler must be "
                             f"LRScheduler, but received {type(scheduler).__name__}.")
@@ -270,7 +326,7 @@ class Optimizer:
 
     @no_grad()
     def step(self):
-        """Updates every parameter that has a gradient (one fused kernel call per group)."""
+        """Updates every parameter that has a gradient (call after ``loss.backward()``)."""
         if self._grouped:
             for group in self._param_groups:
                 self._step_group(group['params'], group)
@@ -379,7 +435,12 @@ class Optimizer:
 
     # ---- gradients ----
     def clear_grad(self, set_to_zero=True):
-        """Clears the gradients of all parameters (zeros them, or drops them)."""
+        """Clears the gradients of all the optimizer's parameters.
+
+        Args:
+            set_to_zero (bool, optional): Fill them with zeros (True) or drop them (False).
+                Default: True.
+        """
         groups = self._param_groups if self._grouped else [{'params': self._param_groups}]
         for group in groups:
             for p in group['params']:
@@ -387,8 +448,19 @@ class Optimizer:
                     p.clear_grad(set_to_zero)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """Applies the gradients already computed by loss.backward() (as Paddle's dygraph
-        minimize does: it does not run backward itself). Returns (optimize_ops, params_grads)."""
+        """Applies the gradients computed by ``loss.backward()``; in dynamic mode it does not run
+        backward itself (as Paddle's). In static mode it adds the backward pass to the program and
+        updates after each run.
+
+        Args:
+            loss (Tensor): The loss.
+            startup_program (Program, optional): Unused. Default: None.
+            parameters (list, optional): Update only these. Default: None (all).
+            no_grad_set (set, optional): Parameters to leave alone. Default: None.
+
+        Returns:
+            tuple: (optimize_ops, params_grads), the list of (parameter, gradient) pairs applied.
+        """
         if not isinstance(loss, _C.Tensor):
             raise TypeError(f"{type(self).__name__}.minimize: the loss should be a Tensor, but "
                             f"received {type(loss).__name__}")
@@ -429,15 +501,24 @@ class Optimizer:
         return list(self._param_groups or [])
 
     def apply_gradients(self, params_grads):
-        """Clips, regularizes and applies the given (parameter, gradient) pairs (ungrouped
-        settings), as Paddle's apply_gradients."""
+        """Clips, regularizes and applies the given (parameter, gradient) pairs, with the
+        optimizer's own settings (not a parameter group's), as Paddle's apply_gradients.
+
+        Args:
+            params_grads (list): (parameter, gradient) pairs.
+        """
         with no_grad():
             self._apply_pairs([(p, g) for p, g in params_grads if g is not None], None)
         return []
 
     # ---- state ----
     def state_dict(self):
-        """{state name: tensor} (live tensors), plus 'master_weights' and 'LR_Scheduler'."""
+        """The optimizer's states by name (live tensors), plus 'master_weights' and 'LR_Scheduler'
+        when present.
+
+        Returns:
+            dict
+        """
         out = {}
         for table in self._accumulators.values():
             for acc in table.values():
@@ -449,8 +530,12 @@ class Optimizer:
         return out
 
     def set_state_dict(self, state_dict):
-        """Loads states saved by state_dict() here or by Paddle; states are matched by name
-        (ignoring the trailing counter when the exact name is absent)."""
+        """Loads states saved by ``state_dict()`` here or by Paddle, matched by name (ignoring the
+        trailing counter when the exact name is absent).
+
+        Args:
+            state_dict (dict): The states.
+        """
         if not isinstance(state_dict, dict):
             raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, but received "
                             f"{type(state_dict).__name__}")

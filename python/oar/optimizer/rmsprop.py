@@ -8,6 +8,38 @@ __all__ = ['RMSProp']
 
 
 class RMSProp(Optimizer):
+    """RMSProp: divides the gradient by a running root mean square of recent gradients.
+
+    ``ms = rho * ms + (1 - rho) * g^2`` (centered: minus the square of the running mean of g),
+    ``mom = momentum * mom + learning_rate * g / sqrt(ms + epsilon)``, ``param -= mom``.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it.
+        rho (float, optional): Decay rate of the running averages. Default: 0.95.
+        epsilon (float, optional): Added inside the square root for stability. Default: 1e-06.
+        momentum (float, optional): Momentum factor. Default: 0.0.
+        centered (bool, optional): Normalise by the estimated variance instead of the raw second
+            moment. Default: False.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.RMSProp(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.5527... -1.5527...]
+    """
     _state_specs = (('momentum', 0.0), ('mean_square', 0.0), ('mean_grad', 0.0))
 
     def __init__(self, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0, centered=False,

@@ -9,6 +9,36 @@ __all__ = ['Rprop']
 
 
 class Rprop(Optimizer):
+    """Resilient backpropagation: per-element step sizes that grow by ``etas[1]`` while the
+    gradient keeps its sign and shrink by ``etas[0]`` when it flips (within
+    ``learning_rate_range``); each element moves by ``-sign(grad) * step``. Meant for full-batch
+    training.
+
+    Args:
+        learning_rate (float, optional): The initial step size of every element. Default: 0.001.
+        learning_rate_range (tuple, optional): (min, max) of the step sizes; must contain
+            learning_rate. Default: (1e-5, 50).
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        etas (tuple, optional): (shrink, grow) factors, 0 < shrink < 1 < grow. Default: (0.5, 1.2).
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.Rprop(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.9 -1.9]
+    """
+
     def __init__(self, learning_rate=0.001, learning_rate_range=(1e-5, 50), parameters=None,
                  etas=(0.5, 1.2), grad_clip=None, multi_precision=False, name=None):
         if learning_rate is None:

@@ -7,6 +7,33 @@ __all__ = ['SGD']
 
 
 class SGD(Optimizer):
+    """Stochastic gradient descent: ``param = param - learning_rate * grad``.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): The step size, or a scheduler giving it. Default: 0.001.
+        parameters (list, optional): The Tensors to optimize (e.g. ``layer.parameters()``), or a
+            list of dicts, each with 'params' and its own settings (learning_rate multiplier,
+            weight_decay, ...). Required in dynamic mode. Default: None.
+        weight_decay (float|WeightDecayRegularizer, optional): A float is an L2Decay coefficient;
+            or oar.regularizer.L1Decay / L2Decay. A parameter's own regularizer takes precedence.
+            Default: None.
+        grad_clip (GradientClipBase, optional): Gradient clipping: ClipGradByValue,
+            ClipGradByNorm or ClipGradByGlobalNorm. Default: None.
+        multi_precision (bool, optional): Keep float32 master weights for float16 / bfloat16
+            parameters and update those. Default: False.
+        name (str, optional): Name prefix of the optimizer's states; usually left unset. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> w = oar.nn.Parameter(oar.to_tensor([1.0, -2.0]))
+        >>> opt = oar.optimizer.SGD(learning_rate=0.1, parameters=[w])
+        >>> (w * w).sum().backward()  # the gradient is 2 * w = [2, -4]
+        >>> opt.step()
+        >>> opt.clear_grad()
+        >>> print(w.numpy())
+        [ 0.8 -1.6]
+    """
+
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):
         if learning_rate is None:

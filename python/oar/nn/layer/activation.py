@@ -132,17 +132,76 @@ class _Activation(Layer):
 
 
 class CELU(_Activation, alpha=1.0):
-    """max(0, x) + min(0, alpha (exp(x / alpha) - 1))."""
+    """CELU activation, elementwise.
+
+    ``celu(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``
+
+    Args:
+        alpha (float, optional): The alpha of the formula; must not be 0. Default: 1.0.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.CELU(alpha=0.5)
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.49084..., -0.31606...,  0.        ,  1.50000000])
+    """
     _functional = "celu"
 
 
 class ELU(_Activation, alpha=1.0):
-    """x for x > 0, alpha (exp(x) - 1) otherwise."""
+    """ELU (exponential linear unit) activation, elementwise.
+
+    ``elu(x) = x`` where ``x > 0``, else ``alpha * (exp(x) - 1)``.
+
+    Args:
+        alpha (float, optional): Scale of the negative part. Default: 1.0.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.ELU(alpha=0.5)
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.43233..., -0.19673...,  0.        ,  1.50000000])
+    """
     _functional = "elu"
 
 
 class GELU(_Activation, approximate=False):
-    """x Phi(x); approximate (True or 'tanh') uses the tanh approximation."""
+    """GELU (Gaussian error linear unit) activation, elementwise.
+
+    ``gelu(x) = x * Phi(x)``, Phi the standard normal CDF; with ``approximate`` the tanh form
+    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`` is used instead.
+
+    Args:
+        approximate (bool|str, optional): Use the tanh approximation: True or 'tanh'; False or
+            'none' for the exact erf form. Default: False.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.GELU()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.04550..., -0.15426...,  0.        ,  1.39978...])
+    """
 
     def forward(self, x):
         approximate = self._approximate
@@ -155,58 +214,271 @@ class GELU(_Activation, approximate=False):
 
 
 class GLU(_Activation, axis=-1):
-    """a * sigmoid(b), a and b the halves of x along axis (also spelled dim)."""
+    """Gated linear unit: splits the input in two halves ``a, b`` along ``axis`` and returns
+    ``a * sigmoid(b)``.
+
+    Args:
+        axis (int, optional): The axis to split; its size must be even. PyTorch's spelling ``dim``
+            is accepted too. Default: -1.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a Tensor whose size along ``axis`` is even.
+        - output: the same shape, except that ``axis`` is halved.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.GLU()
+        >>> print(m(oar.to_tensor([[1.0, 2.0, 0.0, 0.0]])))
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.50000000, 1.        ]])
+    """
     _functional, _alias = "glu", ("axis", "dim")
 
 
 class Hardshrink(_Activation, threshold=0.5):
-    """x where |x| > threshold (also spelled lambd), else 0."""
+    """Hardshrink activation, elementwise.
+
+    ``hardshrink(x) = x`` where ``|x| > threshold``, else 0.
+
+    Args:
+        threshold (float, optional): The cut-off; PyTorch's spelling ``lambd`` is accepted
+            too. Default: 0.5.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Hardshrink(threshold=0.5)
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-2.        ,  0.        ,  0.        ,  1.50000000])
+    """
     _functional, _alias = "hardshrink", ("threshold", "lambd")
 
 
 class Hardsigmoid(_Activation):
-    """clip(x / 6 + 1 / 2, 0, 1)."""
+    """Hardsigmoid activation, a piecewise-linear approximation of the sigmoid.
+
+    ``hardsigmoid(x) = clip(x / 6 + 0.5, 0, 1)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Hardsigmoid()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.16666..., 0.41666..., 0.50000000, 0.75000...])
+    """
     _functional, _name_attribute = "hardsigmoid", "name"
 
 
 class Hardswish(_Activation):
-    """x * relu6(x + 3) / 6."""
+    """Hardswish activation, elementwise.
+
+    ``hardswish(x) = x * relu6(x + 3) / 6``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Hardswish()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.33333..., -0.20833...,  0.        ,  1.12500000])
+    """
     _functional = "hardswish"
 
 
 class Hardtanh(_Activation, min=-1.0, max=1.0):
-    """x clamped to [min, max]."""
+    """Hardtanh activation: the input clamped to ``[min, max]``.
+
+    ``hardtanh(x) = min(max(x, min), max)``.
+
+    Args:
+        min (float, optional): The lower bound. Default: -1.0.
+        max (float, optional): The upper bound. Default: 1.0.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Hardtanh()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.        , -0.50000000,  0.        ,  1.        ])
+    """
     _functional = "hardtanh"
 
 
 class LeakyReLU(_Activation, negative_slope=0.01):
-    """x for x >= 0, negative_slope * x otherwise."""
+    """Leaky ReLU activation, elementwise.
+
+    ``leaky_relu(x) = x`` where ``x >= 0``, else ``negative_slope * x``.
+
+    Args:
+        negative_slope (float, optional): Slope for negative inputs. Default: 0.01.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.LeakyReLU(negative_slope=0.1)
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.20000000, -0.05000000,  0.        ,  1.50000000])
+    """
     _functional = "leaky_relu"
 
 
 class LogSigmoid(_Activation):
-    """log(sigmoid(x))."""
+    """LogSigmoid activation, elementwise.
+
+    ``log_sigmoid(x) = log(1 / (1 + exp(-x)))``, computed without overflow.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.LogSigmoid()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-2.12692..., -0.97407..., -0.69314..., -0.20141...])
+    """
     _functional = "log_sigmoid"
 
 
 class LogSoftmax(_Activation, axis=-1):
-    """log(softmax(x)) along axis."""
+    """Log of the softmax along ``axis``: ``x - log(sum(exp(x), axis))``, computed stably.
+
+    Args:
+        axis (int, optional): The axis the softmax runs along. Default: -1.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.LogSoftmax()
+        >>> print(m(oar.to_tensor([[0.0, 0.0], [1.0, 1.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[-0.69314..., -0.69314...],
+                [-0.69314..., -0.69314...]])
+    """
     _functional = "log_softmax"
 
 
 class Maxout(_Activation, groups=_REQUIRED, axis=1):
-    """The max over each run of `groups` channels along axis (1, or -1 / 3 for channels last)."""
+    """Maxout activation: the maximum over each run of ``groups`` consecutive channels.
+
+    The channel axis of size C becomes C / groups.
+
+    Args:
+        groups (int): How many channels each output channel takes the maximum of; C must be
+            divisible by it.
+        axis (int, optional): The channel axis: 1 for NCHW input, -1 or 3 for NHWC. Default: 1.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a 4-D Tensor [N, C, H, W] (or [N, H, W, C] with axis -1 or 3).
+        - output: [N, C / groups, H, W] (or [N, H, W, C / groups]).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype="float32").reshape([1, 4, 1, 2])
+        >>> m = oar.nn.Maxout(groups=2)
+        >>> print(m(x))
+        Tensor(shape=[1, 2, 1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[2., 3.]],
+                 [[6., 7.]]]])
+    """
     _functional = "maxout"
 
 
 class Mish(_Activation):
-    """x tanh(softplus(x))."""
+    """Mish activation, elementwise.
+
+    ``mish(x) = x * tanh(softplus(x))``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Mish()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.25250..., -0.22074...,  0.        ,  1.40337...])
+    """
     _functional = "mish"
 
 
 class PReLU(Layer):
-    """x for x > 0, weight * x otherwise, with a learnable weight of num_parameters slopes (1, or
-    one per channel of data_format), initialised to `init` unless weight_attr says otherwise."""
+    """PReLU activation: a leaky ReLU whose negative slope is a learnable weight.
+
+    ``prelu(x) = x`` where ``x >= 0``, else ``weight * x``, with one slope shared by all elements
+    (``num_parameters=1``) or one per channel.
+
+    Args:
+        num_parameters (int, optional): Number of slopes: 1, or the number of input channels.
+            Default: 1.
+        init (float, optional): Initial value of the slopes (unless weight_attr sets an
+            initializer). Default: 0.25.
+        weight_attr (ParamAttr, optional): Attribute of the slope parameter. Default: None.
+        data_format (str, optional): Where the channels are, for per-channel slopes: 'NC', 'NCL',
+            'NCHW', 'NCDHW' (channels first) or 'NLC', 'NHWC', 'NDHWC' (channels last).
+            Default: 'NCHW'.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a Tensor of any shape (with at least two dims for per-channel slopes).
+        - output: a Tensor of the same shape.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.PReLU(num_parameters=1, init=0.25)
+        >>> print(m(oar.to_tensor([-2.0, -0.5, 0.0, 1.5])))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [-0.50000000, -0.12500000,  0.        ,  1.50000000])
+    """
 
     def __init__(self, num_parameters=1, init=0.25, weight_attr=None, data_format="NCHW", name=None):
         super().__init__()
@@ -232,18 +504,76 @@ class PReLU(Layer):
 
 
 class ReLU(_Activation):
-    """max(x, 0)."""
+    """ReLU (rectified linear unit) activation, elementwise.
+
+    ``relu(x) = max(x, 0)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.ReLU()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.        , 0.        , 0.        , 1.50000000])
+    """
     _functional = "relu"
 
 
 class ReLU6(_Activation):
-    """min(max(x, 0), 6)."""
+    """ReLU6 activation: ReLU capped at 6.
+
+    ``relu6(x) = min(max(x, 0), 6)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.ReLU6()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.        , 0.        , 0.        , 1.50000000])
+    """
     _functional = "relu6"
 
 
 class RReLU(_Activation, lower=1.0 / 8.0, upper=1.0 / 3.0):
-    """Leaky ReLU with a random slope in [lower, upper] per element while training, and the
-    fixed slope (lower + upper) / 2 in evaluation (layer.eval())."""
+    """Randomized leaky ReLU: negative inputs are scaled by a random slope.
+
+    While training, each element ``x < 0`` becomes ``a * x`` with ``a`` drawn uniformly from
+    ``[lower, upper]``; in evaluation (``layer.eval()``) the fixed slope ``(lower + upper) / 2``
+    is used.
+
+    Args:
+        lower (float, optional): Lower bound of the slope. Default: 1/8.
+        upper (float, optional): Upper bound of the slope. Default: 1/3.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.RReLU(lower=0.1, upper=0.3)
+        >>> m.eval()
+        RReLU(lower=0.1, upper=0.3, training=False, dtype=float32)
+        >>> print(m(oar.to_tensor([-2.0, -0.5, 0.0, 1.5])))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.40000..., -0.10000...,  0.        ,  1.50000000])
+    """
 
     def forward(self, x):
         return F.rrelu(x, lower=self._lower, upper=self._upper, training=self.training)
@@ -254,7 +584,27 @@ class RReLU(_Activation, lower=1.0 / 8.0, upper=1.0 / 3.0):
 
 
 class SELU(_Activation, scale=1.0507009873554805, alpha=1.6732632423543772):
-    """scale x for x > 0, scale alpha (exp(x) - 1) otherwise."""
+    """SELU (scaled exponential linear unit) activation, elementwise.
+
+    ``selu(x) = scale * x`` where ``x > 0``, else ``scale * alpha * (exp(x) - 1)``.
+
+    Args:
+        scale (float, optional): The scale; must be > 1. Default: 1.0507009873554805.
+        alpha (float, optional): The alpha; must be >= 0. Default: 1.6732632423543772.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.SELU()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.52016..., -0.69175...,  0.        ,  1.57605...])
+    """
     _functional = "selu"
 
     def extra_repr(self):
@@ -262,13 +612,51 @@ class SELU(_Activation, scale=1.0507009873554805, alpha=1.6732632423543772):
 
 
 class Sigmoid(_Activation):
-    """1 / (1 + exp(-x))."""
+    """Sigmoid activation, elementwise.
+
+    ``sigmoid(x) = 1 / (1 + exp(-x))``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Sigmoid()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.11920..., 0.37754..., 0.50000000, 0.81757...])
+    """
     _functional, _name_attribute = "sigmoid", "name"
 
 
 class Silu(_Activation, inplace=False):
-    """x sigmoid(x); inplace writes the result into x (a tensor that is not a leaf needing
-    gradient, as every in-place op)."""
+    """SiLU activation (also called Swish), elementwise.
+
+    ``silu(x) = x * sigmoid(x)``.
+    ``oar.nn.SiLU`` is the same class.
+
+    Args:
+        inplace (bool, optional): Write the result into the input tensor and return it (the
+            input must not be a leaf that needs a gradient). Default: False.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Silu()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.23840..., -0.18877...,  0.        ,  1.22636...])
+    """
 
     def forward(self, x):
         if self._inplace:
@@ -283,12 +671,45 @@ SiLU = Silu
 
 
 class Softmax(_Activation, axis=-1):
-    """exp(x) / sum(exp(x)) along axis."""
+    """Softmax along ``axis``: ``exp(x) / sum(exp(x), axis)``, computed stably.
+
+    Args:
+        axis (int, optional): The axis the softmax runs along. Default: -1.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a Tensor of any shape.
+        - output: a Tensor of the same shape and dtype; entries along ``axis`` sum to 1.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.Softmax()
+        >>> print(m(oar.to_tensor([[0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]])))
+        Tensor(shape=[2, 4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.25000000, 0.25000000, 0.25000000, 0.25000000],
+                [0.25000000, 0.25000000, 0.25000000, 0.25000000]])
+    """
     _functional = "softmax"
 
 
 class Softmax2D(_Activation):
-    """Softmax over the channels (axis -3) of a [C, H, W] or [N, C, H, W] input."""
+    """Softmax over the channels of each spatial position (axis -3).
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a 3-D [C, H, W] or 4-D [N, C, H, W] Tensor.
+        - output: a Tensor of the same shape; at each (h, w) the C values sum to 1.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.Softmax2D()
+        >>> print(m(oar.zeros([1, 2, 1, 1])))
+        Tensor(shape=[1, 2, 1, 1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[[0.50000000]],
+                 [[0.50000000]]]])
+    """
 
     def forward(self, x):
         if x.ndim not in (3, 4):
@@ -299,35 +720,171 @@ class Softmax2D(_Activation):
 
 
 class Softplus(_Activation, beta=1, threshold=20):
-    """log(1 + exp(beta x)) / beta, x itself where beta x > threshold."""
+    """Softplus activation, a smooth ReLU.
+
+    ``softplus(x) = log(1 + exp(beta * x)) / beta``, and ``x`` itself where
+    ``beta * x > threshold`` (for numerical stability).
+
+    Args:
+        beta (float, optional): The beta of the formula. Default: 1.
+        threshold (float, optional): Above this value of ``beta * x`` the result is ``x``.
+            Default: 20.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Softplus()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.12692..., 0.47407..., 0.69314..., 1.70141...])
+    """
     _functional = "softplus"
 
 
 class Softshrink(_Activation, threshold=0.5):
-    """x - threshold above threshold (also spelled lambd), x + threshold below -threshold, else 0."""
+    """Softshrink activation, elementwise.
+
+    ``softshrink(x) = x - threshold`` where ``x > threshold``, ``x + threshold`` where
+    ``x < -threshold``, else 0.
+
+    Args:
+        threshold (float, optional): The cut-off, >= 0; PyTorch's spelling ``lambd`` is
+            accepted too. Default: 0.5.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Softshrink()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.50000000,  0.        ,  0.        ,  1.        ])
+    """
     _functional, _alias = "softshrink", ("threshold", "lambd")
 
 
 class Softsign(_Activation):
-    """x / (1 + |x|)."""
+    """Softsign activation, elementwise.
+
+    ``softsign(x) = x / (1 + |x|)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Softsign()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.66666..., -0.33333...,  0.        ,  0.60000...])
+    """
     _functional = "softsign"
 
 
 class Swish(_Activation):
-    """x sigmoid(x)."""
+    """Swish activation, elementwise.
+
+    ``swish(x) = x * sigmoid(x)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Swish()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.23840..., -0.18877...,  0.        ,  1.22636...])
+    """
     _functional = "swish"
 
 
 class Tanh(_Activation):
-    """tanh(x)."""
+    """Tanh activation, elementwise.
+
+    ``tanh(x) = (exp(x) - exp(-x)) / (exp(x) + exp(-x))``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Tanh()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-0.96402..., -0.46211...,  0.        ,  0.90514...])
+    """
     _functional = "tanh"
 
 
 class Tanhshrink(_Activation):
-    """x - tanh(x)."""
+    """Tanhshrink activation, elementwise.
+
+    ``tanhshrink(x) = x - tanh(x)``.
+
+    Args:
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.Tanhshrink()
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [-1.03597..., -0.03788...,  0.        ,  0.59485...])
+    """
     _functional = "tanhshrink"
 
 
 class ThresholdedReLU(_Activation, threshold=1.0, value=0.0):
-    """x where x > threshold, else value."""
+    """Thresholded ReLU activation, elementwise.
+
+    ``thresholded_relu(x) = x`` where ``x > threshold``, else ``value``.
+
+    Args:
+        threshold (float, optional): The threshold. Default: 1.0.
+        value (float, optional): What inputs at or below the threshold become.
+            Default: 0.0.
+        name (str, optional): Layer name, shown when it is printed; usually left unset. Default: None.
+
+    Shape:
+        - input: a floating-point Tensor of any shape.
+        - output: a Tensor of the same shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, -0.5, 0.0, 1.5])
+        >>> m = oar.nn.ThresholdedReLU(threshold=0.5)
+        >>> print(m(x))
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.        , 0.        , 0.        , 1.50000000])
+    """
     _functional = "thresholded_relu"

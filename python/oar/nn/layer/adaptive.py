@@ -32,9 +32,41 @@ def _check_cutoffs(cutoffs, n_classes):
 
 
 class AdaptiveLogSoftmaxWithLoss(Layer):
-    """head_weight [in_features, cutoffs[0] + n_clusters] (+ head_bias); cluster i (classes
-    [cutoffs[i], cutoffs[i+1]) with n_classes appended) projects to in_features // div_value**(i+1)
-    features, then to its classes."""
+    """Adaptive softmax (Grave et al., 2016): an efficient softmax over many classes whose
+    frequencies are skewed.
+
+    The classes are split by ``cutoffs``: the frequent ones (below cutoffs[0]) are scored by a
+    head layer that also scores one entry per tail cluster; cluster i (classes cutoffs[i] to
+    cutoffs[i+1]) goes through a projection to ``in_features // div_value**(i+1)`` features and
+    then to its classes. Classes should be sorted by decreasing frequency.
+
+    Args:
+        in_features (int): Size of each input feature vector.
+        n_classes (int): Number of classes.
+        cutoffs (list[int]): Increasing class indices between 1 and n_classes - 1 splitting the
+            clusters.
+        weight_attr (ParamAttr, optional): Attribute of the weights. Default: None.
+        bias_attr (ParamAttr, optional): Attribute of the head bias. Default: None.
+        div_value (float, optional): Divisor of the projection sizes of successive clusters.
+            Default: 4.0.
+        head_bias (bool, optional): Give the head layer a bias. Default: False.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Call:
+        ``forward(input, label)`` with input [N, in_features] and label [N] int64 returns
+        ``(output, loss)``: output [N], the log-probability of each label, and loss, the mean
+        of their negatives (0-D). ``log_prob(input)`` gives all log-probabilities
+        [N, n_classes]; ``predict(input)`` the most likely class of each row.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> asm = oar.nn.AdaptiveLogSoftmaxWithLoss(8, 10, cutoffs=[4])
+        >>> x = oar.randn([3, 8])
+        >>> output, loss = asm(x, oar.to_tensor([0, 5, 9]))
+        >>> print(output.shape, loss.shape, asm.log_prob(x).shape)
+        [3] [] [3, 10]
+    """
 
     def __init__(self, in_features, n_classes, cutoffs, weight_attr=None, bias_attr=None,
                  div_value=4.0, head_bias=False, name=None):
@@ -82,12 +114,25 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         return _C.concat(parts, 1)
 
     def log_prob(self, input):
-        """log P(class | input) for every class: [N, n_classes]."""
+        """Log-probabilities of every class.
+
+        Args:
+            input (Tensor): [N, in_features].
+
+        Returns:
+            Tensor: [N, n_classes].
+        """
         return self._full_log_prob(input, F.linear(input, self.head_weight, self.head_bias))
 
     def predict(self, input):
-        """The most likely class of each row. As Paddle: float32 when some row's head winner is
-        a shortlist class, int64 when every row needs the full distribution."""
+        """The most likely class of each row of ``input`` [N, in_features].
+
+        As in Paddle, the result is float32 when some row's best head entry is a frequent class, and
+        int64 when every row needs the full distribution.
+
+        Returns:
+            Tensor: [N].
+        """
         head_output = F.linear(input, self.head_weight, self.head_bias)
         output = _C.cast(_C.argmax(head_output, 1, False, "int64"), "float32")
         beyond = _C.greater_equal(output, _C.full_like(output, self.shortlist_size))

@@ -13,7 +13,26 @@ def _index(container, idx):
 
 
 class Sequential(Layer):
-    """Runs its layers in order. Sequential(l1, l2) or Sequential(('name', l1), ...) or an OrderedDict."""
+    """A container that runs its layers one after the other, each on the previous one's output.
+
+    Layers are given positionally (named "0", "1", ...), as (name, layer) pairs, or as one
+    dict / OrderedDict. Indexing by int, name or slice, ``len`` and iteration work as on a list.
+
+    Args:
+        *layers (Layer|tuple|dict): The layers, in order.
+
+    Examples:
+        >>> import oar
+        >>> model = oar.nn.Sequential(oar.nn.Linear(4, 3), oar.nn.ReLU(), oar.nn.Linear(3, 2))
+        >>> print(model(oar.ones([5, 4])).shape)
+        [5, 2]
+        >>> named = oar.nn.Sequential(("fc", oar.nn.Linear(2, 2)), ("act", oar.nn.Tanh()))
+        >>> print(named)
+        Sequential(
+          (fc): Linear(in_features=2, out_features=2, dtype=float32)
+          (act): Tanh()
+        )
+    """
 
     def __init__(self, *layers):
         super().__init__()
@@ -56,7 +75,28 @@ class Sequential(Layer):
 
 
 class LayerList(Layer):
-    """A list of sublayers, indexed like a Python list."""
+    """A list of sublayers, registered with the parent layer (so their parameters are the
+    parent's too) and indexed like a Python list.
+
+    Supports indexing (negative and slices), assignment, ``del``, ``len``, iteration,
+    ``append``, ``insert`` and ``extend``. ``oar.nn.ModuleList`` is the same class.
+
+    Args:
+        sublayers (iterable of Layer, optional): The initial layers. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> layers = oar.nn.LayerList([oar.nn.Linear(2, 2) for _ in range(3)])
+        >>> layers.append(oar.nn.Linear(2, 1))
+        LayerList(...)
+        >>> print(len(layers), layers[-1])
+        4 Linear(in_features=2, out_features=1, dtype=float32)
+        >>> x = oar.ones([1, 2])
+        >>> for layer in layers:
+        ...     x = layer(x)
+        >>> print(x.shape)
+        [1, 1]
+    """
 
     def __init__(self, sublayers=None):
         super().__init__()
@@ -92,22 +132,61 @@ class LayerList(Layer):
         return iter(self._sub_layers.values())
 
     def append(self, sublayer):
+        """Adds ``sublayer`` at the end and returns the list.
+
+        Args:
+            sublayer (Layer): The layer to add.
+
+        Returns:
+            LayerList: this list.
+        """
         self.add_sublayer(str(len(self)), sublayer)
         return self
 
     def insert(self, index, sublayer):
+        """Inserts ``sublayer`` before position ``index`` (the layers after it are renumbered).
+
+        Args:
+            index (int): The position.
+            sublayer (Layer): The layer to insert.
+        """
         layers = list(self._sub_layers.values())
         layers.insert(index, sublayer)
         self._renumber(layers)
 
     def extend(self, sublayers):
+        """Appends every layer of ``sublayers`` and returns the list.
+
+        Args:
+            sublayers (iterable of Layer): The layers to add.
+
+        Returns:
+            LayerList: this list.
+        """
         for layer in sublayers:
             self.append(layer)
         return self
 
 
 class LayerDict(Layer):
-    """An ordered dict of sublayers."""
+    """An ordered dict of sublayers, registered with the parent layer.
+
+    Supports ``d[key]``, assignment, ``del``, ``in``, ``len``, iteration over the keys, and
+    ``keys``, ``values``, ``items``, ``pop``, ``clear`` and ``update``. ``oar.nn.ModuleDict`` is the
+    same class.
+
+    Args:
+        sublayers (dict|LayerDict|iterable of (str, Layer), optional): The initial layers.
+            Default: None.
+
+    Examples:
+        >>> import oar
+        >>> layers = oar.nn.LayerDict({"fc": oar.nn.Linear(2, 3), "act": oar.nn.ReLU()})
+        >>> print(list(layers.keys()), len(layers))
+        ['fc', 'act'] 2
+        >>> print(layers["act"](layers["fc"](oar.ones([1, 2]))).shape)
+        [1, 3]
+    """
 
     def __init__(self, sublayers=None):
         super().__init__()
@@ -133,21 +212,38 @@ class LayerDict(Layer):
         return key in self._sub_layers
 
     def clear(self):
+        """Removes every sublayer."""
         self._sub_layers.clear()
 
     def pop(self, key):
+        """Removes the sublayer under ``key`` and returns it.
+
+        Args:
+            key (str): The key.
+
+        Returns:
+            Layer: the removed layer.
+        """
         return self._sub_layers.pop(key)
 
     def keys(self):
+        """The keys, in insertion order."""
         return self._sub_layers.keys()
 
     def items(self):
+        """The (key, layer) pairs, in insertion order."""
         return self._sub_layers.items()
 
     def values(self):
+        """The layers, in insertion order."""
         return self._sub_layers.values()
 
     def update(self, sublayers):
+        """Adds or replaces the layers of ``sublayers``.
+
+        Args:
+            sublayers (dict|LayerDict|iterable of (str, Layer)): The layers to add, with their keys.
+        """
         if isinstance(sublayers, (dict, collections.OrderedDict, LayerDict)):
             items = sublayers.items()
         else:
@@ -167,7 +263,21 @@ def _check_parameter(owner, p):
 
 
 class ParameterList(Layer):
-    """A list of parameters, registered under the names "0", "1", ..."""
+    """A list of parameters, registered with the parent layer under the names "0", "1", ...
+
+    Supports indexing, assignment, ``len``, iteration and ``append``.
+
+    Args:
+        parameters (iterable of Parameter, optional): The initial parameters. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> params = oar.nn.ParameterList([oar.create_parameter([2, 3], "float32") for _ in range(2)])
+        >>> print(len(params), params[0].shape)
+        2 [2, 3]
+        >>> print(len(params.parameters()))
+        2
+    """
 
     def __init__(self, parameters=None):
         super().__init__()
@@ -188,6 +298,14 @@ class ParameterList(Layer):
         return iter(self._parameters.values())
 
     def append(self, parameter):
+        """Adds ``parameter`` at the end and returns the list.
+
+        Args:
+            parameter (Parameter): The parameter to add.
+
+        Returns:
+            ParameterList: this list.
+        """
         _check_parameter("ParameterList", parameter)
         self.add_parameter(str(len(self)), parameter)
         return self
@@ -198,7 +316,22 @@ class ParameterList(Layer):
 
 
 class ParameterDict(Layer):
-    """An ordered dict of parameters."""
+    """An ordered dict of parameters, registered with the parent layer under their keys.
+
+    Supports ``d[key]``, assignment, ``in``, ``len``, iteration over the keys, and ``keys``,
+    ``values``, ``items`` and ``update``.
+
+    Args:
+        parameters (dict|iterable of (str, Parameter), optional): The initial parameters.
+            Default: None.
+
+    Examples:
+        >>> import oar
+        >>> params = oar.nn.ParameterDict({"w": oar.create_parameter([2], "float32")})
+        >>> params["b"] = oar.create_parameter([1], "float32")
+        >>> print(list(params.keys()), [n for n, _ in params.named_parameters()])
+        ['w', 'b'] ['w', 'b']
+    """
 
     def __init__(self, parameters=None):
         super().__init__()
@@ -222,15 +355,23 @@ class ParameterDict(Layer):
         return key in self._parameters
 
     def keys(self):
+        """The keys, in insertion order."""
         return self._parameters.keys()
 
     def items(self):
+        """The (key, parameter) pairs, in insertion order."""
         return self._parameters.items()
 
     def values(self):
+        """The parameters, in insertion order."""
         return self._parameters.values()
 
     def update(self, parameters):
+        """Adds or replaces the parameters of ``parameters``.
+
+        Args:
+            parameters (dict|iterable of (str, Parameter)): The parameters to add, with their keys.
+        """
         items = parameters.items() if hasattr(parameters, "items") else parameters
         for key, p in items:
             self[key] = p

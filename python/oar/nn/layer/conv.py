@@ -98,14 +98,122 @@ class _Conv(_ConvNd):
 
 
 class Conv1D(_Conv):
+    """1-D convolution (cross-correlation) over a batch of 1-D signals.
+
+    ``out = conv(x, weight) + bias``; the weight has shape
+    [out_channels, in_channels / groups, *kernel_size] and starts as Normal(0, sqrt(2 / fan_in)),
+    fan_in = in_channels * prod(kernel_size); the bias starts at zero. The arguments after
+    ``groups`` are keyword-only.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels (filters).
+        kernel_size (int|list|tuple): Kernel size [L], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Zero padding: one int, one per spatial
+            dimension, one per side, or 'SAME' / 'VALID'. Default: 0.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        groups (int, optional): Number of channel groups; in_channels and out_channels must be
+            divisible by it. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular' (the last
+            three need an int padding). Default: 'zeros'.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCL' or 'NLC'. Default: 'NCL'.
+
+    Shape:
+        - input: [N, in_channels, L] (or channels last).
+        - output: [N, out_channels, L_out], each ``(size + pads - dilation * (k - 1) - 1)
+          // stride + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> conv = oar.nn.Conv1D(4, 8, kernel_size=3)
+        >>> print(conv(oar.randn([2, 4, 10])).shape)
+        [2, 8, 8]
+    """
     _dims, _default_format, _conv = 1, "NCL", staticmethod(F.conv1d)
 
 
 class Conv2D(_Conv):
+    """2-D convolution (cross-correlation) over a batch of 2-D signals.
+
+    ``out = conv(x, weight) + bias``; the weight has shape
+    [out_channels, in_channels / groups, *kernel_size] and starts as Normal(0, sqrt(2 / fan_in)),
+    fan_in = in_channels * prod(kernel_size); the bias starts at zero. The arguments after
+    ``groups`` are keyword-only.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels (filters).
+        kernel_size (int|list|tuple): Kernel size [H, W], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Zero padding: one int, one per spatial
+            dimension, one per side, or 'SAME' / 'VALID'. Default: 0.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        groups (int, optional): Number of channel groups; in_channels and out_channels must be
+            divisible by it. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular' (the last
+            three need an int padding). Default: 'zeros'.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+
+    Shape:
+        - input: [N, in_channels, H, W] (or channels last).
+        - output: [N, out_channels, H, W_out], each ``(size + pads - dilation * (k - 1) - 1)
+          // stride + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> conv = oar.nn.Conv2D(3, 6, kernel_size=3, padding=1)
+        >>> print(conv(oar.randn([2, 3, 8, 8])).shape)
+        [2, 6, 8, 8]
+    """
     _dims, _default_format, _conv = 2, "NCHW", staticmethod(F.conv2d)
 
 
 class Conv3D(_Conv):
+    """3-D convolution (cross-correlation) over a batch of 3-D signals.
+
+    ``out = conv(x, weight) + bias``; the weight has shape
+    [out_channels, in_channels / groups, *kernel_size] and starts as Normal(0, sqrt(2 / fan_in)),
+    fan_in = in_channels * prod(kernel_size); the bias starts at zero. The arguments after
+    ``groups`` are keyword-only.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels (filters).
+        kernel_size (int|list|tuple): Kernel size [D, H, W], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Zero padding: one int, one per spatial
+            dimension, one per side, or 'SAME' / 'VALID'. Default: 0.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        groups (int, optional): Number of channel groups; in_channels and out_channels must be
+            divisible by it. Default: 1.
+        padding_mode (str, optional): 'zeros', 'reflect', 'replicate' or 'circular' (the last
+            three need an int padding). Default: 'zeros'.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+
+    Shape:
+        - input: [N, in_channels, D, H, W] (or channels last).
+        - output: [N, out_channels, D, H, W_out], each ``(size + pads - dilation * (k - 1) - 1)
+          // stride + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> conv = oar.nn.Conv3D(2, 4, kernel_size=3)
+        >>> print(conv(oar.randn([1, 2, 5, 5, 5])).shape)
+        [1, 4, 3, 3, 3]
+    """
     _dims, _default_format, _conv = 3, "NCDHW", staticmethod(F.conv3d)
 
 
@@ -124,10 +232,80 @@ class _ConvTranspose(_ConvNd):
 
 
 class Conv1DTranspose(_ConvTranspose):
+    """1-D transposed convolution (the gradient of a convolution with respect to its input),
+    used to upsample.
+
+    The weight has shape [in_channels, out_channels / groups, *kernel_size] and is
+    Xavier-initialised; the bias starts at zero. ``forward(x, output_size=None)``: output_size
+    picks one of the output sizes a strided transposed convolution can give.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels.
+        kernel_size (int|list|tuple): Kernel size [L], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Padding removed from the output, as in the
+            matching convolution ('SAME' / 'VALID' too). Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each spatial
+            output dimension; smaller than stride or dilation. Default: 0.
+        groups (int, optional): Number of channel groups. Default: 1.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCL' or 'NLC'. Default: 'NCL'.
+
+    Shape:
+        - input: [N, in_channels, L] (or channels last).
+        - output: [N, out_channels, L_out], each ``(size - 1) * stride - pads
+          + dilation * (k - 1) + output_padding + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> deconv = oar.nn.Conv1DTranspose(4, 2, kernel_size=3, stride=2)
+        >>> print(deconv(oar.randn([1, 4, 5])).shape)
+        [1, 2, 11]
+    """
     _dims, _default_format, _conv = 1, "NCL", staticmethod(F.conv1d_transpose)
 
 
 class Conv2DTranspose(_ConvTranspose):
+    """2-D transposed convolution (the gradient of a convolution with respect to its input),
+    used to upsample.
+
+    The weight has shape [in_channels, out_channels / groups, *kernel_size] and is
+    Xavier-initialised; the bias starts at zero. ``forward(x, output_size=None)``: output_size
+    picks one of the output sizes a strided transposed convolution can give.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels.
+        kernel_size (int|list|tuple): Kernel size [H, W], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Padding removed from the output, as in the
+            matching convolution ('SAME' / 'VALID' too). Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each spatial
+            output dimension; smaller than stride or dilation. Default: 0.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        groups (int, optional): Number of channel groups. Default: 1.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+
+    Shape:
+        - input: [N, in_channels, H, W] (or channels last).
+        - output: [N, out_channels, H, W_out], each ``(size - 1) * stride - pads
+          + dilation * (k - 1) + output_padding + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> deconv = oar.nn.Conv2DTranspose(4, 2, 3, stride=2, padding=1, output_padding=1)
+        >>> print(deconv(oar.randn([1, 4, 5, 5])).shape)
+        [1, 2, 10, 10]
+    """
     _dims, _default_format, _conv = 2, "NCHW", staticmethod(F.conv2d_transpose)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, dilation=1,
@@ -137,6 +315,41 @@ class Conv2DTranspose(_ConvTranspose):
 
 
 class Conv3DTranspose(_ConvTranspose):
+    """3-D transposed convolution (the gradient of a convolution with respect to its input),
+    used to upsample.
+
+    The weight has shape [in_channels, out_channels / groups, *kernel_size] and is
+    Xavier-initialised; the bias starts at zero. ``forward(x, output_size=None)``: output_size
+    picks one of the output sizes a strided transposed convolution can give.
+
+    Args:
+        in_channels (int): Number of input channels.
+        out_channels (int): Number of output channels.
+        kernel_size (int|list|tuple): Kernel size [D, H, W], or one int for all.
+        stride (int|list|tuple, optional): Step of the kernel. Default: 1.
+        padding (int|list|tuple|str, optional): Padding removed from the output, as in the
+            matching convolution ('SAME' / 'VALID' too). Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each spatial
+            output dimension; smaller than stride or dilation. Default: 0.
+        dilation (int|list|tuple, optional): Spacing of the kernel's elements. Default: 1.
+        groups (int, optional): Number of channel groups. Default: 1.
+        weight_attr (ParamAttr, optional): Attribute of the weight. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the bias; False for no bias.
+            Default: None.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+
+    Shape:
+        - input: [N, in_channels, D, H, W] (or channels last).
+        - output: [N, out_channels, D, H, W_out], each ``(size - 1) * stride - pads
+          + dilation * (k - 1) + output_padding + 1``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> deconv = oar.nn.Conv3DTranspose(4, 2, kernel_size=2, stride=2)
+        >>> print(deconv(oar.randn([1, 4, 3, 3, 3])).shape)
+        [1, 2, 6, 6, 6]
+    """
     _dims, _default_format, _conv = 3, "NCDHW", staticmethod(F.conv3d_transpose)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, dilation=1,

@@ -53,6 +53,38 @@ def _join(prefix, name):
 
 
 class Layer:
+    """Base class of all layers and models (paddle.nn.Layer).
+
+    Subclasses create their parameters and sublayers in ``__init__`` (after calling
+    ``super().__init__()``) and compute in ``forward``; calling the layer runs the forward pre-hooks,
+    ``forward`` and the forward post-hooks. Parameters, sublayers and buffers assigned as
+    attributes are registered automatically, so ``parameters()``, ``state_dict()``, ``train()`` /
+    ``eval()`` and ``to()`` reach them. ``oar.nn.Module`` is the same class.
+
+    Args:
+        name_scope (str, optional): Prefix of the layer's full name and of its parameters'
+            names; None uses the class name in snake case. Default: None.
+        dtype (str, optional): Default data type of the parameters it creates.
+            Default: 'float32'.
+
+    Examples:
+        >>> import oar
+        >>> class MLP(oar.nn.Layer):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc1 = oar.nn.Linear(4, 8)
+        ...         self.fc2 = oar.nn.Linear(8, 2)
+        ...     def forward(self, x):
+        ...         return self.fc2(oar.nn.functional.relu(self.fc1(x)))
+        >>> model = MLP()
+        >>> print(model(oar.ones([3, 4])).shape)
+        [3, 2]
+        >>> print(list(model.state_dict().keys()))
+        ['fc1.weight', 'fc1.bias', 'fc2.weight', 'fc2.bias']
+        >>> print(model.eval().fc1.training)
+        False
+    """
+
     def __init_subclass__(cls, **kwargs):
         # Layers build their weights with values, also in static mode (the weights are then
         # captured by the programs that use them): run every __init__ eagerly.
@@ -81,20 +113,39 @@ class Layer:
 
     # ---- identity and mode -------------------------------------------------------------------
     def full_name(self):
+        """The unique name of this layer (name_scope plus a counter, e.g. 'linear_0').
+
+        Returns:
+            str: the full name.
+        """
         return self._full_name
 
     def train(self):
+        """Puts this layer and all its sublayers in training mode (``training = True``).
+
+        Returns:
+            Layer: this layer.
+        """
         for layer in self.sublayers(include_self=True):
             layer.training = True
         return self
 
     def eval(self):
+        """Puts this layer and all its sublayers in evaluation mode (``training = False``), which
+        changes layers such as Dropout and BatchNorm.
+
+        Returns:
+            Layer: this layer.
+        """
         for layer in self.sublayers(include_self=True):
             layer.training = False
         return self
 
     # ---- running -----------------------------------------------------------------------------
     def forward(self, *inputs, **kwargs):
+        """The computation of the layer; subclasses override it. Call the layer itself (``layer(x)``)
+        rather than ``forward``, so that hooks run.
+        """
         raise NotImplementedError(f"{type(self).__name__}.forward is not implemented")
 
     def __call__(self, *inputs, **kwargs):
@@ -156,6 +207,15 @@ class Layer:
     create_tensor = create_variable
 
     def add_parameter(self, name, parameter):
+        """Registers ``parameter`` under ``name`` (as assigning it as an attribute does).
+
+        Args:
+            name (str): The name; no '.' and not an existing attribute.
+            parameter (Parameter): The parameter (or None).
+
+        Returns:
+            Parameter: the parameter.
+        """
         if "_parameters" not in self.__dict__:
             raise RuntimeError("super().__init__() should be called first")
         if not isinstance(name, str):
@@ -173,6 +233,15 @@ class Layer:
         return parameter
 
     def add_sublayer(self, name, sublayer):
+        """Registers ``sublayer`` under ``name`` (as assigning it as an attribute does).
+
+        Args:
+            name (str): The name.
+            sublayer (Layer): The layer (or None).
+
+        Returns:
+            Layer: the sublayer.
+        """
         if not (isinstance(sublayer, Layer) or sublayer is None):
             raise TypeError(f"add_sublayer: 'sublayer' must be a Layer, but got {type(sublayer).__name__}")
         if not isinstance(name, str):
@@ -257,6 +326,15 @@ class Layer:
 
     # ---- traversal ---------------------------------------------------------------------------
     def named_sublayers(self, prefix="", include_self=False, layers_set=None):
+        """Yields (structured name, layer) for every sublayer, depth first, each once.
+
+        Args:
+            prefix (str, optional): Prefix of the names. Default: ''.
+            include_self (bool, optional): Yield this layer first (with name ``prefix``).
+                Default: False.
+            layers_set (set, optional): ids of layers to skip; filled as the walk goes.
+                Default: None.
+        """
         if layers_set is None:
             layers_set = set()
         if include_self and id(self) not in layers_set:
@@ -269,9 +347,18 @@ class Layer:
                                              layers_set=layers_set)
 
     def sublayers(self, include_self=False):
+        """All sublayers, depth first, each once.
+
+        Args:
+            include_self (bool, optional): Put this layer first. Default: False.
+
+        Returns:
+            list[Layer]
+        """
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
     def named_children(self):
+        """Yields (name, layer) for the direct sublayers, each once."""
         seen = set()
         for name, layer in self._sub_layers.items():
             if layer is not None and id(layer) not in seen:
@@ -279,6 +366,7 @@ class Layer:
                 yield name, layer
 
     def children(self):
+        """Yields the direct sublayers, each once."""
         for _, layer in self.named_children():
             yield layer
 
@@ -294,18 +382,56 @@ class Layer:
                 yield _join(layer_prefix, name), member
 
     def named_parameters(self, prefix="", include_sublayers=True, remove_duplicate=True):
+        """Yields (structured name, parameter) for the parameters of this layer and, by default,
+        of its sublayers, each once.
+
+        Args:
+            prefix (str, optional): Prefix of the names. Default: ''.
+            include_sublayers (bool, optional): Include the sublayers' parameters. Default: True.
+            remove_duplicate (bool, optional): Accepted for compatibility; shared parameters are
+                always yielded once. Default: True.
+        """
         return self._named_members(lambda layer: layer._parameters.items(), prefix, include_sublayers)
 
     def parameters(self, include_sublayers=True):
+        """The parameters of this layer and, by default, of its sublayers, each once.
+
+        Args:
+            include_sublayers (bool, optional): Include the sublayers' parameters. Default: True.
+
+        Returns:
+            list[Parameter]
+        """
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
     def named_buffers(self, prefix="", include_sublayers=True):
+        """Yields (structured name, tensor) for the buffers of this layer and, by default, of its
+        sublayers.
+
+        Args:
+            prefix (str, optional): Prefix of the names. Default: ''.
+            include_sublayers (bool, optional): Include the sublayers' buffers. Default: True.
+        """
         return self._named_members(lambda layer: layer._buffers.items(), prefix, include_sublayers)
 
     def buffers(self, include_sublayers=True):
+        """The buffers of this layer and, by default, of its sublayers.
+
+        Args:
+            include_sublayers (bool, optional): Include the sublayers' buffers. Default: True.
+
+        Returns:
+            list[Tensor]
+        """
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
     def clear_gradients(self, set_to_zero=True):
+        """Clears the gradients of all trainable parameters.
+
+        Args:
+            set_to_zero (bool, optional): Fill the gradients with zeros (True) or drop them (False).
+                Default: True.
+        """
         for p in self.parameters():
             if p.trainable:
                 p.clear_gradient(set_to_zero)
@@ -327,6 +453,20 @@ class Layer:
 
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True,
                    keep_vars=True):
+        """The parameters and persistable buffers of this layer and its sublayers, by structured
+        name (``'fc1.weight'``), in Paddle's order.
+
+        Args:
+            destination (dict, optional): A dict to add the entries to. Default: None.
+            include_sublayers (bool, optional): Include the sublayers' entries. Default: True.
+            structured_name_prefix (str, optional): Prefix of every key. Default: ''.
+            use_hook (bool, optional): Run the state dict hooks. Default: True.
+            keep_vars (bool, optional): Return the tensors themselves (True) or detached views.
+                Default: True.
+
+        Returns:
+            OrderedDict: name -> Tensor.
+        """
         out = collections.OrderedDict() if destination is None else destination
         for name, t in self._state_items(structured_name_prefix, include_sublayers):
             out.setdefault(name, t if keep_vars else t.detach())
@@ -385,21 +525,35 @@ class Layer:
         return self
 
     def astype(self, dtype=None):
+        """Casts the floating-point parameters and buffers to ``dtype`` in place; returns the layer."""
         return self.to(dtype=dtype)
 
     def float(self, excluded_layers=None):
+        """Casts the floating-point parameters and buffers to float32 (except in ``excluded_layers``, a
+        tuple of layer classes); returns the layer.
+        """
         return self._cast_floating(D.float32, excluded_layers)
 
     def double(self, excluded_layers=None):
+        """Casts the floating-point parameters and buffers to float64 (except in ``excluded_layers``);
+        returns the layer.
+        """
         return self._cast_floating(D.float64, excluded_layers)
 
     def half(self, excluded_layers=None):
+        """Casts the floating-point parameters and buffers to float16 (except in ``excluded_layers``);
+        returns the layer.
+        """
         return self._cast_floating(D.float16, excluded_layers)
 
     def float16(self, excluded_layers=None):
+        """Same as ``half``."""
         return self.half(excluded_layers)
 
     def bfloat16(self, excluded_layers=None):
+        """Casts the floating-point parameters and buffers to bfloat16 (except in ``excluded_layers``);
+        returns the layer.
+        """
         return self._cast_floating(D.bfloat16, excluded_layers)
 
     def _move_to(self, device):
@@ -437,6 +591,7 @@ class Layer:
 
     # ---- printing ----------------------------------------------------------------------------
     def extra_repr(self):
+        """The layer's own part of its printed form (its arguments); subclasses override it."""
         return ""
 
     def __repr__(self):

@@ -60,7 +60,29 @@ def _refuse_legacy_reduction(size_average_at, reduce_at, reduction_at=None, redu
 
 
 class BCELoss(Layer):
-    """Binary cross entropy of probabilities `input` against `label`."""
+    """Binary cross entropy between probabilities and binary labels:
+    ``loss = -weight * (label * log(input) + (1 - label) * log(1 - input))``.
+
+    Args:
+        weight (Tensor, optional): Rescaling weight of each element, broadcast against the
+            loss. Default: None.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: probabilities in [0, 1], any shape [N, *]; label: the same shape.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.BCELoss()
+        >>> input = oar.to_tensor([0.5, 0.6, 0.7])
+        >>> label = oar.to_tensor([1.0, 0.0, 1.0])
+        >>> print(loss(input, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.65537...)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, weight=None, reduction="mean", name=None):
@@ -75,7 +97,34 @@ class BCELoss(Layer):
 
 
 class BCEWithLogitsLoss(Layer):
-    """Binary cross entropy of sigmoid(logit) against `label`, computed stably."""
+    """Binary cross entropy on logits: ``sigmoid`` followed by BCELoss, computed in one
+    numerically stable step.
+
+    ``loss = -weight * (pos_weight * label * log(sigmoid(logit)) + (1 - label) *
+    log(1 - sigmoid(logit)))``.
+
+    Args:
+        weight (Tensor, optional): Rescaling weight of each element, broadcast against the
+            loss. Default: None.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        pos_weight (Tensor, optional): Weight of the positive examples, one per class
+            (broadcast along the last dimension). Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - logit: any shape [N, *]; label: the same shape, values in [0, 1].
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.BCEWithLogitsLoss()
+        >>> logit = oar.to_tensor([0.0, 2.0, -1.0])
+        >>> label = oar.to_tensor([1.0, 0.0, 1.0])
+        >>> print(loss(logit, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               1.37777...)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, weight=None, reduction="mean", pos_weight=None, name=None):
@@ -92,8 +141,43 @@ class BCEWithLogitsLoss(Layer):
 
 
 class CrossEntropyLoss(Layer):
-    """Softmax (unless use_softmax=False) cross entropy with hard or soft labels. As Paddle,
-    `reduction` is checked when called, not when built."""
+    """Cross entropy between logits (softmax taken inside) and hard or soft labels.
+
+    For a hard label y the loss of a sample is ``-weight[y] * log(softmax(input)[y])``.
+    ``reduction`` is checked when the layer is called, not when it is built, as in Paddle.
+
+    Args:
+        weight (Tensor, optional): Weight of each class, [C]. Default: None.
+        ignore_index (int, optional): A hard label value that contributes no loss (and is left
+            out of the mean). Default: -100.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        soft_label (bool, optional): Labels are probability distributions over the classes
+            instead of class indices. Default: False.
+        axis (int, optional): The class axis. Default: -1.
+        use_softmax (bool, optional): Apply softmax to the input; False when it already holds
+            probabilities. Default: True.
+        label_smoothing (float, optional): Mix the one-hot labels with the uniform
+            distribution by this amount, in [0, 1). Default: 0.0.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, *, C] (C along ``axis``).
+        - label: int64 class indices [N, *] or [N, *, 1]; or with soft_label, the input's shape.
+          ``target`` is accepted as a keyword for ``label``.
+        - output: a 0-D Tensor, or the per-sample losses with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> logits = oar.to_tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]])
+        >>> label = oar.to_tensor([0, 1])
+        >>> print(oar.nn.CrossEntropyLoss()(logits, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.31853...)
+        >>> print(oar.nn.CrossEntropyLoss(reduction="none")(logits, label))
+        Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.41703..., 0.22004...])
+    """
 
     @_refuse_legacy_reduction(1, 3, reduction_at=2)
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
@@ -117,7 +201,38 @@ class CrossEntropyLoss(Layer):
 
 
 class CTCLoss(Layer):
-    """Connectionist temporal classification loss of log_probs [T, N, C] against padded labels."""
+    """Connectionist temporal classification (CTC) loss, for sequence labelling without a known
+    alignment (speech, handwriting).
+
+    Softmax is taken over the classes of ``log_probs`` inside (they are unnormalised scores,
+    as in Paddle's warpctc).
+
+    Args:
+        blank (int, optional): Index of the blank class. Default: 0.
+        reduction (str, optional): 'none' (per-sample losses), 'mean' (the mean of each loss
+            divided by its label length) or 'sum'. Default: 'mean'.
+        zero_infinity (bool, optional): Infeasible samples (infinite loss) get loss 0 and no
+            gradient. Default: False.
+
+    Call:
+        ``forward(log_probs, labels, input_lengths, label_lengths, norm_by_times=False)``:
+        log_probs [T, N, C] float, labels [N, L_max] int32, input_lengths and label_lengths [N]
+        int64; norm_by_times divides the gradient by the input lengths.
+
+    Shape:
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> log_probs = oar.zeros([4, 1, 3])
+        >>> labels = oar.to_tensor([[1, 2]], dtype="int32")
+        >>> input_lengths = oar.to_tensor([4], dtype="int64")
+        >>> label_lengths = oar.to_tensor([2], dtype="int64")
+        >>> loss = oar.nn.CTCLoss(blank=0, reduction="none")
+        >>> print(loss(log_probs, labels, input_lengths, label_lengths))
+        Tensor(shape=[1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [1.68639...])
+    """
 
     def __init__(self, blank=0, reduction="mean", zero_infinity=False):
         super().__init__()
@@ -132,7 +247,30 @@ class CTCLoss(Layer):
 
 
 class CosineEmbeddingLoss(Layer):
-    """1 - cos(input1, input2) for label 1, max(0, cos - margin) for label -1."""
+    """Cosine embedding loss: pulls pairs labelled 1 together and pushes pairs labelled -1 apart.
+
+    ``loss = 1 - cos(input1, input2)`` for label 1, ``max(0, cos(input1, input2) - margin)``
+    for label -1.
+
+    Args:
+        margin (float, optional): In [-1, 1]; values around 0 to 0.5 are usual. Default: 0.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input1, input2: [N, M] (or [M]); label: [N] of 1 and -1.
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input1 = oar.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+        >>> input2 = oar.to_tensor([[1.0, 0.0], [1.0, 0.0]])
+        >>> label = oar.to_tensor([1, 1])
+        >>> print(oar.nn.CosineEmbeddingLoss()(input1, input2, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.50000000)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, margin=0, reduction="mean", name=None):
@@ -150,7 +288,33 @@ class CosineEmbeddingLoss(Layer):
 
 
 class GaussianNLLLoss(Layer):
-    """Negative log likelihood of `label` under N(input, variance)."""
+    """Gaussian negative log likelihood: ``label`` scored under N(input, variance).
+
+    ``loss = 0.5 * (log(max(variance, epsilon)) + (input - label)^2 / max(variance, epsilon))``,
+    plus ``0.5 * log(2 * pi)`` when ``full``.
+
+    Args:
+        full (bool, optional): Include the constant term. Default: False.
+        epsilon (float, optional): Lower clamp of the variance. Default: 1e-6.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, *] (the means); label: the same shape; variance: the same shape, or with
+          one dimension of size 1 (shared variance).
+        - output: a 0-D Tensor, or [N, *] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.GaussianNLLLoss()
+        >>> input = oar.to_tensor([1.0, 2.0])
+        >>> label = oar.to_tensor([1.0, 3.0])
+        >>> variance = oar.to_tensor([1.0, 1.0])
+        >>> print(loss(input, label, variance))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.25000000)
+    """
 
     def __init__(self, full=False, epsilon=1e-6, reduction="mean", name=None):
         _check_reduction("GaussianNLLLoss", reduction)
@@ -166,10 +330,40 @@ class GaussianNLLLoss(Layer):
 
 
 class HSigmoidLoss(Layer):
-    """Hierarchical sigmoid loss with learnable node classifiers: weight [C, feature_size]
-    (Xavier-initialised) and bias [C, 1] (zeros; bias_attr=False drops it), where C is
-    num_classes - 1 on the default complete binary tree and num_classes with is_custom (the
-    paths then come to forward as path_table / path_code)."""
+    """Hierarchical sigmoid loss: classifies into ``num_classes`` classes through binary decisions
+    along a tree, cheaper than a softmax over many classes.
+
+    By default the classes are the leaves of a complete binary tree with ``num_classes - 1``
+    learnable node classifiers; with ``is_custom`` the tree is given at each call as
+    ``path_table`` (node ids, -1 padded) and ``path_code`` (the branch bits).
+
+    Args:
+        feature_size (int): Size of each input feature vector.
+        num_classes (int): Number of classes (>= 2 for the default tree).
+        weight_attr (ParamAttr, optional): Attribute of the node weights [C, feature_size].
+            Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the node biases [C, 1]; False for
+            none. Default: None.
+        is_custom (bool, optional): Use a custom tree (path_table / path_code); C is then
+            num_classes, else num_classes - 1. Default: False.
+        is_sparse (bool, optional): Sparse gradient updates (custom trees only). Default: False.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Call:
+        ``forward(input, label, path_table=None, path_code=None)``: input [N, feature_size],
+        label [N] or [N, 1] int64.
+
+    Shape:
+        - output: [N, 1], the loss of each sample.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> loss = oar.nn.HSigmoidLoss(feature_size=3, num_classes=5)
+        >>> out = loss(oar.randn([4, 3]), oar.to_tensor([0, 1, 4, 3]))
+        >>> print(out.shape)
+        [4, 1]
+    """
 
     def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
                  is_custom=False, is_sparse=False, name=None):
@@ -199,7 +393,27 @@ class HSigmoidLoss(Layer):
 
 
 class HingeEmbeddingLoss(Layer):
-    """input for label 1, max(0, margin - input) for label -1."""
+    """Hinge embedding loss, for learning whether inputs (often distances) are similar.
+
+    ``loss = input`` for label 1, ``max(0, margin - input)`` for label -1.
+
+    Args:
+        margin (float, optional): The margin of the -1 pairs. Default: 1.0.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: any shape; label: the same shape, values 1 or -1.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.HingeEmbeddingLoss(margin=1.0)
+        >>> print(loss(oar.to_tensor([0.5, 0.3]), oar.to_tensor([1.0, -1.0])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.60000...)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, margin=1.0, reduction="mean", name=None):
@@ -214,7 +428,27 @@ class HingeEmbeddingLoss(Layer):
 
 
 class KLDivLoss(Layer):
-    """Kullback-Leibler divergence of `label` from log-probabilities `input` ('batchmean' too)."""
+    """Kullback-Leibler divergence of ``label`` from the log-probabilities ``input``:
+    ``loss = label * (log(label) - input)`` (or ``exp(label) * (label - input)`` with log_target).
+
+    Args:
+        reduction (str, optional): 'none', 'mean' (over all elements), 'batchmean' (the sum
+            divided by the batch size, the true KL divergence) or 'sum'. Default: 'mean'.
+        log_target (bool, optional): ``label`` holds log-probabilities too. Default: False.
+
+    Shape:
+        - input: [N, *] log-probabilities; label: the same shape.
+        - output: a 0-D Tensor, or [N, *] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.KLDivLoss(reduction="batchmean")
+        >>> input = oar.to_tensor([[-1.0, -1.0]])
+        >>> label = oar.to_tensor([[0.5, 0.5]])
+        >>> print(loss(input, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.30685...)
+    """
 
     @_refuse_legacy_reduction(0, 1, reduction_at=0, reductions=_REDUCTIONS + ("batchmean",))
     def __init__(self, reduction="mean", log_target=False):
@@ -227,7 +461,28 @@ class KLDivLoss(Layer):
 
 
 class L1Loss(Layer):
-    """|input - label|, reduced."""
+    """Mean absolute error: ``loss = |input - label|``, reduced.
+
+    Args:
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: any shape [N, *]; label: the same shape.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([1.0, 2.0, 4.0])
+        >>> label = oar.to_tensor([1.0, 4.0, 3.0])
+        >>> print(oar.nn.L1Loss()(input, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               1.)
+        >>> print(oar.nn.L1Loss(reduction="none")(input, label))
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 2., 1.])
+    """
 
     @_refuse_legacy_reduction(0, 1)
     def __init__(self, reduction="mean", name=None):
@@ -241,7 +496,24 @@ class L1Loss(Layer):
 
 
 class MSELoss(Layer):
-    """(input - label)^2, reduced."""
+    """Mean squared error: ``loss = (input - label)^2``, reduced.
+
+    Args:
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+
+    Shape:
+        - input: any shape; label: the same shape.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([1.0, 2.0, 4.0])
+        >>> label = oar.to_tensor([1.0, 4.0, 3.0])
+        >>> print(oar.nn.MSELoss(reduction="sum")(input, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               5.)
+    """
 
     @_refuse_legacy_reduction(0, 1)
     def __init__(self, reduction="mean"):
@@ -254,7 +526,28 @@ class MSELoss(Layer):
 
 
 class MarginRankingLoss(Layer):
-    """max(0, -label * (input - other) + margin)."""
+    """Margin ranking loss: asks ``input`` to rank above ``other`` where label is 1, below where
+    it is -1: ``loss = max(0, -label * (input - other) + margin)``.
+
+    Args:
+        margin (float, optional): The margin. Default: 0.0.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input, other, label: the same shape (label values 1 or -1).
+        - output: a 0-D Tensor, or that shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.MarginRankingLoss(margin=0.5)
+        >>> input = oar.to_tensor([1.0, 2.0])
+        >>> other = oar.to_tensor([2.0, 1.0])
+        >>> print(loss(input, other, oar.to_tensor([1.0, 1.0])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.75000000)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, margin=0.0, reduction="mean", name=None):
@@ -269,7 +562,29 @@ class MarginRankingLoss(Layer):
 
 
 class MultiLabelMarginLoss(Layer):
-    """Multi-class multi-label hinge loss; label rows list target classes up to the first -1."""
+    """Multi-class multi-label hinge loss: every target class should score at least 1 above
+    every non-target class.
+
+    ``loss(x, y) = sum over targets j and non-targets i of max(0, 1 - (x[j] - x[i])) / C``.
+
+    Args:
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C] (or [C]); label: int64 of the same shape, the target classes of each
+          row followed by -1 (the rest is ignored).
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> label = oar.to_tensor([[3, 0, -1, 1]])
+        >>> print(oar.nn.MultiLabelMarginLoss()(input, label))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.84999...)
+    """
 
     @_refuse_legacy_reduction(0, 1)
     def __init__(self, reduction="mean", name=None):
@@ -283,7 +598,27 @@ class MultiLabelMarginLoss(Layer):
 
 
 class MultiLabelSoftMarginLoss(Layer):
-    """Per-class logistic loss averaged over the classes of each sample."""
+    """Multi-label one-versus-all loss: a logistic loss per class, averaged over the classes.
+
+    ``loss = -mean_c(weight[c] * (y[c] * log(sigmoid(x[c])) + (1 - y[c]) * log(sigmoid(-x[c]))))``.
+
+    Args:
+        weight (Tensor, optional): Weight of each class, [C]. Default: None.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C]; label: [N, C] of 0 and 1.
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.MultiLabelSoftMarginLoss()
+        >>> print(loss(oar.to_tensor([[0.0, 0.0]]), oar.to_tensor([[1.0, 0.0]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.69314...)
+    """
 
     @_refuse_legacy_reduction(1, 2)
     def __init__(self, weight=None, reduction="mean", name=None):
@@ -299,7 +634,28 @@ class MultiLabelSoftMarginLoss(Layer):
 
 
 class MultiMarginLoss(Layer):
-    """Multi-class hinge loss: sum over j != y of max(0, margin - x[y] + x[j])^p / C."""
+    """Multi-class hinge loss:
+    ``loss(x, y) = sum over i != y of max(0, margin - x[y] + x[i])^p / C``.
+
+    Args:
+        p (int, optional): The exponent, 1 or 2. Default: 1.
+        margin (float, optional): The margin. Default: 1.0.
+        weight (Tensor, optional): Weight of each class, [C]. Default: None.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C]; label: [N] int64 class indices.
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> print(oar.nn.MultiMarginLoss()(input, oar.to_tensor([3])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.32499...)
+    """
 
     @_refuse_legacy_reduction(3, 4)
     def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
@@ -317,7 +673,27 @@ class MultiMarginLoss(Layer):
 
 
 class NLLLoss(Layer):
-    """Negative log likelihood of log-probabilities [N, C, ...] at integer labels [N, ...]."""
+    """Negative log likelihood of log-probabilities at integer labels:
+    ``loss = -weight[y] * input[y]``; usually after LogSoftmax.
+
+    Args:
+        weight (Tensor, optional): Weight of each class, [C]. Default: None.
+        ignore_index (int, optional): A label value that contributes no loss. Default: -100.
+        reduction (str, optional): 'none' (per-element losses), 'mean' (divided by the sum of
+            the weights of the counted labels) or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C] or [N, C, d1, d2, ...]; label: [N] or [N, d1, d2, ...] int64.
+        - output: a 0-D Tensor, or the label's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> log_probs = oar.log(oar.to_tensor([[0.5, 0.25, 0.25], [0.1, 0.8, 0.1]]))
+        >>> print(oar.nn.NLLLoss()(log_probs, oar.to_tensor([0, 1])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.45814...)
+    """
 
     @_refuse_legacy_reduction(1, 3)
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", name=None):
@@ -334,7 +710,30 @@ class NLLLoss(Layer):
 
 
 class PoissonNLLLoss(Layer):
-    """Negative log likelihood of `label` under Poisson(exp(input)) (or Poisson(input))."""
+    """Poisson negative log likelihood of ``label`` given the rate ``input``:
+    ``loss = exp(input) - label * input`` (log_input), or ``input - label * log(input + epsilon)``.
+
+    Args:
+        log_input (bool, optional): ``input`` is the log of the rate. Default: True.
+        full (bool, optional): Add the Stirling term ``label * log(label) - label +
+            0.5 * log(2 * pi * label)`` (for label > 1). Default: False.
+        epsilon (float, optional): Added inside the log when log_input is False; > 0.
+            Default: 1e-8.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: any shape; label: the same shape.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.PoissonNLLLoss()
+        >>> print(loss(oar.to_tensor([0.0, 1.0]), oar.to_tensor([1.0, 2.0])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.85914...)
+    """
 
     @_refuse_legacy_reduction(2, 4)
     def __init__(self, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None):
@@ -354,8 +753,31 @@ class PoissonNLLLoss(Layer):
 
 
 class SmoothL1Loss(Layer):
-    """Huber loss (is_huber) or smooth L1 loss with threshold delta. As Paddle, `reduction` and
-    `delta` are checked when called, not when built."""
+    """Smooth L1 (Huber) loss: quadratic for small errors, linear for large ones.
+
+    With ``is_huber`` (the default): ``0.5 * d^2`` where ``|d| < delta``, else
+    ``delta * (|d| - 0.5 * delta)``, d = input - label. Without it, the smooth L1 form:
+    ``0.5 * d^2 / delta`` where ``|d| < delta``, else ``|d| - 0.5 * delta``. ``oar.nn.HuberLoss``
+    is the same class. ``reduction`` and ``delta`` are checked when the layer is called.
+
+    Args:
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        delta (float, optional): Where the loss turns from quadratic to linear. Default: 1.0.
+        is_huber (bool, optional): Huber form (True) or smooth L1 form (False). Default: True.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: any shape; label: the same shape (``target`` is accepted as its keyword).
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.SmoothL1Loss()
+        >>> print(loss(oar.to_tensor([0.5, 3.0]), oar.to_tensor([0.0, 0.0])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               1.31250000)
+    """
 
     @_refuse_legacy_reduction(0, 1)
     def __init__(self, reduction="mean", delta=1.0, is_huber=True, name=None):
@@ -375,7 +797,24 @@ HuberLoss = SmoothL1Loss
 
 
 class SoftMarginLoss(Layer):
-    """log(1 + exp(-label * input)), reduced."""
+    """Two-class logistic loss with labels 1 and -1: ``loss = log(1 + exp(-label * input))``.
+
+    Args:
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: any shape; label: the same shape, values 1 or -1.
+        - output: a 0-D Tensor, or the input's shape with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.SoftMarginLoss()
+        >>> print(loss(oar.to_tensor([0.0, 2.0]), oar.to_tensor([1.0, -1.0])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               1.41003...)
+    """
 
     @_refuse_legacy_reduction(0, 1)
     def __init__(self, reduction="mean", name=None):
@@ -389,7 +828,32 @@ class SoftMarginLoss(Layer):
 
 
 class TripletMarginLoss(Layer):
-    """max(0, d(input, positive) - d(input, negative) + margin), d the pairwise p-distance."""
+    """Triplet margin loss: the anchor ``input`` should be nearer to ``positive`` than to
+    ``negative`` by ``margin``: ``loss = max(0, d(input, positive) - d(input, negative) + margin)``,
+    d the pairwise p-norm distance.
+
+    Args:
+        margin (float, optional): The margin. Default: 1.0.
+        p (float, optional): The order of the distance norm. Default: 2.0.
+        epsilon (float, optional): Added to the differences to avoid a zero norm. Default: 1e-6.
+        swap (bool, optional): Use ``min(d(input, negative), d(positive, negative))`` as the
+            negative distance. Default: False.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input, positive, negative: [N, D] (or [D]).
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> loss = oar.nn.TripletMarginLoss()
+        >>> anchor = oar.to_tensor([[0.0, 0.0]])
+        >>> print(loss(anchor, oar.to_tensor([[0.0, 1.0]]), oar.to_tensor([[0.0, 1.5]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.49999...)
+    """
 
     @_refuse_legacy_reduction(4, 5)
     def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean", name=None):
@@ -409,8 +873,32 @@ class TripletMarginLoss(Layer):
 
 
 class TripletMarginWithDistanceLoss(Layer):
-    """TripletMarginLoss with a distance_function(a, b) of one's own (default: the pairwise
-    2-norm distance)."""
+    """Triplet margin loss with a distance function of one's own:
+    ``loss = max(0, d(input, positive) - d(input, negative) + margin)``.
+
+    Args:
+        distance_function (callable, optional): ``d(a, b)`` returning one distance per row;
+            None uses the pairwise 2-norm distance. Default: None.
+        margin (float, optional): The margin. Default: 1.0.
+        swap (bool, optional): Use ``min(d(input, negative), d(positive, negative))`` as the
+            negative distance. Default: False.
+        reduction (str, optional): How the per-element losses are combined: 'none' (returned as
+            they are), 'mean' or 'sum'. Default: 'mean'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input, positive, negative: [N, D].
+        - output: a 0-D Tensor, or [N] with reduction 'none'.
+
+    Examples:
+        >>> import oar
+        >>> l1 = lambda a, b: oar.abs(a - b).sum(-1)
+        >>> loss = oar.nn.TripletMarginWithDistanceLoss(distance_function=l1, margin=2.0)
+        >>> anchor = oar.to_tensor([[0.0, 0.0]])
+        >>> print(loss(anchor, oar.to_tensor([[0.0, 1.0]]), oar.to_tensor([[1.0, 1.5]])))
+        Tensor(shape=[], dtype=float32, place=Place(cpu), stop_gradient=True,
+               0.50000000)
+    """
 
     def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean", name=None):
         super().__init__()

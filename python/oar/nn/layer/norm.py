@@ -54,6 +54,41 @@ class _BatchNormBase(Layer):
 
 
 class BatchNorm1D(_BatchNormBase):
+    """Batch normalization over 2-D [N, C] or 3-D [N, C, L] input: each channel is normalised by the batch's mean and
+    variance, then scaled by ``weight`` and shifted by ``bias``.
+
+    While training the statistics of the batch are used and the running mean and variance
+    (``_mean``, ``_variance``) move towards them: ``running = momentum * running + (1 - momentum)
+    * batch``; in evaluation (``layer.eval()``) the running statistics are used.
+
+    Args:
+        num_features (int): Number of channels C.
+        momentum (float, optional): Weight of the old running statistics. Default: 0.9.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False for
+            no learnable scale. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0); False for no
+            learnable shift. Default: None.
+        data_format (str, optional): 'NCL' or 'NLC'. Default: 'NCL'.
+        use_global_stats (bool, optional): True always uses the running statistics, False always
+            the batch's; None follows training/evaluation. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: 2-D [N, C] or 3-D [N, C, L] Tensor in data_format.
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> bn = oar.nn.BatchNorm1D(2)
+        >>> x = oar.to_tensor([[1.0, 2.0], [3.0, 6.0]])
+        >>> print(bn(x))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[-0.99999..., -0.99999...],
+                [ 0.99999...,  0.99999...]])
+        >>> print(bn._mean.numpy())
+        [0.2 0.4]
+    """
     _expected_dims, _default_format = (2, 3), "NCL"
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
@@ -63,6 +98,37 @@ class BatchNorm1D(_BatchNormBase):
 
 
 class BatchNorm2D(_BatchNormBase):
+    """Batch normalization over 4-D [N, C, H, W] input: each channel is normalised by the batch's mean and
+    variance, then scaled by ``weight`` and shifted by ``bias``.
+
+    While training the statistics of the batch are used and the running mean and variance
+    (``_mean``, ``_variance``) move towards them: ``running = momentum * running + (1 - momentum)
+    * batch``; in evaluation (``layer.eval()``) the running statistics are used.
+
+    Args:
+        num_features (int): Number of channels C.
+        momentum (float, optional): Weight of the old running statistics. Default: 0.9.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False for
+            no learnable scale. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0); False for no
+            learnable shift. Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        use_global_stats (bool, optional): True always uses the running statistics, False always
+            the batch's; None follows training/evaluation. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: 4-D [N, C, H, W] Tensor in data_format.
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> bn = oar.nn.BatchNorm2D(3)
+        >>> print(bn(oar.randn([2, 3, 4, 4])).shape)
+        [2, 3, 4, 4]
+    """
     _expected_dims, _default_format = (4,), "NCHW"
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
@@ -72,6 +138,37 @@ class BatchNorm2D(_BatchNormBase):
 
 
 class BatchNorm3D(_BatchNormBase):
+    """Batch normalization over 5-D [N, C, D, H, W] input: each channel is normalised by the batch's mean and
+    variance, then scaled by ``weight`` and shifted by ``bias``.
+
+    While training the statistics of the batch are used and the running mean and variance
+    (``_mean``, ``_variance``) move towards them: ``running = momentum * running + (1 - momentum)
+    * batch``; in evaluation (``layer.eval()``) the running statistics are used.
+
+    Args:
+        num_features (int): Number of channels C.
+        momentum (float, optional): Weight of the old running statistics. Default: 0.9.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False for
+            no learnable scale. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0); False for no
+            learnable shift. Default: None.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        use_global_stats (bool, optional): True always uses the running statistics, False always
+            the batch's; None follows training/evaluation. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: 5-D [N, C, D, H, W] Tensor in data_format.
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> bn = oar.nn.BatchNorm3D(3)
+        >>> print(bn(oar.randn([2, 3, 2, 4, 4])).shape)
+        [2, 3, 2, 4, 4]
+    """
     _expected_dims, _default_format = (5,), "NCDHW"
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
@@ -81,7 +178,34 @@ class BatchNorm3D(_BatchNormBase):
 
 
 class SyncBatchNorm(_BatchNormBase):
-    """BatchNorm whose statistics would be reduced across processes; on one process it is BatchNorm."""
+    """Batch normalization whose statistics are meant to be gathered across all training
+    processes; in a single process (oar has no multi-process training) it is BatchNorm.
+
+    Takes input of any rank from 2 to 5, channels at axis 1 (or last with 'NHWC').
+
+    Args:
+        num_features (int): Number of channels C.
+        momentum (float, optional): Weight of the old running statistics. Default: 0.9.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale; False for none.
+            Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift; False for none.
+            Default: None.
+        data_format (str, optional): 'NCHW' (channels first, any rank) or 'NHWC'.
+            Default: 'NCHW'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C, *].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> model = oar.nn.Sequential(oar.nn.Conv2D(3, 2, 1), oar.nn.BatchNorm2D(2))
+        >>> model = oar.nn.SyncBatchNorm.convert_sync_batchnorm(model)
+        >>> print(model[1])
+        SyncBatchNorm(num_features=2, momentum=0.9, epsilon=1e-05)
+    """
 
     _expected_dims = (2, 3, 4, 5)
 
@@ -95,7 +219,21 @@ class SyncBatchNorm(_BatchNormBase):
 
     @classmethod
     def convert_sync_batchnorm(cls, layer):
-        """Returns `layer` with every BatchNorm*D replaced by a SyncBatchNorm holding the same tensors."""
+        """Returns ``layer`` with every BatchNorm1D/2D/3D inside it replaced by a SyncBatchNorm
+        sharing the same parameters and statistics.
+
+        Args:
+            layer (Layer): A layer or model.
+
+        Returns:
+            Layer: the converted layer (the same object unless ``layer`` itself is a batch norm).
+
+        Examples:
+            >>> import oar
+            >>> bn = oar.nn.SyncBatchNorm.convert_sync_batchnorm(oar.nn.BatchNorm1D(4))
+            >>> print(type(bn).__name__)
+            SyncBatchNorm
+        """
         if isinstance(layer, _BatchNormBase) and not isinstance(layer, SyncBatchNorm):
             out = cls(layer._num_features, layer._momentum, layer._epsilon, data_format=layer._data_format
                       if layer._data_format in ("NCHW", "NHWC") else "NCHW")
@@ -110,7 +248,43 @@ class SyncBatchNorm(_BatchNormBase):
 
 
 class BatchNorm(_BatchNormBase):
-    """The older paddle.nn.BatchNorm: any rank, an optional activation, is_test, layout names."""
+    """The older batch normalization layer of Paddle (paddle.nn.BatchNorm), for input of any rank
+    from 2 to 5, with an optional activation after it.
+
+    Args:
+        num_channels (int): Number of channels C.
+        act (str, optional): Name of an activation of oar.nn.functional applied to the output
+            ('relu', ...). Default: None.
+        is_test (bool, optional): Always use the running statistics. Default: False.
+        momentum (float, optional): Weight of the old running statistics. Default: 0.9.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        param_attr (ParamAttr|bool, optional): Attribute of the scale. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift. Default: None.
+        dtype (str, optional): Data type of the parameters. Default: 'float32'.
+        data_layout (str, optional): 'NCHW' (channels first) or 'NHWC'. Default: 'NCHW'.
+        in_place (bool, optional): Accepted for compatibility; no effect. Default: False.
+        moving_mean_name (str, optional): Parameter name of the running mean. Default: None.
+        moving_variance_name (str, optional): Parameter name of the running variance.
+            Default: None.
+        do_model_average_for_mean_and_var (bool, optional): Accepted for compatibility; no
+            effect. Default: True.
+        use_global_stats (bool, optional): Always use the running statistics. Default: False.
+        trainable_statistics (bool, optional): Use the batch statistics even in evaluation.
+            Default: False.
+
+    Shape:
+        - input: [N, C, *].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> bn = oar.nn.BatchNorm(2, act="relu")
+        >>> x = oar.to_tensor([[1.0, 2.0], [3.0, 6.0]])
+        >>> print(bn(x))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[0.        , 0.        ],
+                [0.99999..., 0.99999...]])
+    """
 
     _expected_dims = (2, 3, 4, 5)
 
@@ -138,7 +312,31 @@ class BatchNorm(_BatchNormBase):
 
 
 class LayerNorm(Layer):
-    """Normalises over the trailing `normalized_shape` dims; scale and shift are flat [prod(shape)]."""
+    """Layer normalization: normalises each sample over its trailing ``normalized_shape``
+    dimensions, then applies an elementwise scale and shift (flat parameters of
+    prod(normalized_shape) elements).
+
+    Args:
+        normalized_shape (int|list|tuple): The trailing dimensions to normalise over.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Keyword-only. Attribute of the scale (starts at
+            1); False for none. Default: None.
+        bias_attr (ParamAttr|bool, optional): Keyword-only. Attribute of the shift (starts at 0);
+            False for none. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [*, *normalized_shape].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> ln = oar.nn.LayerNorm(2)
+        >>> print(ln(oar.to_tensor([[1.0, 2.0], [3.0, 6.0]])))
+        Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[-0.99997...,  0.99997...],
+                [-0.99999...,  0.99999...]])
+    """
 
     def __init__(self, normalized_shape, epsilon=1e-05, *, elementwise_affine=True, bias=True, device=None,
                  dtype=None, weight_attr=None, bias_attr=None, name=None):
@@ -163,6 +361,35 @@ class LayerNorm(Layer):
 
 
 class GroupNorm(Layer):
+    """Group normalization: the channels are split into ``num_groups`` groups and each group of
+    each sample is normalised, then a per-channel scale and shift are applied.
+
+    Args:
+        num_groups (int): Number of groups; num_channels must be divisible by it.
+        num_channels (int): Number of channels C.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        weight_attr (ParamAttr|bool, optional): Keyword-only. Attribute of the scale (starts at
+            1); False for none. Default: None.
+        bias_attr (ParamAttr|bool, optional): Keyword-only. Attribute of the shift (starts at 0);
+            False for none. Default: None.
+        data_format (str, optional): Keyword-only. 'NCHW' (channels first, any rank) or 'NHWC'.
+            Default: 'NCHW'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C, *].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> gn = oar.nn.GroupNorm(num_groups=2, num_channels=4)
+        >>> x = oar.arange(8, dtype="float32").reshape([1, 4, 1, 2])
+        >>> print(gn(x).flatten())
+        Tensor(shape=[8], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [-1.34163..., -0.44721...,  0.44721...,  1.34163..., -1.34163..., -0.44721...,
+                 0.44721...,  1.34163...])
+    """
+
     def __init__(self, num_groups, num_channels, epsilon=1e-05, *, affine=True, device=None, dtype=None,
                  weight_attr=None, bias_attr=None, data_format="NCHW", name=None):
         super().__init__()
@@ -209,18 +436,114 @@ class _InstanceNormBase(Layer):
 
 
 class InstanceNorm1D(_InstanceNormBase):
+    """Instance normalization over [N, C, L] (or [C, L]) input: each channel of each sample is normalised
+    over its own spatial positions, then scaled and shifted per channel.
+
+    Args:
+        num_features (int): Number of channels C.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        momentum (float, optional): Accepted for compatibility; unused. Default: 0.9.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False (with
+            bias_attr False too) for no affine transform. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0). Default: None.
+        data_format (str, optional): 'NCL'. Default: 'NCL'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C, L] (or [C, L]).
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.InstanceNorm1D(2)
+        >>> print(m(oar.to_tensor([[[1.0, 3.0], [2.0, 2.0]]])))
+        Tensor(shape=[1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [[[-0.99999...,  0.99999...],
+                 [ 0.        ,  0.        ]]])
+    """
     _expected_dims, _default_format = (2, 3), "NCL"
 
 
 class InstanceNorm2D(_InstanceNormBase):
+    """Instance normalization over [N, C, H, W] input: each channel of each sample is normalised
+    over its own spatial positions, then scaled and shifted per channel.
+
+    Args:
+        num_features (int): Number of channels C.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        momentum (float, optional): Accepted for compatibility; unused. Default: 0.9.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False (with
+            bias_attr False too) for no affine transform. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0). Default: None.
+        data_format (str, optional): 'NCHW'. Default: 'NCHW'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C, H, W].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> m = oar.nn.InstanceNorm2D(2)
+        >>> print(m(oar.randn([1, 2, 3, 3])).shape)
+        [1, 2, 3, 3]
+    """
     _expected_dims, _default_format = (4,), "NCHW"
 
 
 class InstanceNorm3D(_InstanceNormBase):
+    """Instance normalization over [N, C, D, H, W] input: each channel of each sample is normalised
+    over its own spatial positions, then scaled and shifted per channel.
+
+    Args:
+        num_features (int): Number of channels C.
+        epsilon (float, optional): Added to the variance to avoid dividing by zero. Default: 1e-05.
+        momentum (float, optional): Accepted for compatibility; unused. Default: 0.9.
+        weight_attr (ParamAttr|bool, optional): Attribute of the scale (starts at 1); False (with
+            bias_attr False too) for no affine transform. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the shift (starts at 0). Default: None.
+        data_format (str, optional): 'NCDHW'. Default: 'NCDHW'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: [N, C, D, H, W].
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> m = oar.nn.InstanceNorm3D(2)
+        >>> print(m(oar.randn([1, 2, 2, 3, 3])).shape)
+        [1, 2, 2, 3, 3]
+    """
     _expected_dims, _default_format = (5,), "NCDHW"
 
 
 class LocalResponseNorm(Layer):
+    """Local response normalization across channels:
+    ``out = x / (k + alpha / size * sum(x^2 over size neighbouring channels))^beta``.
+
+    Args:
+        size (int): Number of neighbouring channels summed over.
+        alpha (float, optional): Scale. Default: 0.0001.
+        beta (float, optional): Exponent. Default: 0.75.
+        k (float, optional): Additive constant. Default: 1.0.
+        data_format (str, optional): 'NCL', 'NCHW', 'NCDHW' or their channels-last forms.
+            Default: 'NCHW'.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    Shape:
+        - input: a 3-D, 4-D or 5-D Tensor.
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> m = oar.nn.LocalResponseNorm(size=3)
+        >>> print(m(oar.ones([1, 4, 2, 2])).shape)
+        [1, 4, 2, 2]
+    """
+
     def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
         super().__init__()
         self.size, self.alpha, self.beta, self.k, self.data_format = size, alpha, beta, k, data_format
@@ -234,12 +557,37 @@ class LocalResponseNorm(Layer):
 
 
 class SpectralNorm(Layer):
-    """weight / sigma, sigma the largest singular value of weight viewed as [shape[dim], rest], estimated
-    by power_iters power iterations from the stored vectors weight_u and weight_v (not written back,
-    as Paddle's). The gradient is the exact one of this function, through the power iterations;
-    Paddle 3.3.1's backward of this layer disagrees with finite differences (measured), ours does not.
+    """Spectral normalization: returns ``weight / sigma``, sigma the largest singular value of
+    the weight viewed as a matrix [shape[dim], rest].
+
+    sigma is estimated by ``power_iters`` power iterations starting from the stored vectors
+    ``weight_u`` and ``weight_v`` (random normal at creation; not updated by the call). The
+    gradient is that of this whole computation.
+
+    Args:
+        weight_shape (list|tuple): Shape of the weight to normalise.
+        dim (int, optional): The dimension taken as the matrix rows. Default: 0.
+        power_iters (int, optional): Number of power iterations. Default: 1.
+        eps (float, optional): Added to norms to avoid dividing by zero. Default: 1e-12.
+        dtype (str, optional): Data type of weight_u and weight_v. Default: 'float32'.
+
+    Shape:
+        - input: a Tensor of shape weight_shape.
+        - output: the same shape.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> sn = oar.nn.SpectralNorm([2, 3], power_iters=20)
+        >>> w = oar.to_tensor([[3.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+        >>> print(sn(w))
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[1.        , 0.        , 0.        ],
+                [0.        , 0.33333..., 0.        ]])
     """
 
+    # The gradient goes through the power iterations exactly; Paddle 3.3.1's backward of this
+    # layer disagrees with finite differences (measured), ours does not.
     def __init__(self, weight_shape, dim=0, power_iters=1, eps=1e-12, dtype="float32"):
         super().__init__()
         weight_shape = list(weight_shape)

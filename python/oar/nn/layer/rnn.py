@@ -65,11 +65,44 @@ def _cell_parameter(layer, shape, attr, is_bias, std):
 
 
 class RNNCellBase(Layer):
-    """Base of the cells: maps (input, states) to (output, new states)."""
+    """Base class of the recurrent cells: a cell maps ``(inputs, states)`` to
+    ``(outputs, new_states)`` for one time step; RNN and BiRNN run it over a sequence.
+
+    Subclasses define ``forward(inputs, states)`` and the ``state_shape`` property (the shape of
+    each state without the batch dimension, nested like the states).
+
+    Examples:
+        >>> import oar
+        >>> class Accumulate(oar.nn.RNNCellBase):
+        ...     def forward(self, inputs, states=None):
+        ...         if states is None:
+        ...             states = self.get_initial_states(inputs, self.state_shape)
+        ...         new = states + inputs
+        ...         return new, new
+        ...     @property
+        ...     def state_shape(self):
+        ...         return [2]
+        >>> outputs, final = oar.nn.RNN(Accumulate())(oar.ones([1, 3, 2]))
+        >>> print(final)
+        Tensor(shape=[1, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[3., 3.]])
+    """
 
     def get_initial_states(self, batch_ref, shape=None, dtype=None, init_value=0.0, batch_dim_idx=0):
-        """States filled with init_value, batch size taken from batch_ref.shape[batch_dim_idx];
-        shapes without a leading -1 get one (the batch)."""
+        """States filled with ``init_value``, the batch size taken from ``batch_ref``.
+
+        Args:
+            batch_ref (Tensor|list): A tensor (or nest of them, the first is used) holding the batch.
+            shape (list|tuple, optional): Shape(s) of the states without the batch dimension (a
+                leading -1 stands for it); None uses ``state_shape``. Default: None.
+            dtype (str, optional): Data type(s); None uses ``state_dtype`` or the default dtype.
+                Default: None.
+            init_value (float, optional): The fill value. Default: 0.0.
+            batch_dim_idx (int, optional): The batch dimension of batch_ref. Default: 0.
+
+        Returns:
+            Tensor|list: the states, nested as ``shape``.
+        """
         batch_ref = _flatten(batch_ref)[0]
         shapes = self.state_shape if shape is None else shape
         if dtype is None:
@@ -100,7 +133,34 @@ class RNNCellBase(Layer):
 
 
 class SimpleRNNCell(RNNCellBase):
-    """h = act(x @ W_ih^T + b_ih + h_prev @ W_hh^T + b_hh), act tanh or relu."""
+    """Elman RNN cell: ``h = act(x @ weight_ih^T + bias_ih + h_prev @ weight_hh^T + bias_hh)``.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the hidden state.
+        activation (str, optional): 'tanh' or 'relu'. Default: 'tanh'.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)). weight_ih is [hidden_size, input_size], weight_hh [hidden_size, hidden_size].
+
+    Call:
+        ``forward(inputs, states=None)``: inputs [batch, input_size], states [batch, hidden_size]
+        (zeros if None). Returns ``(outputs, new_states)``, both the new hidden state.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> cell = oar.nn.SimpleRNNCell(16, 32)
+        >>> y, h = cell(oar.randn([4, 16]))
+        >>> print(y.shape, h.shape)
+        [4, 32] [4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, activation="tanh", weight_ih_attr=None,
                  weight_hh_attr=None, bias_ih_attr=None, bias_hh_attr=None, name=None):
@@ -142,8 +202,38 @@ class SimpleRNNCell(RNNCellBase):
 
 
 class LSTMCell(RNNCellBase):
-    """Gates in Paddle's order i, f, g (cell candidate), o; c = f*c_prev + i*g, h = o*tanh(c)
-    (then h @ weight_ho when proj_size > 0)."""
+    """Long short-term memory cell, gates in Paddle's order i, f, g, o:
+    ``c = f * c_prev + i * g``, ``h = o * tanh(c)`` (then ``h @ weight_ho`` when proj_size > 0),
+    with i, f, o sigmoid gates and g the tanh cell candidate, each computed from
+    ``x @ weight_ih^T + bias_ih + h_prev @ weight_hh^T + bias_hh``.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the cell state.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        proj_size (int, optional): If > 0, the hidden state is projected to this size.
+            Default: 0.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)).
+
+    Call:
+        ``forward(inputs, states=None)``: inputs [batch, input_size], states ``(h, c)`` (zeros if
+        None). Returns ``(h, (h, c))``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> cell = oar.nn.LSTMCell(16, 32)
+        >>> y, (h, c) = cell(oar.randn([4, 16]))
+        >>> print(y.shape, h.shape, c.shape)
+        [4, 32] [4, 32] [4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, weight_ih_attr=None, weight_hh_attr=None,
                  bias_ih_attr=None, bias_hh_attr=None, proj_size=0, name=None):
@@ -195,8 +285,35 @@ class LSTMCell(RNNCellBase):
 
 
 class GRUCell(RNNCellBase):
-    """Gates in Paddle's order r, z, c; the reset gate scales the hidden projection after the
-    matmul: c = tanh(x_c + r * (h_prev @ W_hc^T + b_hc)), h = (h_prev - c) * z + c."""
+    """Gated recurrent unit cell, gates in Paddle's order r, z, c:
+    ``r, z = sigmoid(...)``, ``c = tanh(x_c + r * (h_prev @ weight_hc^T + bias_hc))``,
+    ``h = (h_prev - c) * z + c``; the reset gate scales the hidden projection after the matmul.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the hidden state.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)).
+
+    Call:
+        ``forward(inputs, states=None)``: inputs [batch, input_size], states [batch, hidden_size]
+        (zeros if None). Returns ``(h, h)``.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> cell = oar.nn.GRUCell(16, 32)
+        >>> y, h = cell(oar.randn([4, 16]))
+        >>> print(y.shape, h.shape)
+        [4, 32] [4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, weight_ih_attr=None, weight_hh_attr=None,
                  bias_ih_attr=None, bias_hh_attr=None, name=None):
@@ -293,7 +410,28 @@ def _map_lists(fn, struct):
 
 
 class RNN(Layer):
-    """Runs a cell over the time axis (forward, or reversed with is_reverse)."""
+    """Runs a recurrent cell over the time steps of a sequence.
+
+    Args:
+        cell (RNNCellBase): The cell run at every step.
+        is_reverse (bool, optional): Run from the last step to the first. Default: False.
+        time_major (bool, optional): Inputs are [time, batch, ...] instead of [batch, time, ...].
+            Default: False.
+
+    Call:
+        ``forward(inputs, initial_states=None, sequence_length=None, **kwargs)``: inputs
+        [batch, time, ...]; initial_states as the cell takes them (zeros if None);
+        sequence_length [batch]: steps past a sequence's length keep its state; kwargs go to the
+        cell. Returns ``(outputs, final_states)``, outputs stacked along the time axis.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> rnn = oar.nn.RNN(oar.nn.GRUCell(16, 32))
+        >>> outputs, final = rnn(oar.randn([4, 5, 16]))
+        >>> print(outputs.shape, final.shape)
+        [4, 5, 32] [4, 32]
+    """
 
     def __init__(self, cell, is_reverse=False, time_major=False):
         super().__init__()
@@ -309,7 +447,27 @@ class RNN(Layer):
 
 
 class BiRNN(Layer):
-    """A forward and a backward cell over the same input; outputs concatenated on the last axis."""
+    """Runs one cell forwards and another backwards over a sequence and concatenates their outputs.
+
+    Args:
+        cell_fw (RNNCellBase): The forward cell.
+        cell_bw (RNNCellBase): The backward cell.
+        time_major (bool, optional): Inputs are [time, batch, ...] instead of [batch, time, ...].
+            Default: False.
+
+    Call:
+        ``forward(inputs, initial_states=None, sequence_length=None, **kwargs)``: initial_states
+        is a pair (forward, backward) or None. Returns ``(outputs, (final_fw, final_bw))``,
+        outputs concatenated along the last axis.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> birnn = oar.nn.BiRNN(oar.nn.GRUCell(16, 32), oar.nn.GRUCell(16, 32))
+        >>> outputs, (final_fw, final_bw) = birnn(oar.randn([4, 5, 16]))
+        >>> print(outputs.shape, final_fw.shape)
+        [4, 5, 64] [4, 32]
+    """
 
     def __init__(self, cell_fw, cell_bw, time_major=False):
         super().__init__()
@@ -501,7 +659,47 @@ class RNNBase(LayerList):
 
 
 class SimpleRNN(RNNBase):
-    """Multi-layer Elman RNN (tanh or relu)."""
+    """Multi-layer Elman RNN over a sequence, in one or both directions.
+
+    Each layer computes ``h_t = act(x_t @ W_ih^T + b_ih + h_{t-1} @ W_hh^T + b_hh)``.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the hidden state.
+        num_layers (int, optional): Number of stacked layers. Default: 1.
+        direction (str, optional): 'forward', or 'bidirect' (also 'bidirectional') to run a second
+            layer backwards and concatenate the outputs. Default: 'forward'.
+        time_major (bool, optional): Inputs are [time, batch, ...] instead of [batch, time, ...].
+            Default: False.
+        dropout (float, optional): Dropout probability on the outputs of every layer but the last.
+            Default: 0.0.
+        activation (str, optional): 'tanh' or 'relu'. Default: 'tanh'.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)).
+
+    Call:
+        ``forward(inputs, initial_states=None, sequence_length=None)``: inputs
+        [batch, time, input_size]; initial_states [L, batch, hidden_size]
+        (zeros if None); sequence_length [batch] int: steps past a sequence's length keep its
+        state. Returns ``(outputs, final_states)``: outputs
+        [batch, time, num_directions * hidden_size] and final_states [L, batch, hidden_size], where
+        L = num_layers * num_directions.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> rnn = oar.nn.SimpleRNN(16, 32, num_layers=2)
+        >>> outputs, final = rnn(oar.randn([4, 5, 16]))
+        >>> print(outputs.shape, final.shape)
+        [4, 5, 32] [2, 4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, num_layers=1, direction="forward", time_major=False,
                  dropout=0.0, activation="tanh", weight_ih_attr=None, weight_hh_attr=None,
@@ -518,7 +716,48 @@ class SimpleRNN(RNNBase):
 
 
 class LSTM(RNNBase):
-    """Multi-layer LSTM (gates i, f, g, o as Paddle), optionally with a projection (proj_size)."""
+    """Multi-layer LSTM over a sequence, in one or both directions.
+
+    Each layer runs an LSTMCell (see there for the gates) over the time steps.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the hidden state.
+        num_layers (int, optional): Number of stacked layers. Default: 1.
+        direction (str, optional): 'forward', or 'bidirect' (also 'bidirectional') to run a second
+            layer backwards and concatenate the outputs. Default: 'forward'.
+        time_major (bool, optional): Inputs are [time, batch, ...] instead of [batch, time, ...].
+            Default: False.
+        dropout (float, optional): Dropout probability on the outputs of every layer but the last.
+            Default: 0.0.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        proj_size (int, optional): If > 0, the hidden state is projected to this size (h is
+            then [L, batch, proj_size]). Default: 0.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)).
+
+    Call:
+        ``forward(inputs, initial_states=None, sequence_length=None)``: inputs
+        [batch, time, input_size]; initial_states (h, c), each [L, batch, hidden_size]
+        (zeros if None); sequence_length [batch] int: steps past a sequence's length keep its
+        state. Returns ``(outputs, final_states)``: outputs
+        [batch, time, num_directions * hidden_size] and final_states (h, c), where
+        L = num_layers * num_directions.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> lstm = oar.nn.LSTM(16, 32, num_layers=2, direction="bidirect")
+        >>> outputs, (h, c) = lstm(oar.randn([4, 5, 16]))
+        >>> print(outputs.shape, h.shape, c.shape)
+        [4, 5, 64] [4, 4, 32] [4, 4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, num_layers=1, direction="forward", time_major=False,
                  dropout=0.0, weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
@@ -528,7 +767,46 @@ class LSTM(RNNBase):
 
 
 class GRU(RNNBase):
-    """Multi-layer GRU (gates r, z, c as Paddle; the reset gate applied after the matmul)."""
+    """Multi-layer GRU over a sequence, in one or both directions.
+
+    Each layer runs a GRUCell (see there for the gates) over the time steps.
+
+    Args:
+        input_size (int): Size of each input feature vector.
+        hidden_size (int): Size of the hidden state.
+        num_layers (int, optional): Number of stacked layers. Default: 1.
+        direction (str, optional): 'forward', or 'bidirect' (also 'bidirectional') to run a second
+            layer backwards and concatenate the outputs. Default: 'forward'.
+        time_major (bool, optional): Inputs are [time, batch, ...] instead of [batch, time, ...].
+            Default: False.
+        dropout (float, optional): Dropout probability on the outputs of every layer but the last.
+            Default: 0.0.
+        weight_ih_attr (ParamAttr|bool, optional): Attribute of weight_ih; False makes it a frozen
+            constant. Default: None.
+        weight_hh_attr (ParamAttr|bool, optional): Attribute of weight_hh. Default: None.
+        bias_ih_attr (ParamAttr|bool, optional): Attribute of bias_ih; False makes it a frozen
+            zero. Default: None.
+        bias_hh_attr (ParamAttr|bool, optional): Attribute of bias_hh. Default: None.
+        name (str, optional): Layer name; usually left unset. Default: None.
+
+    All weights and biases start as Uniform(-1 / sqrt(hidden_size), 1 / sqrt(hidden_size)).
+
+    Call:
+        ``forward(inputs, initial_states=None, sequence_length=None)``: inputs
+        [batch, time, input_size]; initial_states [L, batch, hidden_size]
+        (zeros if None); sequence_length [batch] int: steps past a sequence's length keep its
+        state. Returns ``(outputs, final_states)``: outputs
+        [batch, time, num_directions * hidden_size] and final_states [L, batch, hidden_size], where
+        L = num_layers * num_directions.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> gru = oar.nn.GRU(16, 32)
+        >>> outputs, final = gru(oar.randn([4, 5, 16]), sequence_length=oar.to_tensor([5, 3, 2, 5]))
+        >>> print(outputs.shape, final.shape)
+        [4, 5, 32] [1, 4, 32]
+    """
 
     def __init__(self, input_size, hidden_size, num_layers=1, direction="forward", time_major=False,
                  dropout=0.0, weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,

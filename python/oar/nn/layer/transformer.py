@@ -59,10 +59,44 @@ def _check_positive(where, **values):
 
 
 class MultiHeadAttention(Layer):
-    """Scaled dot-product attention over num_heads heads with q/k/v/out projections.
+    """Multi-head attention: ``num_heads`` scaled dot-product attentions over linear projections
+    of query, key and value, concatenated and projected back to embed_dim.
 
-    forward returns out, plus the attention weights when need_weights, plus the updated cache
-    when a cache is given (a tuple when more than one)."""
+    Args:
+        embed_dim (int): Size of the query features and of the output.
+        num_heads (int): Number of heads; embed_dim must be divisible by it.
+        dropout (float, optional): Dropout on the attention weights while training. Default: 0.0.
+        kdim (int, optional): Size of the key features; None means embed_dim. Default: None.
+        vdim (int, optional): Size of the value features; None means embed_dim. Default: None.
+        need_weights (bool, optional): Also return the attention weights. Default: False.
+        weight_attr (ParamAttr, optional): Attribute of the projection weights. Default: None.
+        bias_attr (ParamAttr|bool, optional): Attribute of the projection biases; False for
+            none. Default: None.
+
+    Call:
+        ``forward(query, key=None, value=None, attn_mask=None, cache=None)``: query
+        [batch, target_length, embed_dim]; key and value [batch, source_length, kdim / vdim]
+        (None: the query, i.e. self attention); cache from ``gen_cache`` for step-by-step
+        decoding. Returns the output [batch, target_length, embed_dim], followed by the weights
+        [batch, num_heads, target_length, source_length] with need_weights and the updated
+        cache when one is given (a tuple when there is more than one).
+        Masks are broadcast to [batch, nhead, target_length, source_length]: a bool or integer
+    mask keeps the True / nonzero positions (others get -1e9 before the softmax); a float mask
+    is added to the attention scores.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> attn = oar.nn.MultiHeadAttention(embed_dim=16, num_heads=4, need_weights=True)
+        >>> query = oar.randn([2, 4, 16])
+        >>> causal = oar.tril(oar.ones([4, 4])).astype("bool")
+        >>> out, weights = attn(query, attn_mask=causal)
+        >>> print(out.shape, weights.shape)
+        [2, 4, 16] [2, 4, 4, 4]
+        >>> print(weights[0, 0, 0])
+        Tensor(shape=[4], dtype=float32, place=Place(cpu), stop_gradient=False,
+               [1., 0., 0., 0.])
+    """
 
     Cache = collections.namedtuple("Cache", ["k", "v"])
     StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
@@ -92,12 +126,41 @@ class MultiHeadAttention(Layer):
         return _C.transpose(x, [0, 2, 1, 3])
 
     def compute_kv(self, key, value):
+        """Projects ``key`` and ``value`` and splits them into heads.
+
+        Returns:
+            tuple: (k, v), each [batch, num_heads, source_length, embed_dim // num_heads].
+        """
         return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
 
     def gen_cache(self, key, value=None, type=Cache):
-        """StaticCache: k/v projected once from key/value (cross attention). Cache with no value:
-        empty k/v ([B, heads, 0, head_dim]) that forward grows step by step. Cache with a value:
-        (key, value) taken as the cached k/v."""
+        """Makes a cache for ``forward``.
+
+        With ``type=MultiHeadAttention.StaticCache``, k and v are projected once from key and value
+        (for cross attention over a fixed memory). With ``type=MultiHeadAttention.Cache`` and no
+        value, the cache starts empty ([batch, num_heads, 0, head_dim]) and each forward call appends
+        the new step's k and v (incremental self attention); with a value, (key, value) are taken as
+        the cached k and v.
+
+        Args:
+            key (Tensor): Keys, or a tensor giving the batch size.
+            value (Tensor, optional): Values. Default: None.
+            type (type, optional): MultiHeadAttention.Cache or MultiHeadAttention.StaticCache.
+                Default: MultiHeadAttention.Cache.
+
+        Returns:
+            Cache|StaticCache: a named tuple (k, v).
+
+        Examples:
+            >>> import oar
+            >>> oar.seed(2024)
+            >>> attn = oar.nn.MultiHeadAttention(16, 4)
+            >>> x = oar.randn([2, 4, 16])
+            >>> cache = attn.gen_cache(x)
+            >>> out, cache = attn(x[:, :1], cache=cache)
+            >>> print(out.shape, cache.k.shape)
+            [2, 1, 16] [2, 4, 1, 4]
+        """
         if type == MultiHeadAttention.StaticCache:
             return self.StaticCache(*self.compute_kv(key, value))
         if value is None:
@@ -149,8 +212,42 @@ def _activation(where, name):
 
 
 class TransformerEncoderLayer(Layer):
-    """Self attention then a feed-forward block, each with a residual connection and LayerNorm
-    (after, or before with normalize_before)."""
+    """One Transformer encoder layer: self attention, then a feed-forward block
+    (linear - activation - linear), each with dropout, a residual connection and LayerNorm.
+
+    Args:
+        d_model (int): Size of the input and output features.
+        nhead (int): Number of attention heads; d_model must be divisible by it.
+        dim_feedforward (int): Hidden size of the feed-forward block.
+        dropout (float, optional): Dropout on the outputs of each sub-block. Default: 0.1.
+        activation (str, optional): Activation of the feed-forward block, a name in
+            oar.nn.functional ('relu', 'gelu', ...). Default: 'relu'.
+        attn_dropout (float, optional): Dropout on the attention weights; None uses dropout.
+            Default: None.
+        act_dropout (float, optional): Dropout after the activation; None uses dropout.
+            Default: None.
+        normalize_before (bool, optional): Apply LayerNorm before each sub-block (pre-norm)
+            instead of after the residual addition (post-norm). Default: False.
+        weight_attr (ParamAttr|list, optional): Attribute of the weights; a list of two gives
+            the attention's and the feed-forward block's separately. Default: None.
+        bias_attr (ParamAttr|bool|list, optional): Attribute of the biases, likewise.
+            Default: None.
+        layer_norm_eps (float, optional): epsilon of the LayerNorms. Default: 1e-5.
+
+    Call:
+        ``forward(src, src_mask=None, cache=None)``: src [batch, length, d_model]; returns the
+        output of the same shape (and the updated cache when a cache from ``gen_cache`` is
+        given). Masks are broadcast to [batch, nhead, target_length, source_length]: a bool or integer
+    mask keeps the True / nonzero positions (others get -1e9 before the softmax); a float mask
+    is added to the attention scores.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> layer = oar.nn.TransformerEncoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> print(layer(oar.randn([2, 4, 16])).shape)
+        [2, 4, 16]
+    """
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False, weight_attr=None,
@@ -197,12 +294,34 @@ class TransformerEncoderLayer(Layer):
         return src if cache is None else (src, incremental_cache)
 
     def gen_cache(self, src):
+        """An incremental self-attention cache for ``forward``, batch size taken from ``src``."""
         return self.self_attn.gen_cache(src, type=self.self_attn.Cache)
 
 
 class TransformerEncoder(Layer):
-    """num_layers encoder layers (the first is encoder_layer, the others fresh copies of its
-    configuration), then an optional final norm."""
+    """A stack of ``num_layers`` Transformer encoder layers, then an optional normalization.
+
+    The first layer is ``encoder_layer`` itself; the others are new layers built with the same
+    arguments (their parameters are initialised independently).
+
+    Args:
+        encoder_layer (TransformerEncoderLayer): The first layer, and the template of the others.
+        num_layers (int): Number of layers.
+        norm (Layer, optional): Applied to the output of the last layer, e.g. a LayerNorm.
+            Default: None.
+
+    Call:
+        ``forward(src, src_mask=None, cache=None)``: src [batch, length, d_model]; returns the
+        output of the same shape (and the new caches when a list of caches is given).
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> layer = oar.nn.TransformerEncoderLayer(16, 4, 32)
+        >>> encoder = oar.nn.TransformerEncoder(layer, num_layers=2)
+        >>> print(encoder(oar.randn([2, 4, 16])).shape, len(encoder.layers))
+        [2, 4, 16] 2
+    """
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
@@ -227,12 +346,50 @@ class TransformerEncoder(Layer):
         return output if cache is None else (output, new_caches)
 
     def gen_cache(self, src):
+        """One incremental cache per layer (a list), batch size taken from ``src``."""
         return [layer.gen_cache(src) for layer in self.layers]
 
 
 class TransformerDecoderLayer(Layer):
-    """Self attention, cross attention over the encoder's memory, then a feed-forward block, each
-    with a residual connection and LayerNorm."""
+    """One Transformer decoder layer: self attention over the target, attention over the encoder's
+    output (memory), then a feed-forward block, each with dropout, a residual connection and
+    LayerNorm.
+
+    Args:
+        d_model (int): Size of the input and output features.
+        nhead (int): Number of attention heads; d_model must be divisible by it.
+        dim_feedforward (int): Hidden size of the feed-forward block.
+        dropout (float, optional): Dropout on the outputs of each sub-block. Default: 0.1.
+        activation (str, optional): Activation of the feed-forward block, a name in
+            oar.nn.functional ('relu', 'gelu', ...). Default: 'relu'.
+        attn_dropout (float, optional): Dropout on the attention weights; None uses dropout.
+            Default: None.
+        act_dropout (float, optional): Dropout after the activation; None uses dropout.
+            Default: None.
+        normalize_before (bool, optional): Apply LayerNorm before each sub-block (pre-norm)
+            instead of after the residual addition (post-norm). Default: False.
+        weight_attr (ParamAttr|list, optional): Attribute of the weights; a list of three gives
+            the self attention's, the cross attention's and the feed-forward block's separately.
+            Default: None.
+        bias_attr (ParamAttr|bool|list, optional): Attribute of the biases, likewise.
+            Default: None.
+        layer_norm_eps (float, optional): epsilon of the LayerNorms. Default: 1e-5.
+
+    Call:
+        ``forward(tgt, memory, tgt_mask=None, memory_mask=None, cache=None)``: tgt
+        [batch, target_length, d_model], memory [batch, source_length, d_model]; returns the
+        output shaped as tgt (and the updated cache when one from ``gen_cache`` is given).
+        Masks are broadcast to [batch, nhead, target_length, source_length]: a bool or integer
+    mask keeps the True / nonzero positions (others get -1e9 before the softmax); a float mask
+    is added to the attention scores.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> layer = oar.nn.TransformerDecoderLayer(d_model=16, nhead=4, dim_feedforward=32)
+        >>> print(layer(oar.randn([2, 4, 16]), oar.randn([2, 6, 16])).shape)
+        [2, 4, 16]
+    """
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu",
                  attn_dropout=None, act_dropout=None, normalize_before=False, weight_attr=None,
@@ -294,13 +451,37 @@ class TransformerDecoderLayer(Layer):
         return tgt if cache is None else (tgt, (incremental_cache, static_cache))
 
     def gen_cache(self, memory):
+        """The caches for ``forward``: (incremental self-attention cache, static cross-attention
+        cache projected from ``memory``).
+        """
         incremental = self.self_attn.gen_cache(memory, type=self.self_attn.Cache)
         static = self.cross_attn.gen_cache(memory, memory, type=self.cross_attn.StaticCache)
         return incremental, static
 
 
 class TransformerDecoder(Layer):
-    """num_layers decoder layers (copies of decoder_layer's configuration), then an optional norm."""
+    """A stack of ``num_layers`` Transformer decoder layers, then an optional normalization.
+
+    The first layer is ``decoder_layer`` itself; the others are new layers built with the same
+    arguments.
+
+    Args:
+        decoder_layer (TransformerDecoderLayer): The first layer, and the template of the others.
+        num_layers (int): Number of layers.
+        norm (Layer, optional): Applied to the output of the last layer. Default: None.
+
+    Call:
+        ``forward(tgt, memory, tgt_mask=None, memory_mask=None, cache=None)``: returns the
+        output shaped as tgt (and the new caches when caches are given).
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> layer = oar.nn.TransformerDecoderLayer(16, 4, 32)
+        >>> decoder = oar.nn.TransformerDecoder(layer, num_layers=2)
+        >>> print(decoder(oar.randn([2, 4, 16]), oar.randn([2, 6, 16])).shape)
+        [2, 4, 16]
+    """
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
@@ -327,6 +508,9 @@ class TransformerDecoder(Layer):
         return output if cache is None else (output, new_caches)
 
     def gen_cache(self, memory, do_zip=False):
+        """One (incremental, static) cache pair per layer, from ``memory``; with ``do_zip`` the list
+        is zipped into (incremental caches, static caches).
+        """
         cache = [layer.gen_cache(memory) for layer in self.layers]
         return list(zip(*cache)) if do_zip else cache
 
@@ -347,7 +531,46 @@ def _split_attr(attr, where, what):
 
 
 class Transformer(Layer):
-    """An encoder-decoder Transformer (each stack ending in a LayerNorm)."""
+    """The encoder-decoder Transformer of "Attention Is All You Need": a TransformerEncoder and
+    a TransformerDecoder, each stack ending in a LayerNorm.
+
+    Args:
+        d_model (int, optional): Size of the input and output features. Default: 512.
+        nhead (int, optional): Number of attention heads. Default: 8.
+        num_encoder_layers (int, optional): Number of encoder layers. Default: 6.
+        num_decoder_layers (int, optional): Number of decoder layers. Default: 6.
+        dim_feedforward (int, optional): Hidden size of the feed-forward blocks. Default: 2048.
+        dropout (float, optional): Dropout on the outputs of each sub-block. Default: 0.1.
+        activation (str, optional): Activation of the feed-forward blocks. Default: 'relu'.
+        attn_dropout (float, optional): Dropout on the attention weights; None uses dropout.
+            Default: None.
+        act_dropout (float, optional): Dropout after the activation; None uses dropout.
+            Default: None.
+        normalize_before (bool, optional): Pre-norm instead of post-norm layers. Default: False.
+        weight_attr (ParamAttr|list, optional): Attribute of the weights; a list of one, two or
+            three is spread over the encoder's and decoder's sub-blocks. Default: None.
+        bias_attr (ParamAttr|bool|list, optional): Attribute of the biases, likewise.
+            Default: None.
+        custom_encoder (Layer, optional): An encoder to use instead. Default: None.
+        custom_decoder (Layer, optional): A decoder to use instead. Default: None.
+
+    Call:
+        ``forward(src, tgt, src_mask=None, tgt_mask=None, memory_mask=None)``: src
+        [batch, source_length, d_model], tgt [batch, target_length, d_model]; returns the
+        decoder output [batch, target_length, d_model]. Masks are broadcast to [batch, nhead, target_length, source_length]: a bool or integer
+    mask keeps the True / nonzero positions (others get -1e9 before the softmax); a float mask
+    is added to the attention scores.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> model = oar.nn.Transformer(d_model=16, nhead=4, num_encoder_layers=2,
+        ...                            num_decoder_layers=2, dim_feedforward=32)
+        >>> src, tgt = oar.randn([2, 6, 16]), oar.randn([2, 4, 16])
+        >>> out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(4))
+        >>> print(out.shape)
+        [2, 4, 16]
+    """
 
     def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
                  dim_feedforward=2048, dropout=0.1, activation="relu", attn_dropout=None,
@@ -382,7 +605,24 @@ class Transformer(Layer):
         return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
 
     def generate_square_subsequent_mask(self, length):
-        """[length, length] additive causal mask: 0 on and below the diagonal, -inf above."""
+        """A causal mask for the decoder: 0 on and below the diagonal, -inf above it, so that each
+        position attends only to itself and earlier ones.
+
+        Args:
+            length (int|Tensor): The target length.
+
+        Returns:
+            Tensor: [length, length], the default float dtype.
+
+        Examples:
+            >>> import oar
+            >>> model = oar.nn.Transformer(16, 4, 1, 1, 32)
+            >>> print(model.generate_square_subsequent_mask(3))
+            Tensor(shape=[3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+                   [[ 0.  , -inf., -inf.],
+                    [ 0.  ,  0.  , -inf.],
+                    [ 0.  ,  0.  ,  0.  ]])
+        """
         if isinstance(length, _C.Tensor):
             length = int(length.item())
         return _C.triu(_C.full([length, length], -float("inf"), get_default_dtype()), 1)

@@ -9,6 +9,27 @@ from collections.abc import Sequence
 
 
 class BaseTransform:
+    """Base class of the image transforms.
+
+    A transform is called on one image, or on a tuple of inputs whose kinds ``keys`` names: each
+    item goes to the subclass's ``_apply_<key>`` method (``_apply_image``, ``_apply_boxes``,
+    ``_apply_mask``, ...) and items past the keys pass through. Random parameters are drawn once
+    per call (in ``_get_params``), so an image and its mask get the same random crop.
+
+    Args:
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> class Invert(oar.vision.transforms.BaseTransform):
+        ...     def _apply_image(self, img):
+        ...         return 255 - img
+        >>> print(Invert()(np.array([[0, 100]], dtype="uint8")))
+        [[255 155]]
+    """
+
     def __init__(self, keys=None):
         if keys is None:
             keys = ("image",)
@@ -45,7 +66,20 @@ class BaseTransform:
 
 
 class Compose:
-    """Applies transforms in order; a failure names the transform that raised."""
+    """Chains transforms: each is applied to the previous one's output, in order. An error names
+    the transform that raised it.
+
+    Args:
+        transforms (list): The transforms (callables).
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> T = oar.vision.transforms
+        >>> transform = T.Compose([T.Resize(2), T.ToTensor()])
+        >>> print(transform(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        [3, 2, 2]
+    """
 
     def __init__(self, transforms):
         self.transforms = transforms

@@ -36,6 +36,23 @@ class _RandomFactor(BaseTransform):
 
 
 class BrightnessTransform(_RandomFactor):
+    """Adjusts the brightness of an image by a random factor: a factor drawn uniformly from
+    [max(0, 1 - v), 1 + v] per call, passed to ``adjust_brightness``.
+
+    Args:
+        value (float|list|tuple): A number v, or the range (min, max) to draw from.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> transform = oar.vision.transforms.BrightnessTransform(0.4)
+        >>> print(transform(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (4, 4, 3)
+    """
+
     def __init__(self, value, keys=None):
         super().__init__(keys)
         self.value = factor_range("BrightnessTransform", value, "brightness")
@@ -45,6 +62,23 @@ class BrightnessTransform(_RandomFactor):
 
 
 class ContrastTransform(_RandomFactor):
+    """Adjusts the contrast of an image by a random factor: a factor drawn uniformly from
+    [max(0, 1 - v), 1 + v] per call, passed to ``adjust_contrast``.
+
+    Args:
+        value (float|list|tuple): A number v, or the range (min, max) to draw from.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> transform = oar.vision.transforms.ContrastTransform(0.4)
+        >>> print(transform(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (4, 4, 3)
+    """
+
     def __init__(self, value, keys=None):
         super().__init__(keys)
         self.value = factor_range("ContrastTransform", value, "contrast")
@@ -54,6 +88,23 @@ class ContrastTransform(_RandomFactor):
 
 
 class SaturationTransform(_RandomFactor):
+    """Adjusts the saturation of an image by a random factor: a factor drawn uniformly from
+    [max(0, 1 - v), 1 + v] per call, passed to ``adjust_saturation``.
+
+    Args:
+        value (float|list|tuple): A number v, or the range (min, max) to draw from.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> transform = oar.vision.transforms.SaturationTransform(0.4)
+        >>> print(transform(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (4, 4, 3)
+    """
+
     def __init__(self, value, keys=None):
         super().__init__(keys)
         self.value = factor_range("SaturationTransform", value, "saturation")
@@ -63,6 +114,23 @@ class SaturationTransform(_RandomFactor):
 
 
 class HueTransform(_RandomFactor):
+    """Adjusts the hue of an image by a random factor: a factor drawn uniformly from
+    [-v, v] (within [-0.5, 0.5]) per call, passed to ``adjust_hue``.
+
+    Args:
+        value (float|list|tuple): A number v, or the range (min, max) to draw from.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> transform = oar.vision.transforms.HueTransform(0.1)
+        >>> print(transform(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (4, 4, 3)
+    """
+
     def __init__(self, value, keys=None):
         super().__init__(keys)
         self.value = factor_range("HueTransform", value, "hue", center=0.0, bound=(-0.5, 0.5),
@@ -73,7 +141,28 @@ class HueTransform(_RandomFactor):
 
 
 class ColorJitter(BaseTransform):
-    """Brightness, contrast, saturation and hue jitter, applied in a random order."""
+    """Randomly changes brightness, contrast, saturation and hue, the four adjustments applied in
+    a random order.
+
+    Args:
+        brightness (float|list|tuple, optional): As BrightnessTransform's value; 0 leaves it.
+            Default: 0.
+        contrast (float|list|tuple, optional): As ContrastTransform's value. Default: 0.
+        saturation (float|list|tuple, optional): As SaturationTransform's value. Default: 0.
+        hue (float|list|tuple, optional): As HueTransform's value, within [-0.5, 0.5].
+            Default: 0.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> T = oar.vision.transforms
+        >>> jitter = T.ColorJitter(brightness=0.4, contrast=0.4, saturation=0.4, hue=0.1)
+        >>> print(jitter(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (4, 4, 3)
+    """
 
     def __init__(self, brightness=0, contrast=0, saturation=0, hue=0, keys=None):
         super().__init__(keys)

@@ -10,9 +10,27 @@ from .base import BaseTransform
 
 
 class RandomErasing(BaseTransform):
-    """With probability `prob`, sets a random box (area fraction `scale`, aspect `ratio`) to `value`.
+    """Erases a random rectangle of an image with probability ``prob`` (Cutout-style
+    augmentation).
 
-    value: a number, one number per channel, or 'random' (normal noise; times 255 for arrays/PIL).
+    Args:
+        prob (float, optional): Probability of erasing. Default: 0.5.
+        scale (list|tuple, optional): Range of the box's area as a fraction of the image's.
+            Default: (0.02, 0.33).
+        ratio (list|tuple, optional): Range of the box's aspect ratio, drawn on a log scale.
+            Default: (0.3, 3.3).
+        value (int|float|list|tuple|str, optional): The fill: a number, one number per channel,
+            or 'random' (normal noise; times 255 for arrays and PIL images). Default: 0.
+        inplace (bool, optional): Erase in the input itself (tensors and arrays). Default: False.
+        keys (list|tuple, optional): Input kinds, as BaseTransform's. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> erase = oar.vision.transforms.RandomErasing(prob=1.0)
+        >>> out = erase(oar.ones([3, 8, 8]))
+        >>> print(out.shape, float(out.min()))
+        [3, 8, 8] 0.0
     """
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,

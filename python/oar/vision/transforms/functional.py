@@ -83,7 +83,25 @@ def _check_interpolation(fn, interpolation, allowed):
 
 
 def to_tensor(pic, data_format="CHW"):
-    """HWC uint8 (PIL or NumPy) -> CHW float32 tensor in [0, 1]; other dtypes keep their values."""
+    """Converts a PIL image or an HWC NumPy array to a Tensor; uint8 values are scaled to float32
+    in [0, 1], other dtypes keep their values.
+
+    Args:
+        pic (PIL.Image|numpy.ndarray|Tensor): The image.
+        data_format (str, optional): Layout of the result, 'CHW' or 'HWC'. Default: 'CHW'.
+
+    Returns:
+        Tensor: the image.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.to_tensor(np.full((2, 3, 3), 51, dtype="uint8"))[0])
+        Tensor(shape=[2, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[0.20000000, 0.20000000, 0.20000000],
+                [0.20000000, 0.20000000, 0.20000000]])
+    """
     kind = _kind("to_tensor", pic, "pic")
     if data_format not in ("CHW", "HWC"):
         raise ValueError(f"to_tensor: data_format should be CHW or HWC. Got {data_format!r}")
@@ -95,7 +113,27 @@ def to_tensor(pic, data_format="CHW"):
 
 
 def normalize(img, mean, std, data_format="CHW", to_rgb=False):
-    """(img - mean) / std per channel; PIL images become float32 NumPy arrays first."""
+    """Normalizes each channel of an image: ``(img - mean) / std``. A PIL image becomes a float32
+    NumPy array first.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): The image.
+        mean (list|tuple): Per-channel means.
+        std (list|tuple): Per-channel standard deviations.
+        data_format (str, optional): Layout of the image, 'CHW' or 'HWC'. Default: 'CHW'.
+        to_rgb (bool, optional): Swap BGR to RGB first (NumPy images). Default: False.
+
+    Returns:
+        numpy.ndarray|Tensor: the normalized image.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.normalize(oar.ones([3, 1, 1]), mean=[0.5] * 3, std=[0.25] * 3).flatten())
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [2., 2., 2.])
+    """
     if data_format not in ("CHW", "HWC"):
         raise ValueError(f"normalize: data_format should be 'CHW' or 'HWC', but got {data_format!r}")
     if _is_tensor_image(img):
@@ -126,6 +164,25 @@ def output_size(fn, h, w, size):
 
 
 def resize(img, size, interpolation="bilinear"):
+    """Resizes an image.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        size (int|list|tuple): (h, w), or an int: the shorter side becomes size and the aspect
+            ratio is kept.
+        interpolation (str, optional): 'nearest', 'bilinear', 'bicubic', 'area', 'lanczos' (by
+            image kind: PIL also 'box' and 'hamming', tensors no 'lanczos'). Default: 'bilinear'.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.resize(np.zeros((4, 8, 3), dtype="uint8"), 2).shape)
+        (2, 4, 3)
+    """
     kind = _kind("resize", img)
     h, w = _size_hw(img, kind)
     if kind == "tensor":
@@ -164,6 +221,26 @@ _PAD_MODES = ("constant", "edge", "reflect", "symmetric")
 
 
 def pad(img, padding, fill=0, padding_mode="constant"):
+    """Pads the borders of an image.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        padding (int|list|tuple): One int for every side, (left/right, top/bottom), or
+            (left, top, right, bottom).
+        fill (int|list|tuple, optional): Fill value of 'constant' mode. Default: 0.
+        padding_mode (str, optional): 'constant', 'edge', 'reflect' or 'symmetric' (not for
+            tensors). Default: 'constant'.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.pad(np.ones((1, 2), dtype="uint8"), (1, 0, 2, 0)))
+        [[0 1 1 0 0]]
+    """
     kind = _kind("pad", img)
     ltrb = padding_ltrb("pad", padding)
     if not isinstance(fill, (numbers.Number, str, list, tuple)):
@@ -175,11 +252,49 @@ def pad(img, padding, fill=0, padding_mode="constant"):
 
 
 def crop(img, top, left, height, width):
+    """Crops the box of ``height`` x ``width`` pixels whose top-left corner is (top, left).
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        top (int): Row of the top-left corner.
+        left (int): Column of the top-left corner.
+        height (int): Height of the box.
+        width (int): Width of the box.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> img = np.arange(16, dtype="uint8").reshape(4, 4)
+        >>> print(F.crop(img, 1, 1, 2, 3))
+        [[ 5  6  7]
+         [ 9 10 11]]
+    """
     kind = _kind("crop", img)
     return _dispatch("crop", img, kind, top, left, height, width)
 
 
 def center_crop(img, output_size):
+    """Crops the centre of an image.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        output_size (int|list|tuple): (h, w) of the crop, or one int for both.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.center_crop(np.arange(16, dtype="uint8").reshape(4, 4), 2))
+        [[ 5  6]
+         [ 9 10]]
+    """
     kind = _kind("center_crop", img)
     if isinstance(output_size, numbers.Number):
         output_size = (int(output_size), int(output_size))
@@ -194,11 +309,42 @@ def center_crop(img, output_size):
 
 
 def hflip(img):
+    """Flips an image left to right.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.hflip(np.array([[1, 2, 3]], dtype="uint8")))
+        [[3 2 1]]
+    """
     kind = _kind("hflip", img)
     return _dispatch("hflip", img, kind)
 
 
 def vflip(img):
+    """Flips an image upside down.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.vflip(np.array([[1], [2]], dtype="uint8")))
+        [[2]
+         [1]]
+    """
     kind = _kind("vflip", img)
     return _dispatch("vflip", img, kind)
 
@@ -214,18 +360,89 @@ def _adjust_by_factor(fn, img, arg, value):
 
 
 def adjust_brightness(img, brightness_factor):
+    """Scales the brightness of an image by ``brightness_factor`` (0 gives black, 1 the image).
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        brightness_factor (float): A non-negative factor.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.adjust_brightness(np.full((1, 1, 3), 100, dtype="uint8"), 1.5))
+        [[[150 150 150]]]
+    """
     return _adjust_by_factor("adjust_brightness", img, "brightness_factor", brightness_factor)
 
 
 def adjust_contrast(img, contrast_factor):
+    """Adjusts the contrast of an image by ``contrast_factor`` (0 gives a flat gray image, 1 the
+    image). As in Paddle, NumPy images are blended with the fixed gray level 74, tensors and PIL
+    images with their mean gray level.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        contrast_factor (float): A non-negative factor.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.adjust_contrast(np.full((1, 1, 3), 100, dtype="uint8"), 2.0))
+        [[[126 126 126]]]
+    """
     return _adjust_by_factor("adjust_contrast", img, "contrast_factor", contrast_factor)
 
 
 def adjust_saturation(img, saturation_factor):
+    """Adjusts the saturation of an image by ``saturation_factor`` (0 gives gray, 1 the image).
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        saturation_factor (float): A non-negative factor.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> gray = F.adjust_saturation(oar.to_tensor([[[0.8]], [[0.4]], [[0.4]]]), 0.0)
+        >>> print(gray.flatten())
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.51952..., 0.51952..., 0.51952...])
+    """
     return _adjust_by_factor("adjust_saturation", img, "saturation_factor", saturation_factor)
 
 
 def adjust_hue(img, hue_factor):
+    """Shifts the hue of an image by ``hue_factor`` of a full turn. As in Paddle's OpenCV path,
+    NumPy images are read as BGR.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        hue_factor (float): The shift, in [-0.5, 0.5].
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> red = oar.to_tensor([[[1.0]], [[0.0]], [[0.0]]])
+        >>> print(F.adjust_hue(red, 1 / 3).flatten())
+        Tensor(shape=[3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 1., 0.])
+    """
     kind = _kind("adjust_hue", img)
     if isinstance(hue_factor, bool) or not isinstance(hue_factor, numbers.Real):
         raise TypeError(f"adjust_hue: hue_factor should be a number, but got {hue_factor!r}")
@@ -235,7 +452,31 @@ def adjust_hue(img, hue_factor):
 
 
 def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=0):
-    """Counter-clockwise rotation by `angle` degrees about `center` (default: the image centre)."""
+    """Rotates an image counter-clockwise by ``angle`` degrees about ``center``.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        angle (float): The angle in degrees.
+        interpolation (str, optional): 'nearest' or 'bilinear' ('bicubic' for PIL and NumPy).
+            Default: 'nearest'.
+        expand (bool, optional): Enlarge the output to hold the whole rotated image.
+            Default: False.
+        center (list|tuple, optional): The centre (x, y); None means the image centre.
+            Default: None.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.rotate(oar.to_tensor([[[1.0, 2.0], [3.0, 4.0]]]), 90))
+        Tensor(shape=[1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[2., 4.],
+                 [1., 3.]]])
+    """
     kind = _kind("rotate", img)
     if isinstance(angle, bool) or not isinstance(angle, numbers.Real):
         raise TypeError(f"rotate: angle should be a number, but got {angle!r}")
@@ -253,6 +494,23 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
 
 
 def to_grayscale(img, num_output_channels=1):
+    """Converts an RGB image to grayscale (0.299 R + 0.587 G + 0.114 B).
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        num_output_channels (int, optional): 1, or 3 (the gray value repeated). Default: 1.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.to_grayscale(oar.to_tensor([[[1.0]], [[0.0]], [[0.0]]])).flatten())
+        Tensor(shape=[1], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0.29890...])
+    """
     kind = _kind("to_grayscale", img)
     if num_output_channels not in (1, 3):
         raise ValueError(f"to_grayscale: num_output_channels should be either 1 or 3, "
@@ -261,7 +519,30 @@ def to_grayscale(img, num_output_channels=1):
 
 
 def erase(img, i, j, h, w, v, inplace=False):
-    """Sets the box rows i..i+h, columns j..j+w to v (CHW for tensors, HWC for arrays and PIL)."""
+    """Sets the box of rows i to i + h and columns j to j + w of an image to ``v``.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        i (int): First row of the box.
+        j (int): First column of the box.
+        h (int): Height of the box.
+        w (int): Width of the box.
+        v (Tensor|numpy.ndarray|number): The values written (broadcast to the box).
+        inplace (bool, optional): Write into img itself (tensors and arrays). Default: False.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> print(F.erase(oar.ones([1, 3, 3]), 0, 0, 2, 2, oar.zeros([1, 2, 2])))
+        Tensor(shape=[1, 3, 3], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[0., 0., 1.],
+                 [0., 0., 1.],
+                 [1., 1., 1.]]])
+    """
     kind = _kind("erase", img)
     if kind == "tensor":
         F_t.check_image("erase", img, "CHW")

@@ -37,7 +37,26 @@ def _check_prob(fn, prob):
 
 
 class Resize(BaseTransform):
-    """Resizes to (h, w), or scales the shorter side to `size` keeping the aspect ratio."""
+    """Resizes an image to ``size``.
+
+    Args:
+        size (int|list|tuple): (h, w), or an int: the shorter side becomes size and the aspect
+            ratio is kept.
+        interpolation (str, optional): 'nearest', 'bilinear', 'bicubic', 'area' or 'lanczos' (the
+            choice depends on the image kind: PIL also has 'box' and 'hamming', tensors have no
+            'lanczos'). Default: 'bilinear'.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> img = np.zeros((4, 8, 3), dtype="uint8")
+        >>> print(oar.vision.transforms.Resize(2)(img).shape)
+        (2, 4, 3)
+        >>> print(oar.vision.transforms.Resize((3, 3))(img).shape)
+        (3, 3, 3)
+    """
 
     def __init__(self, size, interpolation="bilinear", keys=None):
         super().__init__(keys)
@@ -52,6 +71,22 @@ class Resize(BaseTransform):
 
 
 class CenterCrop(BaseTransform):
+    """Crops the centre of an image.
+
+    Args:
+        size (int|list|tuple): (h, w) of the crop, or one int for both.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> img = np.arange(16, dtype="uint8").reshape(4, 4, 1)
+        >>> print(oar.vision.transforms.CenterCrop(2)(img)[..., 0])
+        [[ 5  6]
+         [ 9 10]]
+    """
+
     def __init__(self, size, keys=None):
         super().__init__(keys)
         self.size = _pair("CenterCrop", "size", size)
@@ -61,7 +96,27 @@ class CenterCrop(BaseTransform):
 
 
 class RandomCrop(BaseTransform):
-    """Crops a random (h, w) window, after optional padding (and padding up to size if needed)."""
+    """Crops a window of ``size`` at a random position, after optional padding.
+
+    Args:
+        size (int|list|tuple): (h, w) of the crop, or one int for both.
+        padding (int|list|tuple, optional): Padding added first, in Pad's forms. Default: None.
+        pad_if_needed (bool, optional): Pad an image smaller than size up to it. Default: False.
+        fill (int|list|tuple, optional): Fill value of 'constant' padding. Default: 0.
+        padding_mode (str, optional): 'constant' (fill), 'edge' (repeat the edge), 'reflect'
+            (mirror, edge excluded) or 'symmetric' (mirror, edge included; not for tensors).
+            Default: 'constant'.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> crop = oar.vision.transforms.RandomCrop(6, pad_if_needed=True)
+        >>> print(crop(np.zeros((4, 4, 3), dtype="uint8")).shape)
+        (6, 6, 3)
+    """
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant",
                  keys=None):
@@ -96,7 +151,31 @@ class RandomCrop(BaseTransform):
 
 
 class RandomResizedCrop(BaseTransform):
-    """Crops a random area fraction (`scale`) with a random aspect ratio (`ratio`), then resizes."""
+    """Crops a random part of an image (a random area fraction and aspect ratio) and resizes it
+    to ``size``: the usual training augmentation of ImageNet models.
+
+    If ten tries find no crop that fits, the largest centre crop within ``ratio`` is taken.
+
+    Args:
+        size (int|list|tuple): (h, w) of the output, or one int for both.
+        scale (list|tuple, optional): Range of the crop's area as a fraction of the image's.
+            Default: (0.08, 1.0).
+        ratio (list|tuple, optional): Range of the crop's aspect ratio (w / h), drawn on a log
+            scale. Default: (3/4, 4/3).
+        interpolation (str, optional): 'nearest', 'bilinear', 'bicubic', 'area' or 'lanczos' (the
+            choice depends on the image kind: PIL also has 'box' and 'hamming', tensors have no
+            'lanczos'). Default: 'bilinear'.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> transform = oar.vision.transforms.RandomResizedCrop(3)
+        >>> print(transform(np.zeros((8, 8, 3), dtype="uint8")).shape)
+        (3, 3, 3)
+    """
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4, 4.0 / 3), interpolation="bilinear",
                  keys=None):
@@ -136,6 +215,21 @@ class RandomResizedCrop(BaseTransform):
 
 
 class RandomHorizontalFlip(BaseTransform):
+    """Flips an image left to right with probability ``prob``.
+
+    Args:
+        prob (float, optional): Probability of flipping, in [0, 1]. Default: 0.5.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> flip = oar.vision.transforms.RandomHorizontalFlip(prob=1.0)
+        >>> print(flip(np.array([[1, 2, 3]], dtype="uint8")))
+        [[3 2 1]]
+    """
+
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         _check_prob("RandomHorizontalFlip", prob)
@@ -146,6 +240,22 @@ class RandomHorizontalFlip(BaseTransform):
 
 
 class RandomVerticalFlip(BaseTransform):
+    """Flips an image upside down with probability ``prob``.
+
+    Args:
+        prob (float, optional): Probability of flipping, in [0, 1]. Default: 0.5.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> flip = oar.vision.transforms.RandomVerticalFlip(prob=1.0)
+        >>> print(flip(np.array([[1], [2]], dtype="uint8")))
+        [[2]
+         [1]]
+    """
+
     def __init__(self, prob=0.5, keys=None):
         super().__init__(keys)
         _check_prob("RandomVerticalFlip", prob)
@@ -156,6 +266,27 @@ class RandomVerticalFlip(BaseTransform):
 
 
 class Pad(BaseTransform):
+    """Pads the borders of an image.
+
+    Args:
+        padding (int|list|tuple): One int for every side, (left/right, top/bottom), or
+            (left, top, right, bottom).
+        fill (int|list|tuple, optional): Fill value of 'constant' mode (one per channel for a
+            sequence). Default: 0.
+        padding_mode (str, optional): 'constant' (fill), 'edge' (repeat the edge), 'reflect'
+            (mirror, edge excluded) or 'symmetric' (mirror, edge included; not for tensors).
+            Default: 'constant'.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> img = np.zeros((4, 4, 3), dtype="uint8")
+        >>> print(oar.vision.transforms.Pad(1)(img).shape, oar.vision.transforms.Pad((1, 2))(img).shape)
+        (6, 6, 3) (8, 6, 3)
+    """
+
     def __init__(self, padding, fill=0, padding_mode="constant", keys=None):
         F.padding_ltrb("Pad", padding)
         if not isinstance(fill, (numbers.Number, str, list, tuple)):
@@ -173,7 +304,29 @@ class Pad(BaseTransform):
 
 
 class RandomRotation(BaseTransform):
-    """Rotates by an angle drawn uniformly from `degrees` ((-d, d) for a number d)."""
+    """Rotates an image by a random angle.
+
+    Args:
+        degrees (float|list|tuple): The range (min, max) of the angle in degrees, or a number d
+            for (-d, d).
+        interpolation (str, optional): 'nearest' or 'bilinear' ('bicubic' for PIL and NumPy).
+            Default: 'nearest'.
+        expand (bool, optional): Enlarge the output to hold the whole rotated image.
+            Default: False.
+        center (list|tuple, optional): The centre of rotation (x, y); None means the image
+            centre. Default: None.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+        keys (list|tuple, optional): What each item of a tuple input is ('image', 'coords',
+            'boxes', 'mask'); None means a single image. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> rotate = oar.vision.transforms.RandomRotation(30)
+        >>> print(rotate(np.zeros((8, 8, 3), dtype="uint8")).shape)
+        (8, 8, 3)
+    """
 
     def __init__(self, degrees, interpolation="nearest", expand=False, center=None, fill=0,
                  keys=None):
