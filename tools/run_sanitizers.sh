@@ -54,7 +54,7 @@ echo "[sanitizers] pytest slice"
 STAGE="$BUILD/python"
 rm -rf "$STAGE" && mkdir -p "$STAGE"
 cp -r python/oar "$STAGE/"
-cp "$BUILD"/liboar.so "$BUILD"/_C.*.so "$STAGE/oar/"
+cp "$BUILD"/liboar.so "$BUILD"/_C.*.so "$BUILD"/_C.pyi "$STAGE/oar/"
 # pytest captures the process's stderr, where a report that ends it would be lost: reports go to
 # files, printed when the run fails.
 LOGS="$ROOT/$BUILD/sanitizer-logs"
