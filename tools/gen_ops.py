@@ -25,6 +25,7 @@ Spec entry (one per op):
   draws: indirect               # random only through the random ops it calls (passes keep it;
                                 # on a device it runs there, its draws on the host)
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
+  doc: |                        # the Python docstring (Paddle-style: summary, Args, Returns, Examples)
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
 str, DataType, DataType? (std::nullopt when None).
 """
@@ -561,10 +562,13 @@ def gen_binding(op):
             spec = spec.replace(f'nb::arg("{a.name}")', f'nb::arg("{a.name}").none()')
         arg_specs.append(spec)
     arg_specs.append('nb::arg("name") = nb::none()')
-    text = f'  m.def("{op.name}", {lam}, {", ".join(arg_specs)});\n'
+    # The spec's doc (Paddle-style: summary, Args, Returns, Examples) follows nanobind's signature
+    # line in __doc__, help() and the _C.pyi stub.
+    doc = f', R"oardoc({op.doc.strip()})oardoc"' if op.doc else ""
+    text = f'  m.def("{op.name}", {lam}, {", ".join(arg_specs)}{doc});\n'
     if op.method:  # the same function as a Tensor method (self is the first argument)
         text += (f'  nb::cpp_function_def({lam}, nb::scope(tensor_cls), nb::name("{op.name}"), nb::is_method()'
-                 + "".join(", " + a for a in arg_specs[1:]) + ");\n")
+                 + "".join(", " + a for a in arg_specs[1:]) + f"{doc});\n")
     return text
 
 
