@@ -88,7 +88,8 @@ def div(x, y, name=None, *, rounding_mode=None, out=None):
 
 
 def true_divide(input, other, *, out=None):
-    """True division input / other, elementwise with broadcasting; integer inputs give a float result.
+    """True division input / other, elementwise with broadcasting; integer inputs give a float
+    result.
 
     Args:
         input (Tensor): The dividend.
@@ -427,7 +428,8 @@ def count_nonzero(x, axis=None, keepdim=False, name=None):
 
 
 def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
-    """n-th forward difference along an axis: out[i] = x[i + 1] - x[i], applied n times (logical xor for bool).
+    """n-th forward difference along an axis: out[i] = x[i + 1] - x[i], applied n times (logical
+    xor for bool).
 
     Args:
         x (Tensor): The input.

@@ -53,11 +53,14 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
         x (Tensor): The input, shape [N, C, L] (channels last for 'NLC'), float32 or float64.
         weight (Tensor): The kernel, shape [C_out, C_in / groups, kL].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
-        groups (int, optional): Number of channel groups; C_in and C_out must divide by it. Default: 1.
+        groups (int, optional): Number of channel groups; C_in and C_out must divide by it.
+            Default: 1.
         data_format (str, optional): 'NCL' or 'NLC'. Default: 'NCL'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -83,11 +86,14 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
         x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
         weight (Tensor): The kernel, shape [C_out, C_in / groups, kH, kW].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
-        groups (int, optional): Number of channel groups; C_in and C_out must divide by it. Default: 1.
+        groups (int, optional): Number of channel groups; C_in and C_out must divide by it.
+            Default: 1.
         data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -111,14 +117,18 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     """3-D convolution (cross-correlation) of x with weight.
 
     Args:
-        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or float64.
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
         weight (Tensor): The kernel, shape [C_out, C_in / groups, kD, kH, kW].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
-        groups (int, optional): Number of channel groups; C_in and C_out must divide by it. Default: 1.
+        groups (int, optional): Number of channel groups; C_in and C_out must divide by it.
+            Default: 1.
         data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -152,10 +162,13 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
         x (Tensor): The input, shape [N, C, L] (channels last for 'NLC'), float32 or float64.
         weight (Tensor): The kernel, shape [C_in, C_out / groups, kL].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
-        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
+            Default: 0.
         groups (int, optional): Number of channel groups. Default: 1.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
         output_size (int|list|tuple, optional): The output spatial size, chosen among the
@@ -187,10 +200,13 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
         x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
         weight (Tensor): The kernel, shape [C_in, C_out / groups, kH, kW].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
-        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
+            Default: 0.
         groups (int, optional): Number of channel groups. Default: 1.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
         output_size (int|list|tuple, optional): The output spatial size, chosen among the
@@ -221,13 +237,17 @@ def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     """3-D transposed convolution (the gradient of conv3d with respect to its input).
 
     Args:
-        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or float64.
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
         weight (Tensor): The kernel, shape [C_in, C_out / groups, kD, kH, kW].
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
-        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim. Default: 1.
+        stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
+            Default: 1.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
-        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
+            Default: 0.
         groups (int, optional): Number of channel groups. Default: 1.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
         output_size (int|list|tuple, optional): The output spatial size, chosen among the

@@ -63,7 +63,8 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
         epsilon (float, optional): Added to the variance. Default: 1e-05.
         weight (Tensor, optional): Per-channel scale, shape [C]. Default: None.
         bias (Tensor, optional): Per-channel shift, shape [C]. Default: None.
-        data_format (str, optional): Channels first ('NCHW', ...) or last ('NHWC', ...). Default: 'NCHW'.
+        data_format (str, optional): Channels first ('NCHW', ...) or last ('NHWC', ...). Default:
+            'NCHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
     Returns:

@@ -41,7 +41,8 @@ def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
         kernel_size (int|list|tuple): Window size.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         return_mask (bool, optional): Also return the flat index of each maximum within its
             input plane (channels-first layouts only). Default: False.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
@@ -69,7 +70,8 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
         kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         return_mask (bool, optional): Also return the flat index of each maximum within its
             input plane (channels-first layouts only). Default: False.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
@@ -95,11 +97,13 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
     """3-D max pooling: the maximum of each kernel window.
 
     Args:
-        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or float64.
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
         kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         return_mask (bool, optional): Also return the flat index of each maximum within its
             input plane (channels-first layouts only). Default: False.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
@@ -135,7 +139,8 @@ def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode
         kernel_size (int|list|tuple): Window size.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
@@ -163,7 +168,8 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
         kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
         divisor_override (int, optional): Divide every window sum by this instead. Default: None.
@@ -190,11 +196,13 @@ def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
     """3-D average pooling: the mean of each kernel window.
 
     Args:
-        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or float64.
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
         kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
         stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
         exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
         divisor_override (int, optional): Divide every window sum by this instead. Default: None.
@@ -253,7 +261,8 @@ def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
 
     Args:
         x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
-        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a list where None keeps that dim.
+        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a
+            list where None keeps that dim.
         data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -275,8 +284,10 @@ def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
     nearly equal windows and averages each.
 
     Args:
-        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or float64.
-        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all, or a list where None keeps that dim.
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
+        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all,
+            or a list where None keeps that dim.
         data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -324,7 +335,8 @@ def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
 
     Args:
         x (Tensor): The input, shape [N, C, H, W], float32 or float64.
-        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a list where None keeps that dim.
+        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a
+            list where None keeps that dim.
         return_mask (bool, optional): Also return the flat index of each maximum within its
             input plane. Default: False.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
@@ -350,7 +362,8 @@ def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
 
     Args:
         x (Tensor): The input, shape [N, C, D, H, W], float32 or float64.
-        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all, or a list where None keeps that dim.
+        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all,
+            or a list where None keeps that dim.
         return_mask (bool, optional): Also return the flat index of each maximum within its
             input plane. Default: False.
         name (str, optional): Unused; for Paddle compatibility. Default: None.

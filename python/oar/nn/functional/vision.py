@@ -147,14 +147,16 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid of an affine transform, for grid_sample.
 
     Args:
-        theta (Tensor): Affine matrices, shape [N, 2, 3] (2-D) or [N, 3, 4] (3-D), float32 or float64.
+        theta (Tensor): Affine matrices, shape [N, 2, 3] (2-D) or [N, 3, 4] (3-D), float32 or
+            float64.
         out_shape (list|tuple|Tensor): The output size, [N, C, H, W] or [N, C, D, H, W].
         align_corners (bool, optional): When True, -1 and 1 are the centers of the corner pixels;
             otherwise their outer edges. Default: True.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
     Returns:
-        Tensor: shape [N, H, W, 2] (or [N, D, H, W, 3]), normalized (x, y[, z]) coordinates in [-1, 1].
+        Tensor: shape [N, H, W, 2] (or [N, D, H, W, 3]), normalized (x, y[, z]) coordinates in [-1,
+        1].
 
     Examples:
         >>> import oar
@@ -247,7 +249,8 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         x (Tensor): The input, shape [N, C, H, W].
         kernel_sizes (int|list): Block size [kh, kw], or one int for both.
         strides (int|list, optional): Block step. Default: 1.
-        paddings (int|list, optional): Zero padding: one int, [ph, pw], or [top, left, bottom, right].
+        paddings (int|list, optional): Zero padding: one int, [ph, pw], or [top, left, bottom,
+            right].
             Default: 0.
         dilations (int|list, optional): Spacing between block elements. Default: 1.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
@@ -324,7 +327,8 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         stride (int|list|tuple, optional): The pooling step; None means kernel_size. Default: None.
         padding (int|list|tuple, optional): The pooling padding. Default: 0.
         data_format (str, optional): Only 'NCL'. Default: 'NCL'.
-        output_size (list|tuple, optional): The output spatial size; None computes it from kernel_size,
+        output_size (list|tuple, optional): The output spatial size; None computes it from
+            kernel_size,
             stride and padding. Default: None.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -354,7 +358,8 @@ def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         stride (int|list|tuple, optional): The pooling step; None means kernel_size. Default: None.
         padding (int|list|tuple, optional): The pooling padding. Default: 0.
         data_format (str, optional): Only 'NCHW'. Default: 'NCHW'.
-        output_size (list|tuple, optional): The output spatial size; None computes it from kernel_size,
+        output_size (list|tuple, optional): The output spatial size; None computes it from
+            kernel_size,
             stride and padding. Default: None.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -385,7 +390,8 @@ def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         stride (int|list|tuple, optional): The pooling step; None means kernel_size. Default: None.
         padding (int|list|tuple, optional): The pooling padding. Default: 0.
         data_format (str, optional): Only 'NCDHW'. Default: 'NCDHW'.
-        output_size (list|tuple, optional): The output spatial size; None computes it from kernel_size,
+        output_size (list|tuple, optional): The output spatial size; None computes it from
+            kernel_size,
             stride and padding. Default: None.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
@@ -443,7 +449,8 @@ def bilinear(x1, x2, weight, bias=None, name=None):
 
     Examples:
         >>> import oar
-        >>> out = oar.nn.functional.bilinear(oar.ones([2, 3]), oar.ones([2, 4]), oar.ones([5, 3, 4]))
+        >>> x1, x2 = oar.ones([2, 3]), oar.ones([2, 4])
+        >>> out = oar.nn.functional.bilinear(x1, x2, oar.ones([5, 3, 4]))
         >>> print(out.shape)
         [2, 5]
     """
