@@ -127,6 +127,21 @@ def fill_(x, value):
 
 
 def zero_(x):
+    """Fills x with zeros in place.
+
+    Args:
+        x (Tensor): The tensor; it is overwritten.
+
+    Returns:
+        Tensor: x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, 2.0])
+        >>> _ = x.zero_()
+        >>> print(x.numpy())
+        [0. 0.]
+    """
     return fill_(x, 0)
 
 
