@@ -164,9 +164,9 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
         stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
             Default: 1.
-        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
-            Default: 0.
+        padding (int|list|tuple|str, optional): Padding of the convolution this transposes (it trims
+            the output): an int, one int per spatial dim, a [before, after] pair per dim (batch
+            and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
         output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
             Default: 0.
         groups (int, optional): Number of channel groups. Default: 1.
@@ -202,13 +202,13 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
         stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
             Default: 1.
-        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
-            Default: 0.
+        padding (int|list|tuple|str, optional): Padding of the convolution this transposes (it trims
+            the output): an int, one int per spatial dim, a [before, after] pair per dim (batch
+            and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
         output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
             Default: 0.
-        groups (int, optional): Number of channel groups. Default: 1.
         dilation (int|list|tuple, optional): Spacing between kernel elements. Default: 1.
+        groups (int, optional): Number of channel groups. Default: 1.
         output_size (int|list|tuple, optional): The output spatial size, chosen among the
             sizes the other arguments allow. Default: None.
         data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
@@ -243,9 +243,9 @@ def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
         bias (Tensor, optional): Shape [C_out], added to each output channel. Default: None.
         stride (int|list|tuple, optional): Step of the kernel, one int or one per spatial dim.
             Default: 1.
-        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
-            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
-            Default: 0.
+        padding (int|list|tuple|str, optional): Padding of the convolution this transposes (it trims
+            the output): an int, one int per spatial dim, a [before, after] pair per dim (batch
+            and channel pairs zero), 'SAME' or 'VALID'. Default: 0.
         output_padding (int|list|tuple, optional): Extra size added to one side of each output dim.
             Default: 0.
         groups (int, optional): Number of channel groups. Default: 1.

@@ -170,8 +170,8 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
             [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
             Default: 0.
-        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         divisor_override (int, optional): Divide every window sum by this instead. Default: None.
         data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
@@ -203,8 +203,8 @@ def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
         padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
             [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
             Default: 0.
-        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
         divisor_override (int, optional): Divide every window sum by this instead. Default: None.
         data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
         name (str, optional): Unused; for Paddle compatibility. Default: None.
