@@ -77,8 +77,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
         name (str, optional): Unused; for Paddle compatibility. Default: None.
 
     Returns:
-        Tensor: the samples, the broadcast shape of tensor mean/std or shape, in the default float
-        dtype.
+        Tensor: the samples: the broadcast shape of tensor mean/std (and a float mean's dtype), else
+        shape in the default float dtype.
 
     Examples:
         >>> import oar
