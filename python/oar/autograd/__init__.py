@@ -51,12 +51,42 @@ class no_grad:
 
 
 class enable_grad(no_grad):
+    """Context manager and decorator that turns gradient recording on (inside no_grad, for example);
+    the previous mode comes back on exit.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.ones([2])
+        >>> x.stop_gradient = False
+        >>> with oar.no_grad():
+        ...     with oar.enable_grad():
+        ...         y = x * 2
+        >>> print(y.stop_gradient)
+        False
+    """
+
     def __enter__(self):
         self._prev = _C.is_grad_enabled()
         _C._set_grad_enabled(True)
 
 
 class set_grad_enabled(no_grad):
+    """Turns gradient recording on or off. Called, it sets the mode at once; used in a with block,
+    the previous mode comes back at the end of the block.
+
+    Args:
+        mode (bool): True to record gradients, False not to.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.ones([2])
+        >>> x.stop_gradient = False
+        >>> with oar.set_grad_enabled(False):
+        ...     y = x * 2
+        >>> print(y.stop_gradient, oar.is_grad_enabled())
+        True True
+    """
+
     def __init__(self, mode):
         self._mode = bool(mode)
         self._prev = _C.is_grad_enabled()

@@ -16,6 +16,21 @@ def get_flags(flags):
 
 
 def set_flags(flags):
+    """Sets global flags (read back with get_flags); an unknown name raises ValueError. Known:
+    FLAGS_check_nan_inf, FLAGS_use_mkldnn, FLAGS_cudnn_deterministic.
+
+    Args:
+        flags (dict): Flag names and their values.
+
+    Returns:
+        None
+
+    Examples:
+        >>> import oar
+        >>> oar.set_flags({'FLAGS_check_nan_inf': False})
+        >>> print(oar.get_flags(['FLAGS_check_nan_inf']))
+        {'FLAGS_check_nan_inf': False}
+    """
     for n, v in dict(flags).items():
         if n not in _FLAGS:
             raise ValueError(f"set_flags: unknown flag {n!r}; known: {sorted(_FLAGS)}")
@@ -30,4 +45,14 @@ def disable_signal_handler():
 # paddle.is_compiled_with_cuda at top level says False (oar.device.is_compiled_with_cuda, a
 # different function, says whether the CUDA backend is present).
 def is_compiled_with_cuda():
+    """Whether oar was built with CUDA; this build is not.
+
+    Returns:
+        bool: False.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.is_compiled_with_cuda())
+        False
+    """
     return False

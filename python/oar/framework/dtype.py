@@ -80,10 +80,35 @@ def convert_dtype(d):
 
 
 def get_default_dtype():
+    """The default floating-point dtype, used where a float dtype is not given.
+
+    Returns:
+        str: 'float16', 'bfloat16', 'float32' or 'float64'.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.get_default_dtype())
+        float32
+    """
     return _C.get_default_dtype().name
 
 
 def set_default_dtype(d):
+    """Sets the default floating-point dtype.
+
+    Args:
+        d (str|dtype|type): float16, bfloat16, float32 or float64; other dtypes raise TypeError.
+
+    Returns:
+        None
+
+    Examples:
+        >>> import oar
+        >>> oar.set_default_dtype('float64')
+        >>> print(oar.to_tensor([1.0]).dtype)
+        paddle.float64
+        >>> oar.set_default_dtype('float32')
+    """
     d = convert_dtype(d)
     if d not in (float16, bfloat16, float32, float64):
         raise TypeError(f"set_default_dtype only supports float16, bfloat16, float32 and float64, got {d.name}")
@@ -91,11 +116,37 @@ def set_default_dtype(d):
 
 
 def iinfo(d):
+    """Machine limits of an integer dtype (numpy.iinfo).
+
+    Args:
+        d (str|dtype): An integer dtype.
+
+    Returns:
+        numpy.iinfo: with bits, min and max.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.iinfo('int8').min, oar.iinfo('int8').max)
+        -128 127
+    """
     import numpy as np
     return np.iinfo(convert_dtype(d).name)
 
 
 def finfo(d):
+    """Machine limits of a floating-point dtype (numpy.finfo; bfloat16 reports float32's limits).
+
+    Args:
+        d (str|dtype): A floating-point dtype.
+
+    Returns:
+        numpy.finfo: with bits, eps, min, max, tiny, resolution, ...
+
+    Examples:
+        >>> import oar
+        >>> print(oar.finfo('float32').eps)
+        1.1920929e-07
+    """
     import numpy as np
     d = convert_dtype(d)
     return np.finfo(np.float32 if d == bfloat16 else d.name)

@@ -9,6 +9,25 @@ from .. import _C
 
 
 class Place:
+    """A device place: where a tensor's memory lives. It prints as Paddle's (Place(cpu),
+    Place(gpu:0)); CPUPlace, CUDAPlace, CUDAPinnedPlace and CustomPlace build the usual ones. A
+    place
+    can be built on any machine; a missing device raises only when memory is placed there.
+
+    Args:
+        kind (str, optional): 'cpu', 'gpu', 'gpu_pinned', 'xpu', 'xpu_pinned' or a custom device
+            type.
+            Default: 'cpu'.
+        device_id (int, optional): The device index. Default: 0.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.Place(), oar.Place('gpu', 1))
+        Place(cpu) Place(gpu:1)
+        >>> print(oar.Place('gpu', 1).is_gpu_place(), oar.CPUPlace() == oar.Place())
+        True True
+    """
+
     def __init__(self, kind="cpu", device_id=0):
         self._kind, self._id = kind, device_id
 

@@ -41,6 +41,28 @@ def _forward_arity(network):
 
 
 class Model:
+    """High-level training wrapper around a Layer (paddle.Model): prepare() sets the optimizer, the
+    loss and the metrics; fit, evaluate and predict loop over a Dataset or DataLoader;
+    train_batch, eval_batch and predict_batch work on one batch of NumPy arrays or tensors;
+    save/load store parameters (and optimizer state); summary prints the layers.
+
+    Args:
+        network (Layer): The network; anything else raises TypeError.
+        inputs (InputSpec|list of InputSpec, optional): The input description. Default: None.
+        labels (InputSpec|list of InputSpec, optional): The label description. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> import numpy as np
+        >>> model = oar.Model(oar.nn.Linear(2, 1))
+        >>> opt = oar.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+        >>> model.prepare(opt, oar.nn.MSELoss())
+        >>> x, y = np.ones([4, 2], 'float32'), np.zeros([4, 1], 'float32')
+        >>> loss = model.train_batch([x], [y])
+        >>> print(model.predict_batch([x])[0].shape)
+        (4, 1)
+    """
+
     def __init__(self, network, inputs=None, labels=None):
         from ..nn import Layer
         if not isinstance(network, Layer):

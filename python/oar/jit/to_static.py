@@ -54,6 +54,20 @@ class ConcreteProgram:
 
 
 class StaticFunction:
+    """What oar.jit.to_static returns for a function or a Layer's forward: a callable that, per
+    input signature, converts the function's control flow, traces it into a static Program once and
+    runs that program on later calls. On a method it binds to the instance like a function.
+    dygraph_function is the original function, rollback() restores it on the layer, and
+    concrete_program / get_concrete_program(*args) give the traced program. Functions whose source
+    cannot be read (typed at a prompt, built with exec) are traced without control-flow conversion.
+
+    Args:
+        function (callable): The function (or unbound forward) to convert.
+        input_spec (list of InputSpec, optional): The input signature; None takes it from the first
+            call's arguments. Default: None.
+        layer (Layer, optional): The layer the function is bound to. Default: None.
+    """
+
     def __init__(self, function, input_spec=None, layer=None):
         self._function = function
         self._layer = layer

@@ -11,6 +11,18 @@ _ir = _C._ir
 
 
 class TranslatedLayer(Layer):
+    """The Layer oar.jit.load returns: it runs a program saved by oar.jit.save (path + '.pdmodel')
+    with its parameters (path + '.pdiparams'), which become this layer's parameters (fine-tunable).
+    Call it like the original layer; program() gives the loaded program.
+
+    Args:
+        program: The loaded program (internal).
+        params (dict): Parameter name to tensor, as saved.
+        trainable (collection of str, optional): Names of the trainable parameters; None makes all
+            of
+            them trainable. Default: None.
+    """
+
     def __init__(self, program, params, trainable=None):
         super().__init__()
         for name, t in params.items():

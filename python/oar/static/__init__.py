@@ -12,5 +12,18 @@ from ..framework.parameter import create_parameter  # noqa: F401
 
 
 def cpu_places(device_count=None):
+    """A list of CPU places, for Paddle's data-parallel static APIs.
+
+    Args:
+        device_count (int, optional): How many; None means 1. Default: None.
+
+    Returns:
+        list[Place]: device_count CPUPlace objects.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.static.cpu_places(2))
+        [Place(cpu), Place(cpu)]
+    """
     from .. import CPUPlace
     return [CPUPlace()] * (device_count or 1)

@@ -43,11 +43,41 @@ _scopes = [Scope()]
 
 
 def global_scope():
+    """The scope the executor reads and writes parameters in: the innermost scope_guard's
+    scope, else the global one.
+
+    Returns:
+        Scope: the current scope.
+
+    Examples:
+        >>> import oar
+        >>> scope = oar.static.Scope()
+        >>> with oar.static.scope_guard(scope):
+        ...     print(oar.static.global_scope() is scope)
+        True
+    """
     return _scopes[-1]
 
 
 @contextlib.contextmanager
 def scope_guard(scope):
+    """Context manager that makes scope the global scope (global_scope()) inside the with block.
+
+    Args:
+        scope (Scope): The scope; anything else raises TypeError.
+
+    Returns:
+        A context manager.
+
+    Examples:
+        >>> import oar
+        >>> scope = oar.static.Scope()
+        >>> with oar.static.scope_guard(scope):
+        ...     print(oar.static.global_scope() is scope)
+        True
+        >>> print(oar.static.global_scope() is scope)
+        False
+    """
     if not isinstance(scope, Scope):
         raise TypeError(f"scope_guard: scope must be a Scope, but received {type(scope).__name__}")
     _scopes.append(scope)

@@ -6,6 +6,25 @@ from ..framework.dtype import convert_dtype
 
 
 class InputSpec:
+    """Describes a model input by shape, dtype and name, for oar.jit.to_static and oar.jit.save
+    (input_spec=[...]). None or -1 in shape marks a dim known only when the program runs.
+
+    Args:
+        shape (int|list|tuple): The dims; None and -1 mean variable.
+        dtype (str|dtype, optional): The dtype. Default: 'float32'.
+        name (str, optional): The input's name. Default: None.
+        stop_gradient (bool, optional): Whether the input is excluded from gradients. Default:
+            False.
+
+    Examples:
+        >>> import oar
+        >>> spec = oar.static.InputSpec([None, 3], 'float32', 'x')
+        >>> print(spec.shape, spec.dtype)
+        (-1, 3) paddle.float32
+        >>> print(spec.batch(4).shape)
+        (4, -1, 3)
+    """
+
     def __init__(self, shape, dtype="float32", name=None, stop_gradient=False):
         if isinstance(shape, int):
             shape = [shape]

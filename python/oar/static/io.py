@@ -13,6 +13,35 @@ def _as_list(x):
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
+    """Saves the part of a static program that computes fetch_vars from feed_vars, in inference
+    mode, with its parameters: path_prefix + '.pdmodel' and path_prefix + '.pdiparams'.
+    load_inference_model reads them back.
+
+    Args:
+        path_prefix (str): Directory and file-name prefix of the files.
+        feed_vars (Tensor|list of Tensor): The program's inputs (from oar.static.data).
+        fetch_vars (Tensor|list of Tensor): The program's outputs.
+        executor (Executor): The executor (for Paddle compatibility).
+        **kwargs: program (Program), the program to save; default_main_program() when not given.
+
+    Returns:
+        None
+
+    Examples:
+        >>> import oar
+        >>> import os, tempfile
+        >>> oar.enable_static()
+        >>> main, startup = oar.static.Program(), oar.static.Program()
+        >>> with oar.static.program_guard(main, startup):
+        ...     x = oar.static.data('x', [None, 2], 'float32')
+        ...     y = x * 2.0 + 1.0
+        >>> exe = oar.static.Executor(oar.CPUPlace())
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     oar.static.save_inference_model(os.path.join(d, 'm'), [x], [y], exe, program=main)
+        ...     print(sorted(os.listdir(d)))
+        ['m.pdiparams', 'm.pdmodel']
+        >>> oar.disable_static()
+    """
     from ..jit.save_load import _prefix, _save_program
     path_prefix = _prefix(path_prefix, "save_inference_model")
     program = kwargs.get("program") or default_main_program()

@@ -10,6 +10,25 @@ _ir = _C._ir
 
 
 class Program:
+    """A static program: the ops recorded while static mode is on (oar.enable_static()) inside
+    oar.static.program_guard, run by oar.static.Executor. clone(for_test=True) makes the inference
+    copy, num_ops() counts the ops and str(program) prints them.
+
+    Args:
+        _ir_program (optional): Internal; leave it out to make an empty program.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main, startup = oar.static.Program(), oar.static.Program()
+        >>> with oar.static.program_guard(main, startup):
+        ...     x = oar.static.data('x', [None, 2], 'float32')
+        ...     y = x * 2.0 + 1.0
+        >>> print(main.num_ops() > 0)
+        True
+        >>> oar.disable_static()
+    """
+
     def __init__(self, _ir_program=None):
         self._program = _ir_program if _ir_program is not None else _ir.Program()
         self._tracer = _ir.Tracer(self._program)
@@ -94,10 +113,40 @@ _default = {"main": Program(), "startup": Program()}
 
 
 def default_main_program():
+    """The program that ops are recorded into in static mode: the main program of the
+    innermost program_guard, else the global default.
+
+    Returns:
+        Program: the current main program.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main, startup = oar.static.Program(), oar.static.Program()
+        >>> with oar.static.program_guard(main, startup):
+        ...     print(oar.static.default_main_program() is main)
+        True
+        >>> oar.disable_static()
+    """
     return _default["main"]
 
 
 def default_startup_program():
+    """The startup program (parameter initialization): that of the innermost program_guard, else
+    the global default.
+
+    Returns:
+        Program: the current startup program.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main, startup = oar.static.Program(), oar.static.Program()
+        >>> with oar.static.program_guard(main, startup):
+        ...     print(oar.static.default_startup_program() is startup)
+        True
+        >>> oar.disable_static()
+    """
     return _default["startup"]
 
 

@@ -12,18 +12,70 @@ __all__ = ["is_complex", "is_floating_point", "is_integer", "rank", "shape", "nu
 
 
 def is_complex(x):
+    """Whether x has a complex dtype.
+
+    Args:
+        x (Tensor): The input.
+
+    Returns:
+        bool: True for complex64 and complex128.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.is_complex(oar.to_tensor([1.0])))
+        False
+    """
     return x.dtype.name.startswith("complex")
 
 
 def is_floating_point(x):
+    """Whether x has a floating-point dtype (float16, bfloat16, float32, float64).
+
+    Args:
+        x (Tensor): The input.
+
+    Returns:
+        bool: the answer.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.is_floating_point(oar.to_tensor([1.0])))
+        True
+    """
     return x.dtype.name in ("float16", "bfloat16", "float32", "float64")
 
 
 def is_integer(x):
+    """Whether x has an integer dtype (signed or unsigned; bool is not).
+
+    Args:
+        x (Tensor): The input.
+
+    Returns:
+        bool: the answer.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.is_integer(oar.to_tensor([1])))
+        True
+    """
     return x.dtype.name.startswith(("int", "uint"))
 
 
 def rank(input):
+    """The number of dims of input, as a tensor.
+
+    Args:
+        input (Tensor): The input.
+
+    Returns:
+        Tensor: 0-D int32.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.rank(oar.ones([2, 3])).numpy())
+        2
+    """
     return _C.full([], input.ndim, convert_dtype("int32"))
 
 

@@ -164,14 +164,71 @@ def tensordot(x, y, axes=2, name=None):
 
 
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """beta * input + alpha * (x @ y).
+
+    Args:
+        input (Tensor): Added term, broadcastable to [M, N].
+        x (Tensor): Shape [M, K].
+        y (Tensor): Shape [K, N].
+        beta (float, optional): Scale of input. Default: 1.0.
+        alpha (float, optional): Scale of the product. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [M, N].
+
+    Examples:
+        >>> import oar
+        >>> x, y = oar.ones([2, 3]), oar.ones([3, 2])
+        >>> out = oar.addmm(oar.ones([2, 2]), x, y, beta=0.5, alpha=2.0)
+        >>> print(out.numpy())
+        [[6.5 6.5]
+         [6.5 6.5]]
+    """
     return input * beta + _C.matmul(x, y, False, False) * alpha
 
 
 def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """Batched beta * input + alpha * (x @ y).
+
+    Args:
+        input (Tensor): Added term, broadcastable to [B, M, N].
+        x (Tensor): Shape [B, M, K].
+        y (Tensor): Shape [B, K, N].
+        beta (float, optional): Scale of input. Default: 1.0.
+        alpha (float, optional): Scale of the product. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [B, M, N].
+
+    Examples:
+        >>> import oar
+        >>> out = oar.baddbmm(oar.zeros([1, 2, 2]), oar.ones([1, 2, 3]), oar.ones([1, 3, 2]))
+        >>> print(out.numpy())
+        [[[3. 3.]
+          [3. 3.]]]
+    """
     return input * beta + _C.matmul(x, y, False, False) * alpha
 
 
 def add_n(inputs, name=None):
+    """Elementwise sum of a list of tensors.
+
+    Args:
+        inputs (Tensor|list of Tensor): Tensors of one shape and dtype; a single tensor is returned
+            as is.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the sum.
+
+    Examples:
+        >>> import oar
+        >>> xs = [oar.to_tensor([1, 2]), oar.to_tensor([3, 4]), oar.to_tensor([5, 6])]
+        >>> print(oar.add_n(xs).numpy())
+        [ 9 12]
+    """
     if isinstance(inputs, Tensor):
         return inputs
     out = inputs[0]
@@ -198,6 +255,22 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
 
 
 def dist(x, y, p=2, name=None):
+    """The p-norm of x - y (flattened).
+
+    Args:
+        x (Tensor): The first input, floating point.
+        y (Tensor): The second input, broadcastable with x.
+        p (float, optional): Order of the norm (inf and 0 allowed). Default: 2.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 0-D, x's dtype.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.dist(oar.to_tensor([1.0, 2.0]), oar.to_tensor([4.0, 6.0])).numpy())
+        5.0
+    """
     d = _C.reshape(x - y, [-1])
     return _pnorm_last(d, p)
 
@@ -214,6 +287,22 @@ def pdist(x, p=2.0, name=None):
 # ---- constructions ----
 
 def block_diag(inputs, name=None):
+    """A block-diagonal matrix with the inputs on its diagonal and zeros elsewhere.
+
+    Args:
+        inputs (list|tuple of Tensor): 0-D, 1-D (a row) or 2-D tensors of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 2-D, its size the sums of the blocks' sizes.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.block_diag([oar.to_tensor([[1, 2]]), oar.to_tensor([[3], [4]])]).numpy())
+        [[1 2 0]
+         [0 0 3]
+         [0 0 4]]
+    """
     mats = [t if t.ndim == 2 else _C.reshape(t, [1, -1] if t.ndim == 1 else [1, 1]) for t in inputs]
     cols = builtins.sum(m.shape[1] for m in mats)
     rows, left = [], 0
@@ -231,6 +320,23 @@ def block_diag(inputs, name=None):
 
 
 def cartesian_prod(x, name=None):
+    """Cartesian product of 1-D tensors: every combination, one a row.
+
+    Args:
+        x (list|tuple of Tensor): 1-D tensors of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [prod of sizes, len(x)]; the input itself for one tensor.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.cartesian_prod([oar.to_tensor([1, 2]), oar.to_tensor([3, 4])]).numpy())
+        [[1 3]
+         [1 4]
+         [2 3]
+         [2 4]]
+    """
     if len(x) == 1:
         return x[0]
     grids = meshgrid(*x)
@@ -238,6 +344,25 @@ def cartesian_prod(x, name=None):
 
 
 def combinations(x, r=2, with_replacement=False, name=None):
+    """The r-length combinations of the elements of a 1-D tensor, in lexicographic order of
+    position.
+
+    Args:
+        x (Tensor): 1-D input.
+        r (int, optional): Combination length. Default: 2.
+        with_replacement (bool, optional): Let an element repeat. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [number of combinations, r], x's dtype.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.combinations(oar.to_tensor([1, 2, 3])).numpy())
+        [[1 2]
+         [1 3]
+         [2 3]]
+    """
     n = x.shape[0]
     gen = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     idx = list(gen(range(n), r))
@@ -248,6 +373,24 @@ def combinations(x, r=2, with_replacement=False, name=None):
 
 
 def vander(x, n=None, increasing=False, name=None):
+    """Vandermonde matrix: column j is x ** (n - 1 - j), or x ** j when increasing.
+
+    Args:
+        x (Tensor): 1-D input; integer inputs give int64.
+        n (int, optional): Number of columns; None means len(x). Default: None.
+        increasing (bool, optional): Powers from 0 upwards. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [len(x), n].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.vander(oar.to_tensor([1, 2, 3])).numpy())
+        [[1 1 1]
+         [4 2 1]
+         [9 3 1]]
+    """
     n = x.shape[0] if n is None else n
     powers = list(range(n)) if increasing else list(range(n - 1, -1, -1))
     xs = x if x.dtype.name.startswith(("float", "complex")) else _C.cast(x, convert_dtype("int64"))

@@ -42,11 +42,43 @@ CASTS.update({n: n for n in ("uint8", "int8", "int16", "int32", "int64", "float1
 
 
 def type_as(self, other):
+    """The tensor cast to the dtype of other.
+
+    Args:
+        self (Tensor): The tensor.
+        other (Tensor): Gives the dtype.
+
+    Returns:
+        Tensor: same shape, other's dtype.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1, 2]).type_as(oar.to_tensor([1.0])).numpy())
+        [1. 2.]
+    """
     return _C.cast(self, other.dtype)
 
 
 def _new(fill):
     def make(self, size, dtype=None, *args, **kwargs):
+        """A new tensor of the given size: zeros (new_zeros), ones (new_ones) or uninitialized
+        memory (new_empty), with this tensor's dtype by default.
+
+        Args:
+            self (Tensor): The tensor.
+            size (list|tuple): The shape.
+            dtype (str|dtype, optional): The dtype; None keeps self's. Default: None.
+            *args, **kwargs: Unused (device, requires_grad, ...); for compatibility.
+
+        Returns:
+            Tensor: the new tensor.
+
+        Examples:
+            >>> import oar
+            >>> x = oar.to_tensor([1.0])
+            >>> print(x.new_zeros([2]).numpy(), x.new_ones([2], dtype='int32').numpy())
+            [0. 0.] [1 1]
+        """
         dt = convert_dtype(dtype) if dtype is not None else self.dtype
         return _C.full(list(size), fill, dt) if fill is not None else _C.empty(list(size), dt)
     return make
@@ -56,6 +88,23 @@ new_zeros, new_ones, new_empty = _new(0), _new(1), _new(None)
 
 
 def new_full(self, size, fill_value, dtype=None, *args, **kwargs):
+    """A new tensor of the given size filled with fill_value, with this tensor's dtype by default.
+
+    Args:
+        self (Tensor): The tensor.
+        size (list|tuple): The shape.
+        fill_value (int|float|bool): The value.
+        dtype (str|dtype, optional): The dtype; None keeps self's. Default: None.
+        *args, **kwargs: Unused (device, requires_grad, ...); for compatibility.
+
+    Returns:
+        Tensor: the new tensor.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1.0]).new_full([2], 7.0).numpy())
+        [7. 7.]
+    """
     return _C.full(list(size), fill_value, convert_dtype(dtype) if dtype is not None else self.dtype)
 
 
@@ -84,10 +133,39 @@ def pin_memory(self):
 
 
 def is_same_shape(self, y):
+    """Whether the tensor has the same shape as y.
+
+    Args:
+        self (Tensor): The tensor.
+        y (Tensor): The other tensor.
+
+    Returns:
+        bool: the answer.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.ones([2]).is_same_shape(oar.zeros([2])))
+        True
+    """
     return list(self.shape) == list(y.shape)
 
 
 def requires_grad_(self, requires_grad=True):
+    """Sets whether autograd records operations on the tensor (stop_gradient = not requires_grad).
+
+    Args:
+        self (Tensor): The tensor.
+        requires_grad (bool, optional): Record gradients. Default: True.
+
+    Returns:
+        Tensor: self.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0])
+        >>> print(x.requires_grad_().stop_gradient)
+        False
+    """
     self.stop_gradient = not requires_grad
     return self
 
@@ -130,6 +208,19 @@ def to(self, *args, **kwargs):
 
 
 def get_device(self):
+    """The device index of the tensor's place, -1 for the CPU.
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        int: the index.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1]).get_device())
+        -1
+    """
     key = _C._place_of(self)
     return int(key.split(":")[1]) if ":" in key else -1
 
@@ -157,6 +248,22 @@ def apply(self, func):
 
 
 def apply_(self, func):
+    """Replaces the tensor's values in place with func(self), recorded by no gradient.
+
+    Args:
+        self (Tensor): The tensor. It must have stop_gradient=True (else RuntimeError).
+        func (callable): Maps a tensor to a tensor of the same shape and dtype.
+
+    Returns:
+        Tensor: self, holding func's result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, 2.0])
+        >>> _ = x.apply_(lambda t: t * 10)
+        >>> print(x.numpy())
+        [10. 20.]
+    """
     return set_value(self, apply(self, func))
 
 
@@ -166,6 +273,21 @@ def gradient(self):
 
 
 def repeat(self, *repeats):
+    """The tensor tiled: repeated repeats[i] times along dim i (like tile).
+
+    Args:
+        self (Tensor): The tensor.
+        *repeats (int|list|tuple): The counts, given separately or as one list.
+
+    Returns:
+        Tensor: the tiled tensor.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([[1, 2]]).repeat(2, 1).numpy())
+        [[1 2]
+         [1 2]]
+    """
     reps = list(repeats[0]) if len(repeats) == 1 and isinstance(repeats[0], (list, tuple)) else list(repeats)
     return _C.tile(self, reps)
 
@@ -176,26 +298,107 @@ def where(self, x=None, y=None, name=None):
 
 
 def astype(self, dtype):
+    """The tensor cast to another dtype; cast is the same method.
+
+    Args:
+        self (Tensor): The tensor.
+        dtype (str|dtype|numpy.dtype): The target dtype.
+
+    Returns:
+        Tensor: same shape, the new dtype.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1.5, 2.5]).astype('int32').numpy())
+        [1 2]
+    """
     return _C.cast(self, convert_dtype(dtype))
 
 
 def tolist(self):
+    """The tensor's values as nested Python lists (a Python number for a 0-D tensor).
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        list|int|float|bool: the values.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([[1, 2]]).tolist())
+        [[1, 2]]
+    """
     return self.numpy().tolist()
 
 
 def stride(self, dim=None):
+    """The tensor's strides, in elements.
+
+    Args:
+        self (Tensor): The tensor.
+        dim (int, optional): One dim's stride only. Default: None (all).
+
+    Returns:
+        list[int]|int: the strides, or one stride.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.ones([2, 3]).stride(), oar.ones([2, 3]).stride(0))
+        [3, 1] 3
+    """
     return list(self._strides) if dim is None else self._strides[dim]
 
 
 def get_strides(self):
+    """The tensor's strides, in elements, one per dim.
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        list[int]: the strides.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.ones([2, 3]).get_strides())
+        [3, 1]
+    """
     return list(self._strides)
 
 
 def is_dense(self):
+    """Whether the tensor is a dense tensor; oar tensors always are.
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        bool: True.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1]).is_dense())
+        True
+    """
     return True
 
 
 def is_sparse(self):  # also is_sparse_coo, is_sparse_csr, is_dist, is_selected_rows
+    """Whether the tensor is sparse (COO or CSR), distributed or selected rows; oar has only dense
+    tensors, so is_sparse, is_sparse_coo, is_sparse_csr, is_dist and is_selected_rows are all False.
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        bool: False.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.to_tensor([1]).is_sparse())
+        False
+    """
     return False
 
 

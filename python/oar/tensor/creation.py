@@ -125,6 +125,23 @@ def _bound(v):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
+    """num evenly spaced values from start to stop, both included.
+
+    Args:
+        start (int|float|Tensor): First value.
+        stop (int|float|Tensor): Last value.
+        num (int|Tensor): Number of values.
+        dtype (str|dtype, optional): The result's dtype. Default: None (the default float dtype).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 1-D, num elements.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linspace(0, 1, 5).numpy())
+        [0.   0.25 0.5  0.75 1.  ]
+    """
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, stop)):
         # Program values as ends: the kernel reads them when the program runs (num stays known).
         n = num.item() if isinstance(num, Tensor) else num
@@ -133,6 +150,26 @@ def linspace(start, stop, num, dtype=None, name=None):
 
 
 def arange(start=0, end=None, step=1, dtype=None, name=None):
+    """Evenly spaced values in [start, end) with the given step; arange(n) gives 0 .. n - 1.
+
+    Args:
+        start (int|float|Tensor, optional): First value, or the end when end is None. Default: 0.
+        end (int|float|Tensor, optional): Exclusive end. Default: None.
+        step (int|float|Tensor, optional): Spacing. Default: 1.
+        dtype (str|dtype, optional): The result's dtype. Default: None (int64 for integer bounds,
+            else the default float dtype).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 1-D, ceil((end - start) / step) elements.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.arange(5).numpy())
+        [0 1 2 3 4]
+        >>> print(oar.arange(1, 2, 0.25).numpy())
+        [1.   1.25 1.5  1.75]
+    """
     if end is None:
         start, end = 0, start
     if any(isinstance(v, Tensor) and is_symbolic(v) for v in (start, end, step)):
@@ -145,6 +182,23 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 
 
 def assign(x, output=None):
+    """Copies x into a new tensor, or into output when given; lists, numbers and numpy arrays are
+    converted first.
+
+    Args:
+        x (Tensor|list|tuple|numpy.ndarray|int|float): The data.
+        output (Tensor, optional): A tensor to copy the result into. Default: None.
+
+    Returns:
+        Tensor: the copy (output itself when given).
+
+    Examples:
+        >>> import oar
+        >>> out = oar.zeros([2])
+        >>> _ = oar.assign(oar.to_tensor([3.0, 4.0]), out)
+        >>> print(out.numpy())
+        [3. 4.]
+    """
     t = x if isinstance(x, Tensor) else to_tensor(x)
     r = _C.assign(t)
     if output is not None:
@@ -154,6 +208,26 @@ def assign(x, output=None):
 
 
 def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D tensors: the i-th result repeats the i-th input along dim i
+    (matrix 'ij' indexing).
+
+    Args:
+        *args (Tensor|list of Tensor): k 1-D (or 0-D) tensors, given separately or as one list.
+        **kwargs: Unused; for Paddle compatibility (name).
+
+    Returns:
+        list[Tensor]: k tensors of shape [len_0, ..., len_{k-1}].
+
+    Examples:
+        >>> import oar
+        >>> x, y = oar.meshgrid(oar.to_tensor([1, 2]), oar.to_tensor([3, 4, 5]))
+        >>> print(x.numpy())
+        [[1 1 1]
+         [2 2 2]]
+        >>> print(y.numpy())
+        [[3 4 5]
+         [3 4 5]]
+    """
     xs = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
     shape = [t.shape[0] if t.ndim else 1 for t in xs]
     out = []
@@ -179,6 +253,22 @@ def diag(x, offset=0, padding_value=0, name=None):
 
 
 def diagflat(x, offset=0, name=None):
+    """A 2-D tensor with the flattened x on its offset-th diagonal and zeros elsewhere.
+
+    Args:
+        x (Tensor): The input, any shape (flattened first).
+        offset (int, optional): Diagonal: 0 the main one, > 0 above it, < 0 below it. Default: 0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: square, side x.size + |offset|, same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.diagflat(oar.to_tensor([[1, 2]])).numpy())
+        [[1 0]
+         [0 2]]
+    """
     return diag(_C.reshape(x, [-1]), offset)
 
 
@@ -188,10 +278,46 @@ def _tri_indices(row, col, offset, dtype, upper):
 
 
 def tril_indices(row, col, offset=0, dtype="int64"):
+    """Row and column indices of the lower triangle of a row x col matrix.
+
+    Args:
+        row (int): Number of rows.
+        col (int): Number of columns.
+        offset (int, optional): Diagonal bound: 0 includes the main diagonal, > 0 more above, < 0
+            less. Default: 0.
+        dtype (str|dtype, optional): Index dtype. Default: 'int64'.
+
+    Returns:
+        Tensor: shape [2, n], the row indices then the column indices, in row-major order.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.tril_indices(3, 3).numpy())
+        [[0 1 1 2 2 2]
+         [0 0 1 0 1 2]]
+    """
     return _tri_indices(row, col, offset, dtype, False)
 
 
 def triu_indices(row, col=None, offset=0, dtype="int64"):
+    """Row and column indices of the upper triangle of a row x col matrix.
+
+    Args:
+        row (int): Number of rows.
+        col (int, optional): Number of columns; None means row. Default: None.
+        offset (int, optional): Diagonal bound: 0 includes the main diagonal, > 0 starts above it.
+            Default: 0.
+        dtype (str|dtype, optional): Index dtype. Default: 'int64'.
+
+    Returns:
+        Tensor: shape [2, n], the row indices then the column indices, in row-major order.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.triu_indices(3, 3, 1).numpy())
+        [[0 0 1]
+         [1 2 2]]
+    """
     return _tri_indices(row, row if col is None else col, offset, dtype, True)
 
 
@@ -205,6 +331,24 @@ def range_(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
 
 
 def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """num values base ** e, the exponents e evenly spaced from start to stop (both included).
+
+    Args:
+        start (int|float): First exponent.
+        stop (int|float): Last exponent.
+        num (int): Number of values.
+        base (float, optional): The base. Default: 10.0.
+        dtype (str|dtype, optional): The result's dtype. Default: None (float32).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 1-D, num elements.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.logspace(0, 2, 3).numpy())
+        [  1.  10. 100.]
+    """
     dt = convert_dtype(dtype) if dtype else None
     exps = _C.linspace(float(start), float(stop), int(num), convert_dtype("float64"))
     out = _C.elementwise_pow(_C.full([], float(base), convert_dtype("float64")), exps)
@@ -212,14 +356,61 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def clone(x, name=None):
+    """A copy of x that autograd connects to x (the gradient flows back to x).
+
+    Args:
+        x (Tensor): The input.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape, dtype and values as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.clone(oar.to_tensor([1, 2])).numpy())
+        [1 2]
+    """
     return x.clone()
 
 
 def from_numpy(ndarray):
+    """A tensor holding a copy of a numpy array, with the array's dtype.
+
+    Args:
+        ndarray (numpy.ndarray): The array.
+
+    Returns:
+        Tensor: same shape and dtype as ndarray.
+
+    Examples:
+        >>> import oar
+        >>> import numpy as np
+        >>> t = oar.from_numpy(np.array([1, 2], dtype='int32'))
+        >>> print(t.numpy(), t.dtype)
+        [1 2] paddle.int32
+    """
     return to_tensor(ndarray)
 
 
 def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Converts data to a tensor; a tensor already of the requested dtype is returned as is.
+
+    Args:
+        data (Tensor|list|tuple|numpy.ndarray|int|float): The data.
+        dtype (str|dtype, optional): The dtype; None infers it. Default: None.
+        device (str, optional): Unused; for compatibility. Default: None.
+        requires_grad (bool, optional): Whether autograd tracks the new tensor. Default: False.
+        pin_memory (bool, optional): Unused; for compatibility. Default: False.
+
+    Returns:
+        Tensor: the converted data.
+
+    Examples:
+        >>> import oar
+        >>> t = oar.as_tensor([1, 2])
+        >>> print(t.numpy(), t.dtype)
+        [1 2] paddle.int64
+    """
     if isinstance(data, Tensor) and (dtype is None or convert_dtype(dtype) == data.dtype):
         return data
     t = to_tensor(data, dtype=dtype)
@@ -228,4 +419,22 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Converts obj to a tensor, like as_tensor.
+
+    Args:
+        obj (Tensor|list|tuple|numpy.ndarray|int|float): The data.
+        dtype (str|dtype, optional): The dtype; None infers it. Default: None.
+        device (str, optional): Unused; for compatibility. Default: None.
+        copy (bool, optional): Unused; for compatibility. Default: None.
+        requires_grad (bool, optional): Whether autograd tracks the new tensor. Default: False.
+
+    Returns:
+        Tensor: the converted data.
+
+    Examples:
+        >>> import oar
+        >>> t = oar.asarray([1.0, 2.0], dtype='float64')
+        >>> print(t.numpy(), t.dtype)
+        [1. 2.] paddle.float64
+    """
     return as_tensor(obj, dtype, device, requires_grad)

@@ -21,6 +21,26 @@ def _diagonal_shape(x, offset, d1, d2):
 
 
 def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None):
+    """A copy of x with y written along a diagonal of the (dim1, dim2) planes.
+
+    Args:
+        x (Tensor): The input, at least 2-D.
+        y (Tensor): The values, x's dtype; shape: x's other dims, then the diagonal length.
+        offset (int, optional): Diagonal: > 0 above the main one, < 0 below. Default: 0.
+        dim1 (int, optional): First dim of the planes. Default: 0.
+        dim2 (int, optional): Second dim. Default: 1.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.zeros([2, 3])
+        >>> print(x.fill_diagonal_tensor(oar.to_tensor([1.0, 2.0]), offset=1).numpy())
+        [[0. 1. 0.]
+         [0. 0. 2.]]
+    """
     fn = "fill_diagonal_tensor"
     if not isinstance(y, Tensor):
         raise TypeError(f"{fn}: argument 'y' must be a Tensor, but got {type(y).__name__}")

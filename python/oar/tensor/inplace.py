@@ -127,6 +127,21 @@ def fill_(x, value):
 
 
 def zero_(x):
+    """Fills x with zeros in place.
+
+    Args:
+        x (Tensor): The tensor; it is overwritten.
+
+    Returns:
+        Tensor: x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, 2.0])
+        >>> _ = x.zero_()
+        >>> print(x.numpy())
+        [0. 0.]
+    """
     return fill_(x, 0)
 
 
@@ -137,6 +152,27 @@ def uniform_(x, min=-1.0, max=1.0, seed=0, name=None):
 
 
 def normal_(x, mean=0.0, std=1.0, name=None):
+    """Fills x in place with samples of a normal distribution.
+
+    Args:
+        x (Tensor): The tensor to fill; it is overwritten (a leaf that requires grad raises
+            ValueError
+     unless under oar.no_grad()).
+        mean (float, optional): The mean. Default: 0.0.
+        std (float, optional): The standard deviation. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the samples.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.zeros([2, 2])
+        >>> _ = oar.normal_(x, mean=1.0, std=0.0)
+        >>> print(x.numpy())
+        [[1. 1.]
+         [1. 1.]]
+    """
     _check_leaf(x, "normal_")
     return _write(x, _C.gaussian(x.shape, float(mean), float(std), 0, x.dtype), "normal_")
 

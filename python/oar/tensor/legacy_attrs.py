@@ -34,6 +34,20 @@ def var_type(self):
 
 
 def value(self):
+    """The tensor itself (Paddle's legacy Variable.value()).
+
+    Args:
+        self (Tensor): The tensor.
+
+    Returns:
+        Tensor: self.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1])
+        >>> print(x.value() is x)
+        True
+    """
     return self
 
 

@@ -10,16 +10,63 @@ __all__ = ["inner", "ger", "mv", "kron", "matrix_transpose", "diagonal", "trace"
 
 
 def inner(x, y, name=None):
+    """Inner product over the last dim: x @ y.T for tensors, x * y when one is 0-D.
+
+    Args:
+        x (Tensor): Shape [..., K].
+        y (Tensor): Shape [..., K].
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape x.shape[:-1] + y.shape[:-1].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.inner(oar.to_tensor([1, 2, 3]), oar.to_tensor([4, 5, 6])).numpy())
+        32
+    """
     if x.ndim == 0 or y.ndim == 0:
         return x * y
     return _C.matmul(x, y, False, True)
 
 
 def ger(x, y, name=None, *, out=None):
+    """Outer product of two 1-D tensors: out[i, j] = x[i] * y[j].
+
+    Args:
+        x (Tensor): 1-D, size M.
+        y (Tensor): 1-D, size N.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [M, N].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.ger(oar.to_tensor([1, 2]), oar.to_tensor([3, 4, 5])).numpy())
+        [[ 3  4  5]
+         [ 6  8 10]]
+    """
     return _C.outer(x, y)
 
 
 def mv(x, vec, name=None):
+    """Matrix-vector product x @ vec.
+
+    Args:
+        x (Tensor): Shape [M, N].
+        vec (Tensor): Shape [N].
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [M].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.mv(oar.to_tensor([[1, 2], [3, 4]]), oar.to_tensor([1, 1])).numpy())
+        [3 7]
+    """
     return _C.matmul(x, vec, False, False)
 
 
@@ -34,6 +81,20 @@ def kron(x, y, name=None):
 
 
 def matrix_transpose(x, name=None):
+    """Swaps the last two dims of x.
+
+    Args:
+        x (Tensor): Input with at least 2 dims.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [..., N, M] for x of shape [..., M, N].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.matrix_transpose(oar.ones([2, 3, 4])).shape)
+        [2, 4, 3]
+    """
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose: argument 'x' must have at least 2 dims, got shape {x.shape}")
     p = list(range(x.ndim))
@@ -62,6 +123,23 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
 
 
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    """Sum of a diagonal of x (over axis1 and axis2).
+
+    Args:
+        x (Tensor): Input with at least 2 dims.
+        offset (int, optional): Diagonal: > 0 above the main one, < 0 below. Default: 0.
+        axis1 (int, optional): First dim of the matrices. Default: 0.
+        axis2 (int, optional): Second dim. Default: 1.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x's shape without axis1 and axis2 (0-D for a matrix).
+
+    Examples:
+        >>> import oar
+        >>> print(oar.trace(oar.to_tensor([[1, 2], [3, 4]])).numpy())
+        5
+    """
     return _C.sum(diagonal(x, offset, axis1, axis2), [-1], None, False)
 
 

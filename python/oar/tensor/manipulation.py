@@ -24,6 +24,27 @@ __all__ = ["cat", "concatenate", "split", "permute", "swapaxes", "swapdims", "mo
 
 
 def cat(x, axis=0, name=None, *, out=None):
+    """Concatenates tensors along an existing axis; concatenate is the same function.
+
+    Args:
+        x (list|tuple of Tensor): The tensors; they match in every dim but axis.
+        axis (int|Tensor, optional): The axis, negative counting from the end. Default: 0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the concatenation.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1, 2]])
+        >>> y = oar.to_tensor([[3, 4]])
+        >>> print(oar.cat([x, y]).numpy())
+        [[1 2]
+         [3 4]]
+        >>> print(oar.concatenate([x, y], axis=1).numpy())
+        [[1 2 3 4]]
+    """
     return _C.concat(list(x), axis)
 
 
@@ -38,6 +59,20 @@ def split(x, num_or_sections, axis=0, name=None):
 
 
 def permute(input, dims):
+    """Permutes the dims of input: dim i of the result is dim dims[i] of input (like transpose).
+
+    Args:
+        input (Tensor): The input.
+        dims (list|tuple): A permutation of 0 .. ndim - 1.
+
+    Returns:
+        Tensor: the permuted tensor.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.permute(oar.ones([2, 3, 4]), [2, 0, 1]).shape)
+        [4, 2, 3]
+    """
     return _C.transpose(input, list(dims))
 
 
@@ -53,6 +88,22 @@ swapdims = swapaxes
 
 
 def moveaxis(x, source, destination, name=None):
+    """Moves the axes source to the positions destination, keeping the order of the others.
+
+    Args:
+        x (Tensor): The input.
+        source (int|list|tuple): Axes to move.
+        destination (int|list|tuple): Their new positions, as many as source.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x with its axes permuted.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.moveaxis(oar.ones([2, 3, 4]), 0, -1).shape)
+        [3, 4, 2]
+    """
     src, dst = _axes(x.ndim, source), _axes(x.ndim, destination)
     if len(src) != len(dst):
         raise ValueError(f"moveaxis: 'source' and 'destination' must have the same number of axes, "
@@ -64,22 +115,82 @@ def moveaxis(x, source, destination, name=None):
 
 
 def ravel(input):
+    """input flattened to 1-D.
+
+    Args:
+        input (Tensor): The input.
+
+    Returns:
+        Tensor: shape [input.size].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.ravel(oar.ones([2, 3])).shape)
+        [6]
+    """
     return _C.reshape(input, [-1])
 
 
 def narrow(input, dim, start, length):
+    """length elements of input along dim, starting at start.
+
+    Args:
+        input (Tensor): The input.
+        dim (int): The dim.
+        start (int|Tensor): First index; negative counts from the end.
+        length (int): Number of elements.
+
+    Returns:
+        Tensor: input with size length along dim.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.narrow(oar.arange(6), 0, 2, 3).numpy())
+        [2 3 4]
+    """
     d = _axes(input.ndim, dim)[0]
     start = int(start) + (input.shape[d] if int(start) < 0 else 0)
     return _C.slice(input, [d], [start], [start + length])
 
 
 def view(x, shape_or_dtype, name=None):
+    """x with a new shape (like reshape); viewing as another dtype is not supported.
+
+    Args:
+        x (Tensor): The input.
+        shape_or_dtype (list|tuple): The new shape (one entry may be -1).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x reshaped.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.view(oar.arange(6), [2, 3]).numpy())
+        [[0 1 2]
+         [3 4 5]]
+    """
     if isinstance(shape_or_dtype, (list, tuple)):
         return _C.reshape(x, list(shape_or_dtype))
     raise NotImplementedError("view: reinterpreting a tensor as another dtype is not supported yet")
 
 
 def view_as(x, other, name=None):
+    """x reshaped to the shape of other.
+
+    Args:
+        x (Tensor): The input.
+        other (Tensor): A tensor with as many elements as x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x with other's shape.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.view_as(oar.arange(6), oar.ones([3, 2])).shape)
+        [3, 2]
+    """
     return _C.reshape(x, other.shape)
 
 
@@ -97,29 +208,122 @@ def _known_sizes(shape, op):
 
 
 def unflatten(x, axis, shape, name=None):
+    """Splits dim axis of x into several dims of the given shape.
+
+    Args:
+        x (Tensor): The input.
+        axis (int): The dim to split.
+        shape (list|tuple|Tensor): The new sizes; their product is x.shape[axis] (one may be -1).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x reshaped.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.unflatten(oar.ones([2, 6]), 1, [2, 3]).shape)
+        [2, 2, 3]
+    """
     a = _axes(x.ndim, axis)[0]
     return _C.reshape(x, x.shape[:a] + _known_sizes(shape, "unflatten") + x.shape[a + 1:])
 
 
 def unstack(x, axis=0, num=None):
+    """Splits x along axis into its slices, removing that dim (like unbind).
+
+    Args:
+        x (Tensor): The input.
+        axis (int, optional): The axis. Default: 0.
+        num (int, optional): Unused; the count is x.shape[axis]. Default: None.
+
+    Returns:
+        list[Tensor]: x.shape[axis] tensors.
+
+    Examples:
+        >>> import oar
+        >>> print([t.numpy().tolist() for t in oar.unstack(oar.to_tensor([[1, 2], [3, 4]]))])
+        [[1, 2], [3, 4]]
+    """
     return _C.unbind(x, axis)
 
 
 def reverse(x, axis, name=None):
+    """Reverses x along the given axes (like flip).
+
+    Args:
+        x (Tensor): The input.
+        axis (int|list|tuple): The axes to reverse.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.reverse(oar.to_tensor([[1, 2], [3, 4]]), 0).numpy())
+        [[3 4]
+         [1 2]]
+    """
     return _C.flip(x, [axis] if isinstance(axis, int) else list(axis))
 
 
 def atleast_1d(*inputs, name=None):
+    """Views each input with at least 1 dims: 0-D tensors become shape [1]; inputs with 1 or more
+    dims are returned as is.
+
+    Args:
+        *inputs (Tensor): One or more tensors.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor|list[Tensor]: the reshaped tensor for one input, else a list.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.atleast_1d(oar.to_tensor(1.0)).shape)
+        [1]
+    """
     outs = [t if t.ndim >= 1 else _C.reshape(t, [1]) for t in inputs]
     return outs[0] if len(outs) == 1 else outs
 
 
 def atleast_2d(*inputs, name=None):
+    """Views each input with at least 2 dims: 0-D becomes [1, 1] and 1-D [n] becomes [1, n]; inputs
+    with 2 or more dims are returned as is.
+
+    Args:
+        *inputs (Tensor): One or more tensors.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor|list[Tensor]: the reshaped tensor for one input, else a list.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.atleast_2d(oar.to_tensor([1.0, 2.0])).shape)
+        [1, 2]
+    """
     outs = [t if t.ndim >= 2 else _C.reshape(t, [1, -1] if t.ndim == 1 else [1, 1]) for t in inputs]
     return outs[0] if len(outs) == 1 else outs
 
 
 def atleast_3d(*inputs, name=None):
+    """Views each input with at least 3 dims: 0-D becomes [1, 1, 1], 1-D [n] becomes [1, n, 1] and
+    2-D [m, n] becomes [m, n, 1]; inputs with 3 or more dims are returned as is.
+
+    Args:
+        *inputs (Tensor): One or more tensors.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor|list[Tensor]: the reshaped tensor for one input, else a list.
+
+    Examples:
+        >>> import oar
+        >>> a, b = oar.atleast_3d(oar.to_tensor(1.0), oar.ones([2, 3]))
+        >>> print(a.shape, b.shape)
+        [1, 1, 1] [2, 3, 1]
+    """
     def lift(t):
         if t.ndim >= 3:
             return t
@@ -131,11 +335,42 @@ def atleast_3d(*inputs, name=None):
 
 
 def hstack(x, name=None):
+    """Stacks tensors horizontally: along axis 0 for 1-D inputs, else along axis 1 (0-D inputs
+    become 1-D).
+
+    Args:
+        x (list|tuple of Tensor): The tensors, of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the concatenation.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.hstack([oar.to_tensor([1, 2]), oar.to_tensor([3])]).numpy())
+        [1 2 3]
+    """
     x = [atleast_1d(t) for t in x]
     return _C.concat(x, 0 if x[0].ndim == 1 else 1)
 
 
 def vstack(x, name=None):
+    """Stacks tensors vertically: each input is made at least 2-D (a 1-D [n] becomes [1, n]), then
+    all are concatenated along axis 0; row_stack is the same function.
+
+    Args:
+        x (list|tuple of Tensor): The tensors, of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the concatenation.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.vstack([oar.to_tensor([1, 2]), oar.to_tensor([3, 4])]).numpy())
+        [[1 2]
+         [3 4]]
+    """
     return _C.concat([atleast_2d(t) for t in x], 0)
 
 
@@ -143,10 +378,41 @@ row_stack = vstack
 
 
 def dstack(x, name=None):
+    """Stacks tensors depth-wise: each input is made at least 3-D (see atleast_3d), then all are
+    concatenated along axis 2.
+
+    Args:
+        x (list|tuple of Tensor): The tensors, of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the concatenation.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.dstack([oar.to_tensor([1, 2]), oar.to_tensor([3, 4])]).shape)
+        [1, 2, 2]
+    """
     return _C.concat([atleast_3d(t) for t in x], 2)
 
 
 def column_stack(x, name=None):
+    """Stacks tensors as columns: 1-D (and 0-D) inputs become columns [n, 1], then all are
+    concatenated along axis 1.
+
+    Args:
+        x (list|tuple of Tensor): The tensors, of one dtype.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 2-D (or more) concatenation.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.column_stack([oar.to_tensor([1, 2]), oar.to_tensor([3, 4])]).numpy())
+        [[1 3]
+         [2 4]]
+    """
     return _C.concat([_C.reshape(t, [-1, 1]) if t.ndim < 2 else t for t in x], 1)
 
 
@@ -177,26 +443,119 @@ def _split_at(x, num_or_indices, axis, what, min_rank):
 
 
 def hsplit(x, num_or_indices, name=None):
+    """Splits x along axis 1 (axis 0 for a 1-D x); x needs at least 1 dim.
+
+    Args:
+        x (Tensor): The input.
+        num_or_indices (int|list|tuple): A number of equal parts (it must divide the size), or the
+            indices at which to split.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        list[Tensor]: the parts.
+
+    Examples:
+        >>> import oar
+        >>> parts = oar.hsplit(oar.arange(6), 3)
+        >>> print([p.numpy().tolist() for p in parts])
+        [[0, 1], [2, 3], [4, 5]]
+    """
     return _split_at(x, num_or_indices, 0 if x.ndim == 1 else 1, "hsplit", 1)
 
 
 def vsplit(x, num_or_indices, name=None):
+    """Splits x along axis 0; x needs at least 2 dims.
+
+    Args:
+        x (Tensor): The input.
+        num_or_indices (int|list|tuple): A number of equal parts (it must divide the size), or the
+            indices at which to split.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        list[Tensor]: the parts.
+
+    Examples:
+        >>> import oar
+        >>> parts = oar.vsplit(oar.ones([4, 2]), [1])
+        >>> print([p.shape for p in parts])
+        [[1, 2], [3, 2]]
+    """
     return _split_at(x, num_or_indices, 0, "vsplit", 2)
 
 
 def dsplit(x, num_or_indices, name=None):
+    """Splits x along axis 2; x needs at least 3 dims.
+
+    Args:
+        x (Tensor): The input.
+        num_or_indices (int|list|tuple): A number of equal parts (it must divide the size), or the
+            indices at which to split.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        list[Tensor]: the parts.
+
+    Examples:
+        >>> import oar
+        >>> parts = oar.dsplit(oar.ones([2, 2, 4]), 2)
+        >>> print([p.shape for p in parts])
+        [[2, 2, 2], [2, 2, 2]]
+    """
     return _split_at(x, num_or_indices, 2, "dsplit", 3)
 
 
 def broadcast_shape(x_shape, y_shape):
+    """The shape two shapes broadcast to (numpy rules); raises ValueError if they do not.
+
+    Args:
+        x_shape (list|tuple): The first shape.
+        y_shape (list|tuple): The second shape.
+
+    Returns:
+        list[int]: the broadcast shape.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.broadcast_shape([2, 1, 3], [4, 1]))
+        [2, 4, 3]
+    """
     return list(np.broadcast_shapes(tuple(x_shape), tuple(y_shape)))
 
 
 def broadcast_shapes(*shapes):
+    """The shape any number of shapes broadcast to (numpy rules); raises ValueError if they do not.
+
+    Args:
+        *shapes (list|tuple): The shapes.
+
+    Returns:
+        list[int]: the broadcast shape.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.broadcast_shapes([2, 1], [1, 3], [3]))
+        [2, 3]
+    """
     return list(np.broadcast_shapes(*[tuple(s) for s in shapes]))
 
 
 def broadcast_tensors(input, name=None):
+    """Broadcasts tensors to their common shape.
+
+    Args:
+        input (list|tuple of Tensor): The tensors.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        list[Tensor]: the tensors, each with the common shape.
+
+    Examples:
+        >>> import oar
+        >>> a, b = oar.broadcast_tensors([oar.ones([2, 1]), oar.ones([3])])
+        >>> print(a.shape, b.shape)
+        [2, 3] [2, 3]
+    """
     shape = broadcast_shapes(*[t.shape for t in input])
     return [_C.broadcast_to(t, shape) for t in input]
 
@@ -220,6 +579,25 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
 
 
 def take_along_dim(arr, indices, axis, broadcast=True, *, out=None):
+    """Picks values of arr at the indices along axis (like take_along_axis).
+
+    Args:
+        arr (Tensor): The input.
+        indices (Tensor): Integer indices, with arr's rank.
+        axis (int): The axis.
+        broadcast (bool, optional): Broadcast indices and arr against each other in the other dims.
+            Default: True.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the picked values, shaped like indices (after broadcasting).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[10, 30, 20]])
+        >>> print(oar.take_along_dim(x, oar.to_tensor([[1, 0]]), 1).numpy())
+        [[30 10]]
+    """
     return _C.take_along_axis(arr, indices, axis, broadcast)
 
 
@@ -275,6 +653,25 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
 
 
 def crop(x, shape=None, offsets=None, name=None):
+    """A block of x: shape[d] elements starting at offsets[d] in each dim d.
+
+    Args:
+        x (Tensor): The input.
+        shape (list|tuple, optional): The block's shape; -1 keeps x's size. Default: None (x's
+            shape).
+        offsets (list|tuple, optional): Start of the block in each dim. Default: None (zeros).
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the block, same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(9).reshape([3, 3])
+        >>> print(oar.crop(x, shape=[2, 2], offsets=[1, 1]).numpy())
+        [[4 5]
+         [7 8]]
+    """
     shape = list(x.shape) if shape is None else [x.shape[i] if s == -1 else s for i, s in enumerate(list(shape))]
     offsets = [0] * x.ndim if offsets is None else list(offsets)
     for d in builtins.range(x.ndim):
@@ -293,6 +690,19 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
 
 
 def tolist(x):
+    """The values of x as nested Python lists (a Python number for a 0-D x).
+
+    Args:
+        x (Tensor): The input.
+
+    Returns:
+        list|int|float|bool: the values.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.tolist(oar.to_tensor([[1, 2], [3, 4]])))
+        [[1, 2], [3, 4]]
+    """
     return x.tolist()
 
 

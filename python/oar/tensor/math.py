@@ -26,10 +26,46 @@ def _bounds(min, max):
 
 
 def clamp(x, min=None, max=None, name=None, *, out=None):
+    """Clips x elementwise to [min, max]; an alias of clip.
+
+    Args:
+        x (Tensor): The input, a numeric tensor.
+        min (float|int|Tensor, optional): Lower bound; None for none. Default: None.
+        max (float|int|Tensor, optional): Upper bound; None for none. Default: None.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> print(oar.clamp(x, min=0.0, max=1.0).numpy())
+        [0.  0.5 1. ]
+    """
     return _C.clip(x, **_bounds(min, max))
 
 
 def clamp_(x, min=None, max=None, name=None):
+    """In-place clamp: clips x to [min, max] and writes the result into x.
+
+    Args:
+        x (Tensor): The input, a numeric tensor; it is overwritten.
+        min (float|int|Tensor, optional): Lower bound; None for none. Default: None.
+        max (float|int|Tensor, optional): Upper bound; None for none. Default: None.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.clamp_(x, min=0.0, max=1.0)
+        >>> print(x.numpy())
+        [0.  0.5 1. ]
+    """
     return x.clip_(**_bounds(min, max))
 
 
@@ -52,18 +88,87 @@ def div(x, y, name=None, *, rounding_mode=None, out=None):
 
 
 def true_divide(input, other, *, out=None):
+    """True division input / other, elementwise with broadcasting; integer inputs give a float
+    result.
+
+    Args:
+        input (Tensor): The dividend.
+        other (Tensor): The divisor, broadcastable with input.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast quotient.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.true_divide(oar.to_tensor([1, 3]), oar.to_tensor([2, 2])).numpy())
+        [0.5 1.5]
+    """
     return _C.divide(input, other)
 
 
 def mul(x, y, name=None, *, out=None):
+    """Elementwise product x * y with broadcasting; an alias of multiply.
+
+    Args:
+        x (Tensor): The first factor.
+        y (Tensor): The second factor, broadcastable with x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast product.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.mul(oar.to_tensor([1, 2, 3]), oar.to_tensor([4, 5, 6])).numpy())
+        [ 4 10 18]
+    """
     return _C.multiply(x, y)
 
 
 def sub(x, y, name=None, *, alpha=1, out=None):
+    """Elementwise difference x - alpha * y with broadcasting; an alias of subtract.
+
+    Args:
+        x (Tensor): The minuend.
+        y (Tensor): The subtrahend, broadcastable with x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        alpha (int|float, optional): Multiplier of y. Default: 1.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast difference.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([5, 7])
+        >>> y = oar.to_tensor([1, 2])
+        >>> print(oar.sub(x, y).numpy(), oar.sub(x, y, alpha=2).numpy())
+        [4 5] [3 3]
+    """
     return _C.subtract(x, y if alpha == 1 else y * alpha)
 
 
 def floor_mod(x, y, name=None, *, out=None):
+    """Elementwise remainder of x / y with the sign of y (Python's %); mod is the same function.
+
+    Args:
+        x (Tensor): The dividend.
+        y (Tensor): The divisor, broadcastable with x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast remainder.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([5, -5, 7])
+        >>> y = oar.to_tensor([3, 3, -4])
+        >>> print(oar.floor_mod(x, y).numpy())
+        [ 2  1 -1]
+    """
     return _C.remainder(x, y)
 
 
@@ -78,10 +183,38 @@ def pow(x, y, name=None):
 
 
 def negative(x, name=None):
+    """Elementwise negation, -x.
+
+    Args:
+        x (Tensor): The input.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.negative(oar.to_tensor([1, -2])).numpy())
+        [-1  2]
+    """
     return _C.neg(x)
 
 
 def positive(x, name=None):
+    """Returns x unchanged (unary plus); a bool x raises TypeError.
+
+    Args:
+        x (Tensor): The input, a numeric tensor.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x itself.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.positive(oar.to_tensor([1, -2])).numpy())
+        [ 1 -2]
+    """
     if x.dtype.name == "bool":
         raise TypeError("positive: argument 'x' must be a numeric tensor, got bool")
     return x
@@ -107,16 +240,59 @@ def signbit(x, name=None):
 
 
 def frac(x, name=None, *, out=None):
+    """Fractional part, x - trunc(x), elementwise; it keeps the sign of x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.frac(oar.to_tensor([1.5, -2.25])).numpy())
+        [ 0.5  -0.25]
+    """
     return _C.subtract(x, _C.trunc(x))
 
 
 def deg2rad(x, name=None):
+    """Converts degrees to radians, x * pi / 180; integer and bool inputs are cast to float32 first.
+
+    Args:
+        x (Tensor): The input.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape as x, floating point.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.deg2rad(oar.to_tensor([180.0, 90.0])).numpy())
+        [3.1415927 1.5707964]
+    """
     if x.dtype.name.startswith(("int", "uint", "bool")):
         x = _C.cast(x, convert_dtype("float32"))
     return x * (math.pi / 180.0)
 
 
 def rad2deg(x, name=None):
+    """Converts radians to degrees, x * 180 / pi; integer and bool inputs are cast to float32 first.
+
+    Args:
+        x (Tensor): The input.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape as x, floating point.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.rad2deg(oar.to_tensor([3.1415927, 1.0])).numpy())
+        [180.       57.29578]
+    """
     if x.dtype.name.startswith(("int", "uint", "bool")):
         x = _C.cast(x, convert_dtype("float32"))
     return x * (180.0 / math.pi)
@@ -137,11 +313,41 @@ def logit(x, eps=None, name=None):
 
 
 def logaddexp(x, y, name=None):
+    """log(exp(x) + exp(y)) elementwise, computed stably as max(x, y) + log1p(exp(-|x - y|)).
+
+    Args:
+        x (Tensor): The first input, floating point.
+        y (Tensor): The second input, broadcastable with x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast result.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.logaddexp(oar.to_tensor([0.0, 1.0]), oar.to_tensor([0.0, 2.0])).numpy())
+        [0.6931472 2.3132617]
+    """
     m = _C.maximum(x, y)
     return m + _C.log1p(_C.exp(-_C.abs(x - y)))
 
 
 def hypot(x, y, name=None):
+    """Hypotenuse sqrt(x ** 2 + y ** 2), elementwise with broadcasting.
+
+    Args:
+        x (Tensor): The first leg, floating point.
+        y (Tensor): The second leg, broadcastable with x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the broadcast result.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.hypot(oar.to_tensor([3.0, 5.0]), oar.to_tensor([4.0, 12.0])).numpy())
+        [ 5. 13.]
+    """
     return _C.sqrt(x * x + y * y)
 
 
@@ -154,10 +360,45 @@ def sinc(x, name=None):
 
 
 def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over the given axes, treating NaN as zero.
+
+    Args:
+        x (Tensor): The input.
+        axis (int|list|tuple, optional): Axes to reduce; None reduces all. Default: None.
+        dtype (str|dtype, optional): The dtype of the result. Default: None (as sum).
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the sums.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, float('nan')], [3.0, 4.0]])
+        >>> print(oar.nansum(x).numpy(), oar.nansum(x, axis=1).numpy())
+        8.0 [1. 7.]
+    """
     return _C.sum(_C.where(_C.isnan(x), _C.zeros_like(x), x), [] if axis is None else axis, dtype, keepdim)
 
 
 def nanmean(x, axis=None, keepdim=False, name=None):
+    """Mean over the given axes of the non-NaN elements.
+
+    Args:
+        x (Tensor): The input, floating point.
+        axis (int|list|tuple, optional): Axes to reduce; None reduces all. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the means, same dtype as x (NaN where all elements are NaN).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, float('nan')], [3.0, 4.0]])
+        >>> print(oar.nanmean(x).numpy(), oar.nanmean(x, axis=0).numpy())
+        2.6666667 [2. 4.]
+    """
     keep = _C.logical_not(_C.isnan(x))
     total = nansum(x, axis, None, keepdim)
     count = _C.sum(_C.cast(keep, x.dtype), [] if axis is None else axis, None, keepdim)
@@ -165,11 +406,49 @@ def nanmean(x, axis=None, keepdim=False, name=None):
 
 
 def count_nonzero(x, axis=None, keepdim=False, name=None):
+    """Counts the nonzero elements over the given axes.
+
+    Args:
+        x (Tensor): The input.
+        axis (int|list|tuple, optional): Axes to reduce; None counts over all. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: int64 counts.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[0, 1, 2], [0, 0, 3]])
+        >>> print(oar.count_nonzero(x).numpy(), oar.count_nonzero(x, axis=1).numpy())
+        3 [2 1]
+    """
     return _C.sum(_C.cast(_C.not_equal(x, _C.zeros_like(x)), convert_dtype("int64")),
                   [] if axis is None else axis, None, keepdim)
 
 
 def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
+    """n-th forward difference along an axis: out[i] = x[i + 1] - x[i], applied n times (logical
+    xor for bool).
+
+    Args:
+        x (Tensor): The input.
+        n (int, optional): How many times to difference. Default: 1.
+        axis (int, optional): The axis. Default: -1.
+        prepend (Tensor, optional): Concatenated before x along axis first. Default: None.
+        append (Tensor, optional): Concatenated after x along axis first. Default: None.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+        out (Tensor, optional): Ignored (use the return value); for compatibility. Default: None.
+
+    Returns:
+        Tensor: like x with n fewer elements along axis (after prepend/append).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1, 3, 6, 10])
+        >>> print(oar.diff(x).numpy(), oar.diff(x, n=2).numpy())
+        [2 3 4] [1 1]
+    """
     a = _axes(x.ndim, axis)[0]
     parts = [t for t in (prepend, x, append) if t is not None]
     if len(parts) > 1:
@@ -200,6 +479,21 @@ def multiplex(inputs, index, name=None):
 
 
 def increment(x, value=1.0, name=None):
+    """Adds value to a one-element tensor; out of place here, the result is a new tensor.
+
+    Args:
+        x (Tensor): The input, holding exactly one element.
+        value (float, optional): The amount added. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x + value, same shape as x.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.increment(oar.to_tensor([1.0])).numpy())
+        [2.]
+    """
     if x.size != 1:
         raise ValueError(f"increment: argument 'x' must hold one element, got shape {x.shape}")
     return x + value

@@ -124,6 +124,20 @@ def where(condition, x=None, y=None, name=None, *, out=None):
 
 
 def argwhere(input):
+    """Coordinates of the nonzero elements of input, one a row, in row-major order.
+
+    Args:
+        input (Tensor): The input.
+
+    Returns:
+        Tensor: int64, shape [number of nonzeros, input.ndim].
+
+    Examples:
+        >>> import oar
+        >>> print(oar.argwhere(oar.to_tensor([[0, 1], [2, 0]])).numpy())
+        [[0 1]
+         [1 0]]
+    """
     return _C.nonzero_coords(input)
 
 
@@ -151,12 +165,55 @@ def mode(x, axis=-1, keepdim=False, name=None):
 
 
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """Writes values into a copy of arr at the indices along axis (the inverse of take_along_axis).
+
+    Args:
+        arr (Tensor): The input.
+        indices (Tensor): Integer indices, with arr's rank.
+        values (Tensor|int|float): The values written, broadcast to indices.
+        axis (int): The axis.
+        reduce (str, optional): How a value combines with the existing one: 'assign', 'add', 'mul'
+            ('multiply'), 'amin', 'amax' or 'mean'. Default: 'assign'.
+        include_self (bool, optional): Include arr's own value in the reduction. Default: True.
+        broadcast (bool, optional): Broadcast indices against arr in the other dims. Default: True.
+
+    Returns:
+        Tensor: the updated copy, arr's shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[10, 20, 30]])
+        >>> print(oar.put_along_axis(x, oar.to_tensor([[0, 2]]), 0, 1).numpy())
+        [[ 0 20  0]]
+    """
     if not isinstance(values, Tensor):
         values = _C.full([], values, arr.dtype)
     return _C.put_along_axis(arr, indices, values, axis, reduce, include_self, broadcast)
 
 
 def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """In-place put_along_axis: writes values into arr at the indices along axis.
+
+    Args:
+        arr (Tensor): The input; it is overwritten.
+        indices (Tensor): Integer indices, with arr's rank.
+        values (Tensor|int|float): The values written, broadcast to indices.
+        axis (int): The axis.
+        reduce (str, optional): 'assign', 'add', 'mul' ('multiply'), 'amin', 'amax' or 'mean'.
+            Default: 'assign'.
+        include_self (bool, optional): Include arr's own value in the reduction. Default: True.
+        broadcast (bool, optional): Broadcast indices against arr in the other dims. Default: True.
+
+    Returns:
+        Tensor: arr, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[10, 20, 30]])
+        >>> _ = oar.put_along_axis_(x, oar.to_tensor([[1]]), 99, 1)
+        >>> print(x.numpy())
+        [[10 99 30]]
+    """
     if not isinstance(values, Tensor):
         values = _C.full([], values, arr.dtype)
     return _C.put_along_axis_(arr, indices, values, axis, reduce, include_self, broadcast)

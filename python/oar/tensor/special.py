@@ -20,6 +20,23 @@ def copysign(x, y, name=None):
 
 
 def copysign_(x, y, name=None):
+    """In-place copysign: x takes the magnitudes of x and the signs of y.
+
+    Args:
+        x (Tensor): The input, floating point; it is overwritten.
+        y (Tensor|float): The signs, broadcastable to x.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, -2.0])
+        >>> _ = oar.copysign_(x, oar.to_tensor([-1.0, 1.0]))
+        >>> print(x.numpy())
+        [-1.  2.]
+    """
     return _C.copysign_(x, _as_tensor(y, x))
 
 

@@ -70,14 +70,76 @@ def _quantile(x, q, axis, keepdim, interpolation, ignore_nan, what):
 
 
 def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    """The q-th quantiles of x over the given axes.
+
+    Args:
+        x (Tensor): The input; integer inputs are computed in float.
+        q (float|list|tuple|Tensor): Quantile(s) in [0, 1].
+        axis (int|list|tuple, optional): Axes to reduce; None flattens x. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        interpolation (str, optional): Between two data points: 'linear', 'lower', 'higher',
+            'midpoint'
+            or 'nearest'. Default: 'linear'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the quantiles; with a list q, an extra leading dim of len(q). NaN where the data
+        has NaN.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> print(oar.quantile(x, 0.5).numpy(), oar.quantile(x, [0.25, 0.75]).numpy())
+        2.5 [1.75 3.25]
+    """
     return _quantile(x, q, axis, keepdim, interpolation, False, "quantile")
 
 
 def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    """The q-th quantiles of x over the given axes, ignoring NaN.
+
+    Args:
+        x (Tensor): The input; integer inputs are computed in float.
+        q (float|list|tuple|Tensor): Quantile(s) in [0, 1].
+        axis (int|list|tuple, optional): Axes to reduce; None flattens x. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        interpolation (str, optional): 'linear', 'lower', 'higher', 'midpoint' or 'nearest'.
+            Default: 'linear'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the quantiles; with a list q, an extra leading dim of len(q). NaN where all values
+        are NaN.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1.0, float('nan'), 3.0, 4.0])
+        >>> print(oar.nanquantile(x, 0.5).numpy())
+        3.0
+    """
     return _quantile(x, q, axis, keepdim, interpolation, True, "nanquantile")
 
 
 def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    """Median of x over the given axes, ignoring NaN; the mean of the two middle values for an even
+    count.
+
+    Args:
+        x (Tensor): The input.
+        axis (int|list|tuple, optional): Axes to reduce; None flattens x. Default: None.
+        keepdim (bool, optional): Keep the reduced axes with size 1. Default: False.
+        mode (str, optional): Only 'avg' is supported. Default: 'avg'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the medians, floating point.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, float('nan')], [3.0, 4.0]])
+        >>> print(oar.nanmedian(x, axis=1).numpy())
+        [1.  3.5]
+    """
     if mode != "avg":
         raise NotImplementedError("nanmedian: only mode='avg' is supported")
     return _quantile(x, 0.5, axis, keepdim, "linear", True, "nanmedian")
@@ -119,6 +181,24 @@ def _histogram_range(input, min, max):
 
 
 def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
+    """The bins + 1 evenly spaced edges histogram would use for input.
+
+    Args:
+        input (Tensor): The data.
+        bins (int, optional): Number of bins. Default: 100.
+        min (float, optional): Lower end. Default: 0.0.
+        max (float, optional): Upper end; when min and max are both 0, the data's range is used.
+            Default: 0.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: 1-D, bins + 1 edges, floating point.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.histogram_bin_edges(oar.to_tensor([1.0, 2.0, 5.0]), bins=4).numpy())
+        [1. 2. 3. 4. 5.]
+    """
     lo, hi = _histogram_range(input, min, max)
     return _C.linspace_tensor(lo, hi, bins + 1, _float(input).dtype)
 
@@ -168,6 +248,24 @@ def _trapezoid_parts(y, x, dx, axis):
 
 
 def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Integral of y along axis by the trapezoidal rule.
+
+    Args:
+        y (Tensor): The values, floating point.
+        x (Tensor, optional): Sample points (1-D, or y's shape). Default: None.
+        dx (float, optional): Spacing when x is None; both None mean 1. Default: None.
+        axis (int, optional): The axis. Default: -1.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: y's shape without axis.
+
+    Examples:
+        >>> import oar
+        >>> y = oar.to_tensor([1.0, 2.0, 3.0])
+        >>> print(oar.trapezoid(y).numpy(), oar.trapezoid(y, dx=0.5).numpy())
+        4.0 2.0
+    """
     if x is not None and dx is not None:
         raise ValueError("trapezoid: give 'x' or 'dx', not both")
     parts, a = _trapezoid_parts(y, x, dx, axis)
@@ -175,6 +273,23 @@ def trapezoid(y, x=None, dx=None, axis=-1, name=None):
 
 
 def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Running integral of y along axis by the trapezoidal rule.
+
+    Args:
+        y (Tensor): The values, floating point.
+        x (Tensor, optional): Sample points (1-D, or y's shape). Default: None.
+        dx (float, optional): Spacing when x is None; both None mean 1. Default: None.
+        axis (int, optional): The axis. Default: -1.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: y's shape with one element fewer along axis.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.cumulative_trapezoid(oar.to_tensor([1.0, 2.0, 3.0])).numpy())
+        [1.5 4. ]
+    """
     if x is not None and dx is not None:
         raise ValueError("cumulative_trapezoid: give 'x' or 'dx', not both")
     parts, a = _trapezoid_parts(y, x, dx, axis)

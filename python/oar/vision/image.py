@@ -18,6 +18,17 @@ def set_image_backend(backend):
 
 
 def get_image_backend():
+    """The image backend datasets use: 'pil' (PIL images) or 'cv2' (NumPy HWC arrays), set
+    with set_image_backend.
+
+    Returns:
+        str: 'pil' or 'cv2'.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.vision.get_image_backend())
+        pil
+    """
     return _image_backend
 
 

@@ -57,6 +57,21 @@ def mish(x, name=None):
 
 
 def softsign(x, name=None):
+    """Softsign activation, x / (1 + |x|), elementwise.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x, values in (-1, 1).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> print(oar.nn.functional.softsign(x).numpy())
+        [-0.6666667   0.33333334  0.75      ]
+    """
     return _C.softsign(x)
 
 
@@ -76,10 +91,43 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
 
 
 def hardtanh_(x, min=-1.0, max=1.0, name=None):
+    """In-place hardtanh: x clipped to [min, max], written into x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor; it is overwritten.
+        min (float, optional): Lower bound. Default: -1.0.
+        max (float, optional): Upper bound. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.nn.functional.hardtanh_(x)
+        >>> print(x.numpy())
+        [-1.   0.5  1. ]
+    """
     return _C.hardtanh_(x, _float_arg("hardtanh_", "min", min), _float_arg("hardtanh_", "max", max))
 
 
 def tanhshrink(x, name=None):
+    """Tanhshrink activation, x - tanh(x), elementwise.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> print(oar.nn.functional.tanhshrink(x).numpy())
+        [-1.0359724   0.03788283  2.0049453 ]
+    """
     return _C.tanhshrink(x)
 
 
@@ -90,6 +138,24 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
 
 
 def thresholded_relu_(x, threshold=1.0, value=0.0, name=None):
+    """In-place thresholded ReLU: x where x > threshold, value otherwise, written into x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor; it is overwritten.
+        threshold (float, optional): The threshold. Default: 1.0.
+        value (float, optional): The value below or at the threshold. Default: 0.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.nn.functional.thresholded_relu_(x)
+        >>> print(x.numpy())
+        [0. 0. 3.]
+    """
     return _C.thresholded_relu_(x, _float_arg("thresholded_relu_", "threshold", threshold),
                                 _float_arg("thresholded_relu_", "value", value))
 
@@ -119,16 +185,66 @@ def _inplace(op, x, fn):
 
 
 def elu_(x, alpha=1.0, name=None):
+    """In-place ELU: x where x > 0, alpha * (exp(x) - 1) otherwise, written into x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor; it is overwritten.
+        alpha (float, optional): Scale of the negative part. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.nn.functional.elu_(x)
+        >>> print(x.numpy())
+        [-0.86466473  0.5         3.        ]
+    """
     alpha = _float_arg("elu_", "alpha", alpha)
     return _inplace("elu_", x, lambda t: _C.elu(t, alpha))
 
 
 def leaky_relu_(x, negative_slope=0.01, name=None):
+    """In-place leaky ReLU: x where x >= 0, negative_slope * x otherwise, written into x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor; it is overwritten.
+        negative_slope (float, optional): Slope of the negative part. Default: 0.01.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding the result.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.nn.functional.leaky_relu_(x, 0.1)
+        >>> print(x.numpy())
+        [-0.2  0.5  3. ]
+    """
     slope = _float_arg("leaky_relu_", "negative_slope", negative_slope)
     return _inplace("leaky_relu_", x, lambda t: _C.leaky_relu(t, slope))
 
 
 def tanh_(x, name=None):
+    """In-place hyperbolic tangent, written into x.
+
+    Args:
+        x (Tensor): The input, a floating-point tensor; it is overwritten.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x, holding tanh(x).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([-2.0, 0.5, 3.0])
+        >>> _ = oar.nn.functional.tanh_(x)
+        >>> print(x.numpy())
+        [-0.9640276   0.46211714  0.9950548 ]
+    """
     return _C.tanh_(x)
 
 

@@ -40,10 +40,48 @@ def _dropout_nd(x, p, training, data_format, nd, name):
 
 
 def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
+    """Channel dropout for 4-D input: while training, zeroes each whole channel of each sample with
+    probability p and scales the kept ones by 1 / (1 - p).
+
+    Args:
+        x (Tensor): The input, shape [N, C, H, W] (or [N, H, W, C] for 'NHWC').
+        p (float, optional): Probability of zeroing a channel. Default: 0.5.
+        training (bool, optional): Apply dropout; when False x is returned unchanged. Default: True.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.ones([2, 4, 3, 3])
+        >>> print(oar.nn.functional.dropout2d(x, p=0.5, training=False).shape)
+        [2, 4, 3, 3]
+    """
     return _dropout_nd(x, p, training, data_format, 2, name)
 
 
 def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
+    """Channel dropout for 5-D input: while training, zeroes each whole channel of each sample with
+    probability p and scales the kept ones by 1 / (1 - p).
+
+    Args:
+        x (Tensor): The input, shape [N, C, D, H, W] (or [N, D, H, W, C] for 'NDHWC').
+        p (float, optional): Probability of zeroing a channel. Default: 0.5.
+        training (bool, optional): Apply dropout; when False x is returned unchanged. Default: True.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.ones([1, 2, 2, 2, 2])
+        >>> print(oar.nn.functional.dropout3d(x, training=False).shape)
+        [1, 2, 2, 2, 2]
+    """
     return _dropout_nd(x, p, training, data_format, 3, name)
 
 

@@ -163,11 +163,47 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
 
 def mse_loss(input, label, reduction="mean", name=None):
+    """Mean squared error between input and label: reduction of (input - label) ** 2.
+
+    Args:
+        input (Tensor): The prediction, a floating-point tensor.
+        label (Tensor): The target, broadcastable with input.
+        reduction (str, optional): 'mean', 'sum' or 'none' (the elementwise loss). Default: 'mean'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: a 0-D tensor for 'mean' and 'sum', the broadcast shape for 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([1.0, 2.0, 3.0])
+        >>> label = oar.to_tensor([1.5, 2.0, 1.0])
+        >>> print(oar.nn.functional.mse_loss(input, label).numpy())
+        1.4166666
+    """
     _check_reduction("mse_loss", reduction)
     return _reduce(_C.square(input - label), reduction)
 
 
 def l1_loss(input, label, reduction="mean", name=None):
+    """Mean absolute error between input and label: reduction of |input - label|.
+
+    Args:
+        input (Tensor): The prediction, a floating-point tensor.
+        label (Tensor): The target, broadcastable with input.
+        reduction (str, optional): 'mean', 'sum' or 'none' (the elementwise loss). Default: 'mean'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: a 0-D tensor for 'mean' and 'sum', the broadcast shape for 'none'.
+
+    Examples:
+        >>> import oar
+        >>> input = oar.to_tensor([1.0, 2.0, 3.0])
+        >>> label = oar.to_tensor([1.5, 2.0, 1.0])
+        >>> print(oar.nn.functional.l1_loss(input, label, reduction='none').numpy())
+        [0.5 0.  2. ]
+    """
     _check_reduction("l1_loss", reduction)
     return _reduce(_C.abs(input - label), reduction)
 

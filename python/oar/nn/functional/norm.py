@@ -54,11 +54,61 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
                name=None):
+    """Group normalization: the channels are split into num_groups groups and each group of each
+    sample is normalized to zero mean and unit variance, then scaled by weight and shifted by bias.
+
+    Args:
+        x (Tensor): The input, shape [N, C, ...], float32 or float64.
+        num_groups (int): Number of groups; C must divide by it.
+        epsilon (float, optional): Added to the variance. Default: 1e-05.
+        weight (Tensor, optional): Per-channel scale, shape [C]. Default: None.
+        bias (Tensor, optional): Per-channel shift, shape [C]. Default: None.
+        data_format (str, optional): Channels first ('NCHW', ...) or last ('NHWC', ...). Default:
+            'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 4, 1, 2])
+        >>> print(oar.nn.functional.group_norm(x, 2).numpy().reshape([-1]))
+        [-1.3416355 -0.4472118  0.4472118  1.3416355 -1.3416355 -0.4472118
+          0.4472118  1.3416355]
+    """
     return _C.group_norm(x, int(num_groups), float(epsilon), weight, bias, data_format)
 
 
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
+    """Instance normalization: each channel of each sample is normalized over its spatial dims,
+    then scaled by weight and shifted by bias.
+
+    Args:
+        x (Tensor): The input, shape [N, C, ...], float32 or float64.
+        running_mean (Tensor, optional): Per-channel mean used when use_input_stats is False.
+            Default: None.
+        running_var (Tensor, optional): Per-channel variance used when use_input_stats is False.
+            Default: None.
+        weight (Tensor, optional): Per-channel scale, shape [C]. Default: None.
+        bias (Tensor, optional): Per-channel shift, shape [C]. Default: None.
+        use_input_stats (bool, optional): Normalize with the input's own statistics. Default: True.
+        momentum (float, optional): Momentum of the running statistics. Default: 0.9.
+        eps (float, optional): Added to the variance. Default: 1e-05.
+        data_format (str, optional): Channels first ('NCL', 'NCHW', ...) or last. Default: 'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: same shape and dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[[1.0, 3.0], [2.0, 2.0]]])
+        >>> print(oar.nn.functional.instance_norm(x).numpy())
+        [[[-0.999995  0.999995]
+          [ 0.        0.      ]]]
+    """
     return _C.instance_norm(x, running_mean, running_var, weight, bias, bool(use_input_stats),
                             float(momentum), float(eps), data_format)
 

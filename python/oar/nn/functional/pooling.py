@@ -34,16 +34,92 @@ def _max_pool(nd, x, kernel_size, stride, padding, return_mask, ceil_mode, data_
 
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                name=None):
+    """1-D max pooling: the maximum of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, L], float32 or float64.
+        kernel_size (int|list|tuple): Window size.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane (channels-first layouts only). Default: False.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x; with return_mask, a tuple (out, mask) where
+        mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 8])
+        >>> print(oar.nn.functional.max_pool1d(x, kernel_size=2).numpy())
+        [[[1. 3. 5. 7.]]]
+    """
     return _max_pool(1, x, kernel_size, stride, padding, return_mask, ceil_mode, "NCL")
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW", name=None):
+    """2-D max pooling: the maximum of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
+        kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane (channels-first layouts only). Default: False.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x; with return_mask, a tuple (out, mask) where
+        mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(oar.nn.functional.max_pool2d(x, kernel_size=2).numpy())
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+    """
     return _max_pool(2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
 def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCDHW", name=None):
+    """3-D max pooling: the maximum of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
+        kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane (channels-first layouts only). Default: False.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x; with return_mask, a tuple (out, mask) where
+        mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(oar.nn.functional.max_pool3d(x, kernel_size=2).numpy())
+        [[[[[7.]]]]]
+    """
     return _max_pool(3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
@@ -56,6 +132,28 @@ def _divisor(divisor_override):
 
 def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False,
                name=None):
+    """1-D average pooling: the mean of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, L], float32 or float64.
+        kernel_size (int|list|tuple): Window size.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 8])
+        >>> print(oar.nn.functional.avg_pool1d(x, kernel_size=2).numpy())
+        [[[0.5 2.5 4.5 6.5]]]
+    """
     padding, algorithm = _padding(padding, 1)
     return _C.avg_pool1d(x, kernel_size, _stride(stride), padding, exclusive, ceil_mode, "NCL",
                          algorithm)
@@ -63,6 +161,31 @@ def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
                divisor_override=None, data_format="NCHW", name=None):
+    """2-D average pooling: the mean of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
+        kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
+        divisor_override (int, optional): Divide every window sum by this instead. Default: None.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(oar.nn.functional.avg_pool2d(x, kernel_size=2).numpy())
+        [[[[ 2.5  4.5]
+           [10.5 12.5]]]]
+    """
     padding, algorithm = _padding(padding, 2)
     return _C.avg_pool2d(x, kernel_size, _stride(stride), padding, ceil_mode, exclusive,
                          _divisor(divisor_override), data_format, algorithm)
@@ -70,6 +193,31 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
 
 def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
                divisor_override=None, data_format="NCDHW", name=None):
+    """3-D average pooling: the mean of each kernel window.
+
+    Args:
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
+        kernel_size (int|list|tuple): Window size, one int for all spatial dims or one per dim.
+        stride (int|list|tuple, optional): Window step; None means kernel_size. Default: None.
+        padding (int|list|tuple|str, optional): Zero padding: an int, one int per spatial dim, a
+            [before, after] pair per dim (batch and channel pairs zero), 'SAME' or 'VALID'.
+            Default: 0.
+        ceil_mode (bool, optional): Round the output size up instead of down. Default: False.
+        exclusive (bool, optional): Leave padding out of the divisor. Default: True.
+        divisor_override (int, optional): Divide every window sum by this instead. Default: None.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: the pooled tensor, same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(oar.nn.functional.avg_pool3d(x, kernel_size=2).numpy())
+        [[[[[3.5]]]]]
+    """
     padding, algorithm = _padding(padding, 3)
     return _C.avg_pool3d(x, kernel_size, _stride(stride), padding, ceil_mode, exclusive,
                          _divisor(divisor_override), data_format, algorithm)
@@ -87,30 +235,149 @@ def _output_size(x, output_size, nd, channel_last=False):
 
 
 def adaptive_avg_pool1d(x, output_size, name=None):
+    """1-D adaptive average pooling: splits the spatial dims into output_size
+    nearly equal windows and averages each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, L], float32 or float64.
+        output_size (int): Output size of the spatial dims (L); one int for all.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_L], same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 8])
+        >>> print(oar.nn.functional.adaptive_avg_pool1d(x, 2).numpy())
+        [[[1.5 5.5]]]
+    """
     return _C.adaptive_avg_pool1d(x, _output_size(x, output_size, 1), "NCL")
 
 
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
+    """2-D adaptive average pooling: splits the spatial dims into output_size
+    nearly equal windows and averages each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, H, W] (channels last for 'NHWC'), float32 or float64.
+        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a
+            list where None keeps that dim.
+        data_format (str, optional): 'NCHW' or 'NHWC'. Default: 'NCHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_H, out_W], same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(oar.nn.functional.adaptive_avg_pool2d(x, 1).numpy())
+        [[[[7.5]]]]
+    """
     return _C.adaptive_avg_pool2d(x, _output_size(x, output_size, 2, data_format == "NHWC"),
                                   data_format)
 
 
 def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
+    """3-D adaptive average pooling: splits the spatial dims into output_size
+    nearly equal windows and averages each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, D, H, W] (channels last for 'NDHWC'), float32 or
+            float64.
+        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all,
+            or a list where None keeps that dim.
+        data_format (str, optional): 'NCDHW' or 'NDHWC'. Default: 'NCDHW'.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_D, out_H, out_W], same dtype as x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(oar.nn.functional.adaptive_avg_pool3d(x, 1).numpy())
+        [[[[[3.5]]]]]
+    """
     return _C.adaptive_avg_pool3d(x, _output_size(x, output_size, 3, data_format == "NDHWC"),
                                   data_format)
 
 
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
+    """1-D adaptive max pooling: splits the spatial dims into output_size
+    nearly equal windows and takes the maximum of each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, L], float32 or float64.
+        output_size (int): Output size of the spatial dims (L); one int for all.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_L], same dtype as x; with return_mask,
+        a tuple (out, mask) where mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 8])
+        >>> print(oar.nn.functional.adaptive_max_pool1d(x, 2).numpy())
+        [[[3. 7.]]]
+    """
     out, mask = _C.adaptive_max_pool1d(x, _output_size(x, output_size, 1))
     return (out, mask) if return_mask else out
 
 
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
+    """2-D adaptive max pooling: splits the spatial dims into output_size
+    nearly equal windows and takes the maximum of each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, H, W], float32 or float64.
+        output_size (int|list|tuple): Output size of the spatial dims (H, W); one int for all, or a
+            list where None keeps that dim.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_H, out_W], same dtype as x; with return_mask,
+        a tuple (out, mask) where mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> print(oar.nn.functional.adaptive_max_pool2d(x, 2).numpy())
+        [[[[ 5.  7.]
+           [13. 15.]]]]
+    """
     out, mask = _C.adaptive_max_pool2d(x, _output_size(x, output_size, 2))
     return (out, mask) if return_mask else out
 
 
 def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
+    """3-D adaptive max pooling: splits the spatial dims into output_size
+    nearly equal windows and takes the maximum of each.
+
+    Args:
+        x (Tensor): The input, shape [N, C, D, H, W], float32 or float64.
+        output_size (int|list|tuple): Output size of the spatial dims (D, H, W); one int for all,
+            or a list where None keeps that dim.
+        return_mask (bool, optional): Also return the flat index of each maximum within its
+            input plane. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: shape [N, C, out_D, out_H, out_W], same dtype as x; with return_mask,
+        a tuple (out, mask) where mask is int32 with out's shape.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.arange(8, dtype='float32').reshape([1, 1, 2, 2, 2])
+        >>> print(oar.nn.functional.adaptive_max_pool3d(x, 1).numpy())
+        [[[[[7.]]]]]
+    """
     out, mask = _C.adaptive_max_pool3d(x, _output_size(x, output_size, 3))
     return (out, mask) if return_mask else out
 

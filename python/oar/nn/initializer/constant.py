@@ -6,6 +6,20 @@ from .initializer import Initializer
 
 
 class Constant(Initializer):
+    """Initializer that fills a parameter with one value. ConstantInitializer is the same class.
+
+    Args:
+        value (float|int|bool, optional): The value. Default: 0.0.
+        force_cpu (bool, optional): Unused; for Paddle compatibility. Default: False.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.Constant(2.0))
+        >>> print(oar.nn.Linear(2, 3, weight_attr=attr).weight.numpy())
+        [[2. 2. 2.]
+         [2. 2. 2.]]
+    """
+
     def __init__(self, value=0.0, force_cpu=False):
         self.value = value
 

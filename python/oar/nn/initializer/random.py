@@ -7,6 +7,25 @@ from .initializer import Initializer, draw_dtype
 
 
 class Normal(Initializer):
+    """Initializer that draws a parameter from a normal distribution N(mean, std); oar.seed makes it
+    reproducible. NormalInitializer is the same class.
+
+    Args:
+        mean (float, optional): The mean. Default: 0.0.
+        std (float, optional): The standard deviation. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.Normal(mean=1.0, std=0.0))
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(w.numpy())
+        [[1. 1. 1.]
+         [1. 1. 1.]
+         [1. 1. 1.]
+         [1. 1. 1.]]
+    """
+
     def __init__(self, mean=0.0, std=1.0, name=None):
         self.mean, self.std = float(mean), float(std)
 
@@ -32,6 +51,23 @@ class TruncatedNormal(Initializer):
 
 
 class Uniform(Initializer):
+    """Initializer that draws a parameter uniformly from [low, high); oar.seed makes it
+    reproducible.
+    UniformInitializer is the same class.
+
+    Args:
+        low (float, optional): Lower bound. Default: -1.0.
+        high (float, optional): Upper bound, not below low. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.Uniform(-0.5, 0.5))
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(w.shape, bool((w.abs() <= 0.5).all()))
+        [4, 3] True
+    """
+
     def __init__(self, low=-1.0, high=1.0, name=None):
         if not low <= high:
             raise ValueError(f"Uniform: 'low' must not exceed 'high', but got low={low}, high={high}")

@@ -6,6 +6,24 @@ from .random import Normal, Uniform
 
 
 class XavierNormal(Initializer):
+    """Xavier (Glorot) normal initializer: N(0, std) with std = gain * sqrt(2 / (fan_in + fan_out)).
+    Fans follow Paddle: a 2-D weight is [in, out]; a conv weight [out, in, *kernel] has
+    fan_in = in * kernel size and fan_out = out * kernel size.
+
+    Args:
+        fan_in (int, optional): Overrides the computed fan_in. Default: None.
+        fan_out (int, optional): Overrides the computed fan_out. Default: None.
+        gain (float, optional): Scale factor. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.XavierNormal())
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(w.shape)
+        [4, 3]
+    """
+
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
 
@@ -17,6 +35,24 @@ class XavierNormal(Initializer):
 
 
 class XavierUniform(Initializer):
+    """Xavier (Glorot) uniform initializer: U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out)).
+    Fans follow Paddle: a 2-D weight is [in, out]; a conv weight [out, in, *kernel] has
+    fan_in = in * kernel size and fan_out = out * kernel size.
+
+    Args:
+        fan_in (int, optional): Overrides the computed fan_in. Default: None.
+        fan_out (int, optional): Overrides the computed fan_out. Default: None.
+        gain (float, optional): Scale factor. Default: 1.0.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.XavierUniform())
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(bool((w.abs() <= (6 / 7) ** 0.5).all()))
+        True
+    """
+
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
 
@@ -38,6 +74,26 @@ def _kaiming_fan(init, shape):
 
 
 class KaimingNormal(Initializer):
+    """Kaiming (He) normal initializer: N(0, std) with std = gain / sqrt(fan), gain from
+    calculate_gain(nonlinearity, negative_slope). Fans follow Paddle: a 2-D weight is [in, out]; a
+    conv weight [out, in, *kernel] has
+    fan_in = in * kernel size and fan_out = out * kernel size.
+
+    Args:
+        fan_in (int, optional): Overrides the fan (whatever the mode). Default: None.
+        negative_slope (float, optional): Slope of leaky_relu, used for its gain. Default: 0.0.
+        nonlinearity (str, optional): The activation after the layer, e.g. 'relu', 'leaky_relu',
+            'tanh'. Default: 'relu'.
+        mode (str, optional): 'fan_in' or 'fan_out', the fan used. Default: 'fan_in'.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.KaimingNormal())
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(w.shape)
+        [4, 3]
+    """
+
     def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in"):
         self.fan_in, self.negative_slope, self.nonlinearity, self.mode = fan_in, negative_slope, nonlinearity, mode
 
@@ -47,6 +103,26 @@ class KaimingNormal(Initializer):
 
 
 class KaimingUniform(Initializer):
+    """Kaiming (He) uniform initializer: U(-b, b) with b = gain * sqrt(3 / fan), gain from
+    calculate_gain(nonlinearity, negative_slope). Fans follow Paddle: a 2-D weight is [in, out]; a
+    conv weight [out, in, *kernel] has
+    fan_in = in * kernel size and fan_out = out * kernel size.
+
+    Args:
+        fan_in (int, optional): Overrides the fan (whatever the mode). Default: None.
+        negative_slope (float, optional): Slope of leaky_relu, used for its gain. Default: 0.0.
+        nonlinearity (str, optional): The activation after the layer, e.g. 'relu', 'leaky_relu',
+            'tanh'. Default: 'relu'.
+        mode (str, optional): 'fan_in' or 'fan_out', the fan used. Default: 'fan_in'.
+
+    Examples:
+        >>> import oar
+        >>> attr = oar.ParamAttr(initializer=oar.nn.initializer.KaimingUniform())
+        >>> w = oar.nn.Linear(4, 3, weight_attr=attr).weight
+        >>> print(bool((w.abs() <= (6 / 4) ** 0.5).all()))
+        True
+    """
+
     def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in"):
         self.fan_in, self.negative_slope, self.nonlinearity, self.mode = fan_in, negative_slope, nonlinearity, mode
 

@@ -73,6 +73,21 @@ class Cifar10(ImageDataset):
 
 
 class Cifar100(Cifar10):
+    """The CIFAR-100 dataset: 32x32 colour images in 100 classes, 50000 for training and 10000
+    for testing, read from cifar-100-python.tar.gz. Items are (image, label): image a PIL RGB image
+    (backend 'pil') or a float32 HWC array (backend 'cv2'), after transform; label an int64 array of
+    shape [] (the fine label).
+
+    Args:
+        data_file (str, optional): Path of cifar-100-python.tar.gz. Default: None.
+        mode (str, optional): 'train' or 'test'. Default: 'train'.
+        transform (callable, optional): Applied to each image. Default: None.
+        download (bool, optional): Allow leaving the file path out: the file is then read from
+            Paddle's cache directory (oar itself never downloads; a missing file raises
+            FileNotFoundError). Default: True.
+        backend (str, optional): 'pil' or 'cv2'; None means get_image_backend(). Default: None.
+    """
+
     ARCHIVE = "cifar-100-python.tar.gz"
     URL = "https://dataset.bj.bcebos.com/cifar/cifar-100-python.tar.gz"
     FLAGS = {"train": "train", "test": "test"}

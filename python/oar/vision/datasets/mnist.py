@@ -97,5 +97,23 @@ class MNIST(ImageDataset):
 
 
 class FashionMNIST(MNIST):
+    """The Fashion-MNIST dataset: 28x28 grayscale images of clothing in 10 classes, 60000 for
+    training and 10000 for testing, in MNIST's idx format. Items are (image, label): image a PIL 'L'
+    image (backend 'pil') or a float32 HW array (backend 'cv2'), after transform; label an int64
+    array
+    of shape [1].
+
+    Args:
+        image_path (str, optional): Path of the images file (train-images-idx3-ubyte.gz or
+            t10k-images-idx3-ubyte.gz). Default: None.
+        label_path (str, optional): Path of the labels file. Default: None.
+        mode (str, optional): 'train' or 'test'. Default: 'train'.
+        transform (callable, optional): Applied to each image. Default: None.
+        download (bool, optional): Allow leaving the file path out: the file is then read from
+            Paddle's cache directory (oar itself never downloads; a missing file raises
+            FileNotFoundError). Default: True.
+        backend (str, optional): 'pil' or 'cv2'; None means get_image_backend(). Default: None.
+    """
+
     NAME = "fashion-mnist"
     URL = "https://dataset.bj.bcebos.com/fashion_mnist/"

@@ -148,6 +148,23 @@ _LARGE = [(16, 3, 16, 16, False, "relu", 1), (16, 3, 64, 24, False, "relu", 2), 
 
 
 class MobileNetV3Small(MobileNetV3):
+    """MobileNetV3-Small image classifier (Howard et al., 2019), built randomly initialized
+    (oar never downloads weights).
+
+    Args:
+        scale (float, optional): Channel-width multiplier (last channel 1024 * scale). Default: 1.0.
+        num_classes (int, optional): Size of the classifier output; <= 0 leaves the classifier out.
+            Default: 1000.
+        with_pool (bool, optional): End the features with global average pooling. Default: True.
+
+    Examples:
+        >>> import oar
+        >>> model = oar.vision.models.MobileNetV3Small(scale=0.5, num_classes=10)
+        >>> _ = model.eval()
+        >>> print(model(oar.ones([1, 3, 32, 32])).shape)
+        [1, 10]
+    """
+
     def __init__(self, scale=1.0, num_classes=1000, with_pool=True):
         _check_scale("MobileNetV3Small", scale)
         config = [InvertedResidualConfig(*row, scale) for row in _SMALL]
@@ -156,6 +173,23 @@ class MobileNetV3Small(MobileNetV3):
 
 
 class MobileNetV3Large(MobileNetV3):
+    """MobileNetV3-Large image classifier (Howard et al., 2019), built randomly initialized
+    (oar never downloads weights).
+
+    Args:
+        scale (float, optional): Channel-width multiplier (last channel 1280 * scale). Default: 1.0.
+        num_classes (int, optional): Size of the classifier output; <= 0 leaves the classifier out.
+            Default: 1000.
+        with_pool (bool, optional): End the features with global average pooling. Default: True.
+
+    Examples:
+        >>> import oar
+        >>> model = oar.vision.models.MobileNetV3Large(scale=0.5, num_classes=10)
+        >>> _ = model.eval()
+        >>> print(model(oar.ones([1, 3, 32, 32])).shape)
+        [1, 10]
+    """
+
     def __init__(self, scale=1.0, num_classes=1000, with_pool=True):
         _check_scale("MobileNetV3Large", scale)
         config = [InvertedResidualConfig(*row, scale) for row in _LARGE]
