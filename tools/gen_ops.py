@@ -866,11 +866,15 @@ def main():
         if op.inplace and op.python:
             ip_lam = (f'[]({op.params(False).replace("const Tensor& " + op.args[0].name, "Tensor " + op.args[0].name, 1)}) '
                       f'{{ oar::{op.inplace}({op.arg_names()}); return {op.args[0].name}; }}')
+            # As Paddle documents its in-place APIs: a pointer to the out-of-place op.
+            x = op.args[0].name
+            ip_doc = (f', R"oardoc(In-place version of ``{op.name}``: writes the result into ``{x}`` and returns '
+                      f'``{x}``. See ``oar.{op.name}`` for the arguments.)oardoc"')
             binds.append(f'  nb::cpp_function_def({ip_lam}, nb::scope(tensor_cls), nb::name("{op.inplace}"), nb::is_method()'
-                         + "".join(f', nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args[1:]) + ");\n")
+                         + "".join(f', nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args[1:]) + f"{ip_doc});\n")
             binds.append(f'  m.def("{op.inplace}", []({op.params(False).replace("const Tensor& " + op.args[0].name, "Tensor " + op.args[0].name, 1)}) '
                          f'{{ oar::{op.inplace}({op.arg_names()}); return {op.args[0].name}; }}, '
-                         + ", ".join(f'nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args) + ");\n")
+                         + ", ".join(f'nb::arg("{a.name}")' + (f" = {a.py_default()}" if a.py_default() else "") for a in op.args) + f"{ip_doc});\n")
 
     def write(path, text):
         old = open(path).read() if os.path.exists(path) else None
