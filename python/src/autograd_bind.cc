@@ -76,7 +76,8 @@ void bind_autograd(nb::module_& m) {
   });
   m.def("_assign_inplace", [](Tensor x, const Tensor& r) { assign_inplace(x, r); });
   m.def("_assign_view_inplace", [](Tensor x, const Tensor& v) { assign_view_inplace(x, v); });
-  m.def("is_grad_enabled", &autograd::grad_enabled);
+  m.def("is_grad_enabled", &autograd::grad_enabled,
+        "Whether operations record autograd history now (False inside oar.no_grad()).");
   m.def("_set_grad_enabled", &autograd::set_grad_enabled);
   m.def("_pylayer_connect", [](nb::callable backward, std::string name,
                                std::vector<Tensor> inputs, std::vector<Tensor> outputs) {

@@ -131,8 +131,9 @@ NB_MODULE(_C, m) {
   });
   m.def("get_default_dtype", [] { return default_float_dtype(); });
   m.def("set_default_dtype", [](DType d) { set_default_float_dtype(d); }, nb::arg("d"));
-  m.def("set_num_threads", &set_num_threads, nb::arg("n"));
-  m.def("get_num_threads", &get_num_threads);
+  m.def("set_num_threads", &set_num_threads, nb::arg("n"),
+        "Sets the number of CPU threads oar's kernels use (OpenMP).");
+  m.def("get_num_threads", &get_num_threads, "The number of CPU threads oar's kernels use.");
   // What this build targets and which vector paths the CPU takes (oar.version.show()).
   m.def("_build_info", [] {
     nb::dict d;
@@ -143,7 +144,10 @@ NB_MODULE(_C, m) {
 
   // RNG: oar.seed and state for save/restore.
   m.def("seed", [](int64_t s) { default_generator().manual_seed(static_cast<uint64_t>(s)); },
-        nb::arg("seed"));
+        nb::arg("seed"),
+        "Seeds the default random generator, so that random ops repeat their numbers (as paddle.seed).\n\n"
+        "Examples:\n    >>> import oar\n    >>> _ = oar.seed(7); a = oar.rand([2]).numpy()\n"
+        "    >>> _ = oar.seed(7); b = oar.rand([2]).numpy()\n    >>> bool((a == b).all())\n    True");
   m.def("_get_rng_state", [] {
     Generator& g = default_generator();
     return std::make_tuple(g.seed(), g.offset());

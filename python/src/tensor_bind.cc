@@ -159,7 +159,12 @@ Tensor power(const Tensor& x, nb::handle other) {
 }  // namespace
 
 void bind_tensor(nb::module_& m) {
-  nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable());
+  nb::class_<Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable(),
+                         "oar's n-dimensional array, as paddle.Tensor: a dtype, a shape, a place (host or "
+                         "device) and, for autograd, stop_gradient and grad. Made by oar.to_tensor and the "
+                         "creation ops; every op is also a method (x.sum(), x.matmul(y)).\n\n"
+                         "Examples:\n    >>> import oar\n    >>> x = oar.to_tensor([[1.0, 2.0]], stop_gradient=False)\n"
+                         "    >>> x.shape, x.dtype, x.stop_gradient\n    ([1, 2], paddle.float32, False)");
   cls.def(nb::init<>())
       // Another handle on the same TensorImpl: how Python subclasses (Parameter) wrap a tensor.
       .def(nb::init<const Tensor&>(), nb::arg("tensor"))
@@ -182,31 +187,41 @@ void bind_tensor(nb::module_& m) {
           },
           [](Tensor& t, nb::handle g) { t.set_grad(g.is_none() ? Tensor() : nb::cast<Tensor>(g)); },
           nb::arg("value").none())
-      .def("numel", &Tensor::numel)
-      .def("element_size", &Tensor::element_size)
-      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
-      .def("is_contiguous", &Tensor::is_contiguous)
-      .def("contiguous", &Tensor::contiguous)
+      .def("numel", &Tensor::numel, "The number of elements (the product of the shape).\n\nExamples:\n    >>> import oar\n    >>> oar.ones([2, 3]).numel()\n    6")
+      .def("element_size", &Tensor::element_size, "Bytes per element of the dtype.\n\nExamples:\n    >>> import oar\n    >>> oar.ones([2], dtype='float64').element_size()\n    8")
+      .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); },
+           "The address of the first element in host memory (an int); an error for device tensors.")
+      .def("is_contiguous", &Tensor::is_contiguous, "Whether the elements lie in row-major order without gaps.\n\nExamples:\n    >>> import oar\n    >>> x = oar.ones([2, 3])\n    >>> x.is_contiguous(), x.t().is_contiguous()\n    (True, False)")
+      .def("contiguous", &Tensor::contiguous, "The tensor itself when contiguous, else a contiguous copy (differentiable).")
       .def("_is_same", &Tensor::is_same)
       // Identifies the shared TensorImpl (a Parameter and the plain Tensor wrappers of it agree).
       .def_prop_ro("_impl_id", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl()); })
-      .def("numpy", &to_numpy)
+      .def("numpy", &to_numpy,
+           "A NumPy array with the tensor's values (a copy; device tensors are copied to the host after "
+           "their pending work).\n\nExamples:\n    >>> import oar\n    >>> print(oar.to_tensor([1.5, 2.5]).numpy())\n"
+           "    [1.5 2.5]")
       .def("item", [](const Tensor& t, nb::args idx) {
         if (idx.size() == 0) return item_of(t);
         return item_of(nb::cast<Tensor>(nb::handle(nb::cast(t)).attr("__getitem__")(nb::tuple(idx))));
-      })
-      .def("detach", &Tensor::detach)
-      .def("clone", &Tensor::clone)
+      }, "The value of a one-element tensor as a Python scalar, or of the element at the given index.\n\n"
+         "Examples:\n    >>> import oar\n    >>> x = oar.to_tensor([[1.5, 2.5]])\n    >>> x[0, 1].item(), x.item(0, 0)\n    (2.5, 1.5)")
+      .def("detach", &Tensor::detach, "A tensor sharing this one's memory without its autograd history (stop_gradient=True).")
+      .def("clone", &Tensor::clone, "A copy with its own memory; differentiable (the gradient flows back to this tensor).\n\nExamples:\n    >>> import oar\n    >>> x = oar.to_tensor([1.0, 2.0])\n    >>> y = x.clone()\n    >>> y[0] = 5.0\n    >>> x.numpy()\n    array([1., 2.], dtype=float32)")
       .def("copy_", [](Tensor& t, const Tensor& src, bool) {
         t.copy_(src);
         return t;
-      }, nb::arg("src"), nb::arg("blocking") = true)
+      }, nb::arg("src"), nb::arg("blocking") = true,
+      "Copies src's values (broadcast to this shape) into this tensor in place and returns it.\n\n"
+      "Examples:\n    >>> import oar\n    >>> x = oar.zeros([2, 2])\n    >>> _ = x.copy_(oar.to_tensor([1.0, 2.0]))\n    >>> x.numpy()\n    array([[1., 2.],\n           [1., 2.]], dtype=float32)")
       .def("_backward", [](const Tensor& t, nb::handle grad, bool retain) {
         t.backward(grad.is_none() ? Tensor() : nb::cast<Tensor>(grad), retain);
       }, nb::arg("grad_tensor").none(), nb::arg("retain_graph") = false)
-      .def("clear_grad", &Tensor::clear_grad, nb::arg("set_to_zero") = true)
-      .def("clear_gradient", &Tensor::clear_grad, nb::arg("set_to_zero") = true)
-      .def("retain_grads", &Tensor::retain_grads)
+      .def("clear_grad", &Tensor::clear_grad, nb::arg("set_to_zero") = true,
+           "Clears the gradient: zeros it in place (set_to_zero=True, the default) or drops it.")
+      .def("clear_gradient", &Tensor::clear_grad, nb::arg("set_to_zero") = true,
+           "The same as clear_grad (Paddle's older name).")
+      .def("retain_grads", &Tensor::retain_grads,
+           "Keeps the gradient of this non-leaf tensor in .grad after backward (leaves always keep theirs).")
       .def("_register_hook", [](const Tensor& t, nb::callable fn) {
         // The callable may die on a thread without the GIL (inside backward): take it there.
         std::shared_ptr<nb::callable> hook(new nb::callable(fn), [](nb::callable* p) {
