@@ -121,6 +121,7 @@ class Op:
     def __init__(self, spec, source):
         self.name = spec["op"]
         self.source = source
+        self.family = source[:-len(".yaml")]  # the spec file's stem: names its generated files
         self.args = split_args(spec["args"])
         out = spec.get("output", "Tensor(out)")
         self.multi = out.startswith("Tensor[]")
@@ -137,7 +138,7 @@ class Op:
         self.composite = spec.get("composite", False)
         if self.composite not in (False, True):
             raise SystemExit(f"gen_ops: op '{self.name}': composite must be true (its body is a function in "
-                             f"oar/ops/composite/{source[:-len('.yaml')]}.cc), got a {type(self.composite).__name__}")
+                             f"oar/ops/composite/{self.family}.cc), got a {type(self.composite).__name__}")
         self.shape_only = spec.get("shape_only", True)
         self.promote = spec.get("promote", [])
         self.float_inputs = spec.get("float_inputs", [])  # ints/bools cast to the default float
@@ -807,7 +808,7 @@ class HeaderIndex:
     def includes(self, ops, with_backward):
         wanted = set(self.ALWAYS)
         # A family's backward formulas too long for its spec live in oar/ops/backward/<family>.cc.
-        family = ops[0].source[:-len(".yaml")]
+        family = ops[0].family
         if with_backward and os.path.exists(os.path.join(self.src, "oar/ops/backward", family + ".h")):
             wanted.add(f"oar/ops/backward/{family}.h")
         for op in ops:
@@ -835,6 +836,9 @@ def main():
                 seen.add(op.name)
                 ops.append(op)
     headers = HeaderIndex(src)
+    fam_ops = {}  # family -> its ops, in spec order
+    for op in ops:
+        fam_ops.setdefault(op.family, []).append(op)
     os.makedirs(out_cpp, exist_ok=True)
     os.makedirs(out_py, exist_ok=True)
 
@@ -843,7 +847,7 @@ def main():
     decls, methods, inplace_decls = [], [], []
     families = {}  # spec stem -> {"defs": [...], "nodes": [...], "binds": [...]}
     for op in ops:
-        fam = families.setdefault(op.source[:-len(".yaml")], {"defs": [], "nodes": [], "binds": []})
+        fam = families.setdefault(op.family, {"defs": [], "nodes": [], "binds": []})
         defs, nodes, binds = fam["defs"], fam["nodes"], fam["binds"]
         params = op.params(True)
         decls.append(f"{op.ret_type()} {op.name}({params});")
@@ -893,7 +897,7 @@ def main():
     composite_decls = {}
     for op in ops:
         if op.composite:
-            stem = op.source[:-len(".yaml")]
+            stem = op.family
             if not os.path.exists(os.path.join(composite_dir, f"{stem}.cc")):
                 raise SystemExit(f"gen_ops: op '{op.name}' is composite: its body belongs in oar/ops/composite/{stem}.cc")
             composite_decls.setdefault(stem, []).append(f"{op.ret_type()} {op.name}({op.params(False)});")
@@ -902,9 +906,6 @@ def main():
             write(os.path.join(out_cpp, f"shape_only_{fn}"), head + "// The composite bodies of oar/ops/composite/"
                   f"{fn}, compiled as the ops' shape-only twins (see composite.h there).\n"
                   f"#define OAR_SHAPE_ONLY 1\n#include \"oar/ops/composite/{fn}\"\n")
-    fam_ops_of = {}
-    for op in ops:
-        fam_ops_of.setdefault(op.source[:-len(".yaml")], []).append(op)
     for stem, fam in families.items():
         bodies = ""
         if stem in composite_decls:
@@ -912,7 +913,7 @@ def main():
                       + "\n".join(composite_decls[stem]) + "\n\n}  // namespace composite\n\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + "#include \"oar/ops/generated/api.h\"\n"
               "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n"
-              + headers.includes(fam_ops_of[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
+              + headers.includes(fam_ops[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + bodies + "namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
               + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n#include \"oar/ops/generated/api.h\"\n\nnamespace oar::python {\n\n"
@@ -933,9 +934,6 @@ def main():
     # IR op definitions, one file per family, and the function that registers them all.
     ir_head = (head + "#include \"oar/ir/op_registry.h\"\n#include \"oar/ir/type_inference.h\"\n"
                "#include \"oar/ops/generated/ir_shape_only.h\"\n")
-    fam_ops = {}
-    for op in ops:
-        fam_ops.setdefault(op.source[:-len(".yaml")], []).append(op)
     so_decls = []
     for stem, fops in fam_ops.items():
         metas, regs, so_defs = [], [], []

@@ -250,9 +250,8 @@ OAR_TARGET_AVX512 void blocked_avx512(
   blocked_body<T, CfgAvx512<acc_t<T>>>(M, N, K, a, b, c, ldc, acc);
 }
 template <typename T>
-OAR_TARGET_AVX2 void blocked_avx2(int64_t M, int64_t N, int64_t K,
-                                                      const Mat<T>& a, const Mat<T>& b, T* c,
-                                                      int64_t ldc, bool acc) {
+OAR_TARGET_AVX2 void blocked_avx2(int64_t M, int64_t N, int64_t K, const Mat<T>& a, const Mat<T>& b,
+                                  T* c, int64_t ldc, bool acc) {
   blocked_body<T, CfgAvx2<acc_t<T>>>(M, N, K, a, b, c, ldc, acc);
 }
 template <typename T>

@@ -180,22 +180,22 @@ OAR_INLINE void strided_f32(const float* x, float* y, int64_t t0, int64_t t1, in
 }
 
 OAR_TARGET_AVX512 void rows_f32_avx512(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
-                                bool log) {
+                                       bool log) {
   rows_f32<64>(x, y, r0, r1, n, log);
 }
 OAR_TARGET_AVX2 void rows_f32_avx2(const float* x, float* y, int64_t r0, int64_t r1, int64_t n,
-                            bool log) {
+                                   bool log) {
   rows_f32<32>(x, y, r0, r1, n, log);
 }
 void rows_f32_base(const float* x, float* y, int64_t r0, int64_t r1, int64_t n, bool log) {
   rows_f32<16>(x, y, r0, r1, n, log);
 }
-OAR_TARGET_AVX512 void strided_f32_avx512(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
-                                   int64_t inner, int64_t cols, bool log) {
+OAR_TARGET_AVX512 void strided_f32_avx512(const float* x, float* y, int64_t t0, int64_t t1,
+                                          int64_t n, int64_t inner, int64_t cols, bool log) {
   strided_f32<64>(x, y, t0, t1, n, inner, cols, log);
 }
 OAR_TARGET_AVX2 void strided_f32_avx2(const float* x, float* y, int64_t t0, int64_t t1, int64_t n,
-                               int64_t inner, int64_t cols, bool log) {
+                                      int64_t inner, int64_t cols, bool log) {
   strided_f32<32>(x, y, t0, t1, n, inner, cols, log);
 }
 void strided_f32_base(const float* x, float* y, int64_t t0, int64_t t1, int64_t n, int64_t inner,
@@ -331,11 +331,11 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
     oc = &ocopy;
   }
   if (ct == DType::Float32) {
-    const int level = static_cast<int>(cpu_isa());
+    const CpuIsa isa = cpu_isa();
+    const bool avx512 = isa == CpuIsa::Avx512, avx2 = isa == CpuIsa::Avx2;
     run<float>(static_cast<const float*>(xc->raw_data()), static_cast<float*>(oc->raw_data()),
-               outer, n, inner, log,
-               level == 2 ? rows_f32_avx512 : level == 1 ? rows_f32_avx2 : rows_f32_base,
-               level == 2 ? strided_f32_avx512 : level == 1 ? strided_f32_avx2 : strided_f32_base);
+               outer, n, inner, log, avx512 ? rows_f32_avx512 : avx2 ? rows_f32_avx2 : rows_f32_base,
+               avx512 ? strided_f32_avx512 : avx2 ? strided_f32_avx2 : strided_f32_base);
   } else {
     run<double>(static_cast<const double*>(xc->raw_data()), static_cast<double*>(oc->raw_data()),
                 outer, n, inner, log, rows_f64, strided_f64);
