@@ -5,7 +5,8 @@
 #include <unordered_set>
 
 #include "oar/autograd/grad_mode.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
 
 namespace oar::autograd {
 

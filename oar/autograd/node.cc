@@ -1,7 +1,8 @@
 #include "oar/autograd/node.h"
 
 #include "oar/autograd/grad_mode.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
 
 namespace oar::autograd {
 

@@ -8,7 +8,8 @@
 #include "oar/autograd/node.h"
 #include "oar/core/tensor.h"
 #include "oar/kernels/cpu/elementwise.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
 
 namespace oar {
 

@@ -19,7 +19,13 @@
 namespace oar {
 
 namespace autograd { struct AutogradMeta; }
-namespace ir { class Value; }
+
+// What makes a tensor symbolic: while a static program is built, a tensor can stand for a value
+// of that program, with a shape and dtype and no memory. The core only knows that it is bound;
+// the IR's tracer (oar/ir/tracer.h) derives the binding that says to which value.
+struct SymbolicBinding {
+  virtual ~SymbolicBinding() = default;
+};
 
 struct TensorImpl {
   DType dtype = DType::Float32;
@@ -30,10 +36,7 @@ struct TensorImpl {
   std::shared_ptr<Storage> storage;
   std::unique_ptr<autograd::AutogradMeta> autograd;  // created on first autograd use
   std::string name;
-  // Set while a static program is being built (oar/ir/tracer.h): the tensor stands for this IR
-  // value and has no memory; `symbolic_owner` keeps the value's program alive.
-  ir::Value* symbolic = nullptr;
-  std::shared_ptr<void> symbolic_owner;
+  std::shared_ptr<const SymbolicBinding> symbolic;  // set while a program is built (see above)
 
   TensorImpl();
   ~TensorImpl();
@@ -135,8 +138,37 @@ class Tensor {
   const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
   std::string to_string() const;  // Paddle-style repr
 
-  // Ops as methods: x.add(y), x.sum({1}, false), ... (generated from oar/ops/*.yaml).
-#include "oar/ops/generated/tensor_methods.inc"
+  // A fixed set of ops as methods, for C++ that reads like Python (x.sum(), p.subtract_(g)).
+  // Every op is a function oar::<op> (oar/ops/generated/api.h); these call them (defined in
+  // oar/ops/tensor_methods.cc). The set is fixed on purpose: adding an op never changes this
+  // class, so it recompiles the op's family, not every file that uses a Tensor.
+  Tensor add(const Tensor& y) const;
+  Tensor subtract(const Tensor& y) const;
+  Tensor multiply(const Tensor& y) const;
+  Tensor divide(const Tensor& y) const;
+  Tensor matmul(const Tensor& y, bool transpose_x = false, bool transpose_y = false) const;
+  Tensor pow(const Scalar& y = 1.0) const;
+  Tensor scale(const Scalar& scale = 1.0, const Scalar& bias = 0.0, bool bias_after_scale = true) const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor cast(DType dtype) const;
+  Tensor sum(const IntArray& axis = {}, std::optional<DType> dtype = std::nullopt, bool keepdim = false) const;
+  Tensor mean(const IntArray& axis = {}, bool keepdim = false) const;
+  Tensor max(const IntArray& axis = {}, bool keepdim = false) const;
+  Tensor min(const IntArray& axis = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> axis = std::nullopt, bool keepdim = false, DType dtype = DType::Int64) const;
+  Tensor reshape(const IntArray& shape) const;
+  Tensor squeeze(const IntArray& axis = {}) const;
+  Tensor unsqueeze(const IntArray& axis) const;
+  Tensor flatten(int64_t start_axis = 0, int64_t stop_axis = -1) const;
+  Tensor transpose(const IntArray& perm) const;
+  Tensor t() const;
+  Tensor& add_(const Tensor& y);
+  Tensor& subtract_(const Tensor& y);
+  Tensor& multiply_(const Tensor& y);
+  Tensor& scale_(const Scalar& scale = 1.0, const Scalar& bias = 0.0, bool bias_after_scale = true);
 
  private:
   std::shared_ptr<TensorImpl> impl_;

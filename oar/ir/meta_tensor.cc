@@ -1,6 +1,8 @@
 #include "oar/ir/meta_tensor.h"
 
-#include "oar/ops/generated/ir_shape_only.h"
+#include "oar/ops/generated/shape_only/elementwise.h"
+#include "oar/ops/generated/shape_only/fused.h"
+#include "oar/ops/op_helpers.h"
 
 namespace oar::ir::shape_only {
 

@@ -12,7 +12,7 @@
 
 #include "oar/ir/attribute.h"
 #include "oar/ir/operation.h"
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::ir {
 

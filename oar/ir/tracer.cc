@@ -60,8 +60,7 @@ Tensor Tracer::symbolic(Value* v) const {
   impl->strides = contiguous_strides(known);
   impl->numel = unknown ? -1 : numel_of(known);
   impl->storage = no_memory;
-  impl->symbolic = v;
-  impl->symbolic_owner = program_;
+  impl->symbolic = std::make_shared<TracedValue>(v, program_);
   return Tensor(std::move(impl));
 }
 
@@ -106,10 +105,11 @@ Value* Tracer::capture(const Tensor& t) {
 Value* Tracer::value_of(const Tensor& t) {
   OAR_ENFORCE(t.defined(), InvalidArgument, "static program: an operand tensor is undefined");
   if (!t.is_symbolic()) return capture(t);
-  OAR_ENFORCE(t.impl()->symbolic_owner.get() == program_.get(), InvalidArgument,
+  const TracedValue* bound = traced(t);
+  OAR_ENFORCE(bound && bound->program == program_, InvalidArgument,
               "static program: this tensor belongs to another program (it was made under another "
               "program_guard); build each program from its own inputs");
-  return t.impl()->symbolic;
+  return bound->value;
 }
 
 std::vector<Value*> Tracer::values_of(const std::vector<Tensor>& ts) {
@@ -194,7 +194,6 @@ void rebind_symbolic(Tensor& x, const Tensor& r) {
   xi.strides = ri.strides;
   xi.numel = ri.numel;
   xi.symbolic = ri.symbolic;
-  xi.symbolic_owner = ri.symbolic_owner;
 }
 
 }  // namespace oar::ir

@@ -21,6 +21,18 @@
 
 namespace oar::ir {
 
+// What a symbolic tensor stands for (its TensorImpl::symbolic): `value` of `program`, which the
+// binding keeps alive.
+struct TracedValue final : SymbolicBinding {
+  TracedValue(Value* v, std::shared_ptr<Program> p) : value(v), program(std::move(p)) {}
+  Value* value;
+  std::shared_ptr<Program> program;
+};
+// The binding of a symbolic tensor; null for a tensor with data.
+inline const TracedValue* traced(const Tensor& t) {
+  return dynamic_cast<const TracedValue*>(t.impl()->symbolic.get());
+}
+
 class Tracer {
  public:
   explicit Tracer(std::shared_ptr<Program> program);

@@ -5,14 +5,9 @@
 
 #include "oar/core/int_array.h"
 #include "oar/core/tensor.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar {
-
-// What infer_meta computes for one output.
-struct Meta {
-  Shape shape;
-  DType dtype;
-};
 
 // Sums `grad` over the dimensions that were broadcast to reach it, giving `shape`. Backward
 // formulas pass an input's shape(), so the node keeps only that shape, not the input.
@@ -54,14 +49,6 @@ DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 
 // where(cond, grad, 0): routes a gradient through the positions where cond holds.
 Tensor mask_grad(const Tensor& grad, const Tensor& cond);
-// Raises TypeMismatch (TypeError) naming op and arg unless t is float32 or float64.
-void check_float32_or_64(const char* op, const char* arg, const Tensor& t);
-// The same for any floating dtype (float16, bfloat16, float32, float64).
-void check_floating(const char* op, const char* arg, const Tensor& t);
-// For backward ops (which a program file may also call with anything): `t` is defined and has
-// the given shape and dtype (those of the tensor it is the gradient of, or of its statistics, as
-// the forward's infer_meta gives them); InvalidArgument naming op and arg otherwise.
-void check_same_meta(const char* op, const char* arg, const Tensor& t, const Shape& shape, DType dtype);
 // x with its last two dims swapped (a view): the batched matrix transpose.
 Tensor mT(const Tensor& x);
 // conj(t) for complex t, t itself otherwise: the chain rule for complex inputs multiplies the

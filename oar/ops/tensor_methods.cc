@@ -1,6 +1,6 @@
 // The Tensor members that run ops: host reads (item, to_vector, to_string), copies and views
-// (contiguous, clone, detach, copy_). Declared in oar/core/tensor.h, defined here, in the op
-// layer, because they need kernels and the generated API.
+// (contiguous, clone, detach, copy_) and the fixed set of ops as methods. Declared in
+// oar/core/tensor.h, defined here, in the op layer, because they need kernels and the op API.
 #include <functional>
 #include <sstream>
 
@@ -9,7 +9,10 @@
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/ops/device_dispatch.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/linalg.h"
+#include "oar/ops/generated/api/reduce.h"
+#include "oar/ops/generated/api/shape.h"
 
 namespace oar {
 
@@ -106,5 +109,46 @@ std::string Tensor::to_string() const {
 }
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << t.to_string(); }
+
+// The ops as methods: each is its op with this tensor as the first argument.
+Tensor Tensor::add(const Tensor& y) const { return oar::add(*this, y); }
+Tensor Tensor::subtract(const Tensor& y) const { return oar::subtract(*this, y); }
+Tensor Tensor::multiply(const Tensor& y) const { return oar::multiply(*this, y); }
+Tensor Tensor::divide(const Tensor& y) const { return oar::divide(*this, y); }
+Tensor Tensor::matmul(const Tensor& y, bool transpose_x, bool transpose_y) const {
+  return oar::matmul(*this, y, transpose_x, transpose_y);
+}
+Tensor Tensor::pow(const Scalar& y) const { return oar::pow(*this, y); }
+Tensor Tensor::scale(const Scalar& scale, const Scalar& bias, bool bias_after_scale) const {
+  return oar::scale(*this, scale, bias, bias_after_scale);
+}
+Tensor Tensor::abs() const { return oar::abs(*this); }
+Tensor Tensor::exp() const { return oar::exp(*this); }
+Tensor Tensor::log() const { return oar::log(*this); }
+Tensor Tensor::sqrt() const { return oar::sqrt(*this); }
+Tensor Tensor::cast(DType dtype) const { return oar::cast(*this, dtype); }
+Tensor Tensor::sum(const IntArray& axis, std::optional<DType> dtype, bool keepdim) const {
+  return oar::sum(*this, axis, dtype, keepdim);
+}
+Tensor Tensor::mean(const IntArray& axis, bool keepdim) const { return oar::mean(*this, axis, keepdim); }
+Tensor Tensor::max(const IntArray& axis, bool keepdim) const { return oar::max(*this, axis, keepdim); }
+Tensor Tensor::min(const IntArray& axis, bool keepdim) const { return oar::min(*this, axis, keepdim); }
+Tensor Tensor::argmax(std::optional<int64_t> axis, bool keepdim, DType dtype) const {
+  return oar::argmax(*this, axis, keepdim, dtype);
+}
+Tensor Tensor::reshape(const IntArray& shape) const { return oar::reshape(*this, shape); }
+Tensor Tensor::squeeze(const IntArray& axis) const { return oar::squeeze(*this, axis); }
+Tensor Tensor::unsqueeze(const IntArray& axis) const { return oar::unsqueeze(*this, axis); }
+Tensor Tensor::flatten(int64_t start_axis, int64_t stop_axis) const {
+  return oar::flatten(*this, start_axis, stop_axis);
+}
+Tensor Tensor::transpose(const IntArray& perm) const { return oar::transpose(*this, perm); }
+Tensor Tensor::t() const { return oar::t(*this); }
+Tensor& Tensor::add_(const Tensor& y) { return oar::add_(*this, y); }
+Tensor& Tensor::subtract_(const Tensor& y) { return oar::subtract_(*this, y); }
+Tensor& Tensor::multiply_(const Tensor& y) { return oar::multiply_(*this, y); }
+Tensor& Tensor::scale_(const Scalar& scale, const Scalar& bias, bool bias_after_scale) {
+  return oar::scale_(*this, scale, bias, bias_after_scale);
+}
 
 }  // namespace oar

@@ -7,7 +7,7 @@
 #include "oar/autograd/grad_mode.h"
 #include "oar/ir/builder.h"
 #include "oar/ir/op_registry.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/elementwise.h"
 #include "oar/pass/op_effects.h"
 #include "oar/pass/rewrite_helpers.h"
 

@@ -4,7 +4,13 @@
 #include <utility>
 
 #include "oar/autograd/grad_mode.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/conv.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/nn_common.h"
+#include "oar/ops/generated/api/norm.h"
+#include "oar/ops/generated/api/reduce.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/pass/rewrite_helpers.h"
 
 namespace oar::pass {

@@ -31,10 +31,10 @@ int64_t value_index(const Tensor& t) {
   OAR_ENFORCE(t.defined() && t.is_symbolic(), InvalidArgument,
               "this tensor is not a value of a static program (it holds data); fetch values returned by ops "
               "applied to static.data inputs");
-  auto* program = static_cast<const Program*>(t.impl()->symbolic_owner.get());
-  auto values = program->values();
+  const ir::TracedValue* bound = ir::traced(t);
+  auto values = bound->program->values();
   for (size_t i = 0; i < values.size(); ++i)
-    if (values[i] == t.impl()->symbolic) return static_cast<int64_t>(i);
+    if (values[i] == bound->value) return static_cast<int64_t>(i);
   OAR_THROW(NotFound, "this tensor's value is no longer in its program (a pass removed it)");
 }
 
@@ -44,7 +44,7 @@ std::vector<std::string> parameters_reaching(const Tensor& t) {
   value_index(t);  // checks that t is symbolic
   std::vector<std::string> out;
   std::unordered_set<const ir::Operation*> seen;
-  std::vector<const Value*> work{t.impl()->symbolic};
+  std::vector<const Value*> work{ir::traced(t)->value};
   auto visit_op = [&](const ir::Operation* op, auto& self) -> void {
     if (!op || !seen.insert(op).second) return;
     if (op->name() == "parameter") out.push_back(op->attr("name")->as_string("name"));
@@ -118,12 +118,12 @@ void bind_ir(nb::module_& parent) {
   m.def("parameters_reaching", &parameters_reaching, nb::arg("tensor"));
   m.def("program_of", [](const Tensor& t) {
     value_index(t);
-    return std::static_pointer_cast<Program>(t.impl()->symbolic_owner);
+    return ir::traced(t)->program;
   });
   // (defining op name or "block_argument", result index) for Value's repr.
   m.def("value_info", [](const Tensor& t) {
     value_index(t);
-    const Value* v = t.impl()->symbolic;
+    const Value* v = ir::traced(t)->value;
     return std::make_pair(v->is_block_argument() ? std::string("block_argument") : v->defining_op()->name(),
                           static_cast<int64_t>(v->index()));
   });

@@ -3,7 +3,12 @@
 #include "oar/ir/tracer.h"
 #include "oar/autograd/grad_mode.h"
 #include "oar/kernels/cpu/elementwise.h"
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/linalg.h"
+#include "oar/ops/generated/api/reduce.h"
+#include "oar/ops/generated/api/shape.h"
+#include "oar/ops/generated/api/special.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar::python {

@@ -74,7 +74,7 @@ TEST(Executor, MatchesEagerAndChecksFeeds) {
   runtime::Executor exe(m.program);
   Tensor x = randn({5, 4});
   runtime::RunStats stats;
-  auto out = exe.run({{"x", x}}, m.params, {m.out_sym.impl()->symbolic}, &stats);
+  auto out = exe.run({{"x", x}}, m.params, {ir::traced(m.out_sym)->value}, &stats);
   EXPECT_TRUE(allclose(out[0], m.eager(x), 1e-6, 1e-6).item<bool>());
   EXPECT_GT(stats.ops_run, 0);
   EXPECT_NE(error_of([&] { exe.run({{"x", randn({5, 3})}}, m.params, {}); })
@@ -101,11 +101,11 @@ TEST(Executor, ControlFlowAndErrorContext) {
         [&](const std::vector<Tensor>& v) { return std::vector<Tensor>{scale(v[0], 2.0)}; })[0];
   }
   runtime::Executor exe(program);
-  const std::vector<const ir::Value*> fetch{y_sym.impl()->symbolic, loop_sym.impl()->symbolic};
+  const std::vector<const ir::Value*> fetch{ir::traced(y_sym)->value, ir::traced(loop_sym)->value};
   auto pos = exe.run({{"x", Tensor::from_vector<float>({1, 2, 3}, {3})}}, {}, fetch);
   EXPECT_EQ(pos[0].to_vector<float>(), (std::vector<float>{1, 4, 9}));
   EXPECT_EQ(pos[1].to_vector<float>(), (std::vector<float>{32, 64, 96}));  // sum 6 -> 12 -> ... -> 96 -> 192
-  auto neg_out = exe.run({{"x", Tensor::from_vector<float>({-1, -2, -3}, {3})}}, {}, {y_sym.impl()->symbolic});
+  auto neg_out = exe.run({{"x", Tensor::from_vector<float>({-1, -2, -3}, {3})}}, {}, {ir::traced(y_sym)->value});
   EXPECT_EQ(neg_out[0].to_vector<float>(), (std::vector<float>{1, 2, 3}));
 }
 
@@ -122,7 +122,7 @@ TEST(Executor, FreesIntermediatesAfterTheirLastReader) {
   }
   runtime::Executor exe(program);
   runtime::RunStats stats;
-  exe.run({{"x", randn({1 << 20})}}, {}, {out.impl()->symbolic}, &stats);
+  exe.run({{"x", randn({1 << 20})}}, {}, {ir::traced(out)->value}, &stats);
   EXPECT_EQ(stats.ops_run, 21);
   EXPECT_LE(stats.peak_bytes, 3 * (4 << 20));  // never 20 intermediates
 }
@@ -148,13 +148,13 @@ TEST(Executor, RunsElementwiseOpsInPlaceOnlyOverValuesNobodyElseReads) {
   const Tensor a_ref = exp(x), b_ref = relu(a_ref), t_ref = tanh(b_ref), c_ref = add(t_ref, t_ref);
   const Tensor d_ref = add(relu(x), c_ref);
   runtime::RunStats stats;
-  auto out = exe.run({{"x", x}}, {}, {d_sym.impl()->symbolic}, &stats);
+  auto out = exe.run({{"x", x}}, {}, {ir::traced(d_sym)->value}, &stats);
   EXPECT_TRUE(allclose(out[0], d_ref, 1e-6, 1e-6).item<bool>());
   EXPECT_EQ(stats.ops_in_place, 3);  // relu over exp(x), tanh over relu, the last add over relu(x)
   EXPECT_EQ(x.to_vector<float>(), x_before);
   // Fetching the intermediates keeps them intact: relu does not overwrite a, the add not c.
-  out = exe.run({{"x", x}}, {}, {a_sym.impl()->symbolic, b_sym.impl()->symbolic, c_sym.impl()->symbolic,
-                                 d_sym.impl()->symbolic}, &stats);
+  out = exe.run({{"x", x}}, {}, {ir::traced(a_sym)->value, ir::traced(b_sym)->value, ir::traced(c_sym)->value,
+                                 ir::traced(d_sym)->value}, &stats);
   EXPECT_TRUE(allclose(out[0], a_ref, 1e-6, 1e-6).item<bool>());
   EXPECT_TRUE(allclose(out[1], b_ref, 1e-6, 1e-6).item<bool>());
   EXPECT_TRUE(allclose(out[2], c_ref, 1e-6, 1e-6).item<bool>());
@@ -178,7 +178,7 @@ TEST(Executor, InPlaceStepsLowerThePeakOfAChain) {
   runtime::Executor exe(program);
   runtime::RunStats stats;
   const Tensor x = randn({1 << 20});
-  auto got = exe.run({{"x", x}}, {}, {out.impl()->symbolic}, &stats);
+  auto got = exe.run({{"x", x}}, {}, {ir::traced(out)->value}, &stats);
   EXPECT_EQ(stats.ops_in_place, 19);
   EXPECT_LE(stats.peak_bytes, (4 << 20) + 4096);
   Tensor ref = exp(x);
@@ -279,14 +279,14 @@ TEST(Executor, InterOpThreadsRunIndependentOpsAndRethrowErrors) {
   runtime::Executor seq(program);
   runtime::Executor par(program, runtime::ExecutorOptions{2});
   runtime::NamedTensors feeds{{"x", x}, {"w", randn({64, 64})}};
-  auto a = seq.run(feeds, {}, {out.impl()->symbolic, bad.impl()->symbolic});
+  auto a = seq.run(feeds, {}, {ir::traced(out)->value, ir::traced(bad)->value});
   for (int rep = 0; rep < 5; ++rep) {
-    auto b = par.run(feeds, {}, {out.impl()->symbolic, bad.impl()->symbolic});
+    auto b = par.run(feeds, {}, {ir::traced(out)->value, ir::traced(bad)->value});
     EXPECT_TRUE(equal_all(a[0], b[0]).item<bool>());
     EXPECT_TRUE(equal_all(a[1], b[1]).item<bool>());
   }
   feeds["w"] = randn({3, 64});
-  const std::string err = error_of([&] { par.run(feeds, {}, {out.impl()->symbolic}); });
+  const std::string err = error_of([&] { par.run(feeds, {}, {ir::traced(out)->value}); });
   EXPECT_NE(err.find("op 'matmul' (inputs: float32[64, 64], float32[3, 64])"), std::string::npos) << err;
 }
 

@@ -7,7 +7,7 @@
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/ops/infer_meta/vision.h"
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::kernels {
 namespace {

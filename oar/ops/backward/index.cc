@@ -1,6 +1,8 @@
 #include "oar/ops/backward/index.h"
 
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/index.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar {

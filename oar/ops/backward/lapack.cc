@@ -1,6 +1,9 @@
 #include "oar/ops/backward/lapack.h"
 
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/lapack.h"
+#include "oar/ops/generated/api/linalg.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar {

@@ -1,6 +1,10 @@
 #include "oar/ops/backward/loss.h"
 
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/nn_common.h"
+#include "oar/ops/generated/api/reduce.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar {

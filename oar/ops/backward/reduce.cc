@@ -2,7 +2,10 @@
 
 #include <cmath>
 
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/reduce.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/ops/infer_meta/reduce.h"
 #include "oar/ops/op_helpers.h"
 

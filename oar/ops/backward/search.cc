@@ -1,6 +1,9 @@
 #include "oar/ops/backward/search.h"
 
-#include "oar/ops/generated/api.h"
+#include "oar/ops/generated/api/creation.h"
+#include "oar/ops/generated/api/elementwise.h"
+#include "oar/ops/generated/api/search.h"
+#include "oar/ops/generated/api/shape.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar {

@@ -2,16 +2,17 @@
 //
 // A composite op is an op written with other ops (`composite: true` in its spec). Its body is an
 // ordinary C++ function named after the op, in oar/ops/composite/<family>.cc, and that file is
-// compiled twice:
+// compiled twice, each time through a generated file (gen/oar/ops/generated/) that first includes
+// the API headers of the op families the bodies call (found by tools/gen_ops.py):
 //
-//  - eager (a plain source of liboar): the bodies live in namespace oar::composite and compute
+//  - eager (composite_<family>.cc): the bodies live in namespace oar::composite and compute
 //    with oar::Tensor. The generated oar::<op> traces it, picks its device, then calls
 //    oar::composite::<op>. A call inside a body to another op reaches the public op, so it traces
 //    and places itself too.
-//  - shape-only (OAR_SHAPE_ONLY, through the generated gen/.../shape_only_<family>.cc): the same
-//    bodies live in namespace oar::ir::shape_only and `Tensor` means ir::shape_only::MetaTensor.
-//    Each body then *is* the op's shape-only twin declared in ir_shape_only.h: the IR infers a
-//    composite's result types by running its body on placeholders (oar/ir/meta_tensor.h).
+//  - shape-only (OAR_SHAPE_ONLY, shape_only_<family>.cc): the same bodies live in namespace
+//    oar::ir::shape_only and `Tensor` means ir::shape_only::MetaTensor. Each body then *is* the
+//    op's shape-only twin declared in shape_only/<family>.h: the IR infers a composite's result
+//    types by running its body on placeholders (oar/ir/meta_tensor.h).
 //
 // Rules for bodies, which the two compiles enforce:
 //  - Write `Tensor` and, for a Tensor[] argument, `const TensorList&`.
@@ -34,7 +35,6 @@
 #ifdef OAR_SHAPE_ONLY
 
 #include "oar/ir/meta_tensor.h"
-#include "oar/ops/generated/ir_shape_only.h"
 #define OAR_COMPOSITE_NAMESPACE oar::ir::shape_only
 namespace oar::ir::shape_only {
 using Tensor = MetaTensor;
@@ -43,7 +43,6 @@ using TensorList = MetaTensorList;
 
 #else
 
-#include "oar/ops/generated/api.h"
 #define OAR_COMPOSITE_NAMESPACE oar::composite
 namespace oar::composite {
 using TensorList = std::vector<Tensor>;

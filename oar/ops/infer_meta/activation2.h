@@ -1,6 +1,6 @@
 // Shape/dtype rules and argument checks of the activations in activation2.yaml.
 #pragma once
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 

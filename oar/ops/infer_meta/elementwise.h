@@ -1,6 +1,6 @@
 // Shape/dtype rules for elementwise ops (shared by eager and static mode).
 #pragma once
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 

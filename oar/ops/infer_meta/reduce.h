@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 

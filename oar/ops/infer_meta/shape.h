@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "oar/core/view_plan.h"
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 

@@ -1,6 +1,6 @@
 // Shape/dtype rules for softmax and log_softmax: the output is like x, which must be floating.
 #pragma once
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 

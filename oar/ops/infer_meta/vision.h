@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "oar/ops/op_helpers.h"
+#include "oar/ops/infer_meta/meta.h"
 
 namespace oar::infer_meta {
 
