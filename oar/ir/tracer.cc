@@ -96,9 +96,8 @@ Value* Tracer::capture(const Tensor& t) {
   at.set_insertion_point(&top, pos);
   Value* v = at.parameter(name, TensorType(t.dtype(), t.shape()));
   captured_values_[t.impl()] = v;
-  // Programs run on the host (the executor's place): a device tensor is captured as a host
-  // copy (a constant made on the expected device while tracing, say).
-  captured_[name] = t.place().is_host() ? t : t.cpu();
+  // Kept where it lives: the executor moves a parameter that is not on its place there.
+  captured_[name] = t;
   return v;
 }
 

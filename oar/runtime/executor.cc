@@ -226,7 +226,12 @@ class Executor::Run {
       }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    const Place place = expected_place();  // the run's place: each worker creates tensors there
+    for (int t = 1; t < threads; ++t)
+      pool.emplace_back([&worker, place] {
+        ExpectedPlaceGuard on(place);
+        worker();
+      });
     worker();
     for (auto& t : pool) t.join();
     if (error) std::rethrow_exception(error);
@@ -377,7 +382,7 @@ class Executor::Run {
     bool ok = t.dtype() == want.dtype && t.ndim() == static_cast<int64_t>(want.shape.size());
     for (size_t i = 0; ok && i < want.shape.size(); ++i) ok = want.shape[i] < 0 || want.shape[i] == t.shape()[i];
     OAR_ENFORCE(ok, InvalidArgument, what, " '", name, "': expected ", want.str(), ", got ", describe(t));
-    return t;
+    return t.place() == expected_place() ? t : t.to(expected_place());  // the run's place (see run)
   }
 
   std::string context(const Plan::Step& s, const Error& e) const {
@@ -437,6 +442,7 @@ std::vector<Tensor> Executor::run(const NamedTensors& feeds, const NamedTensors&
     keep[plan_->id.at(v)] = true;
   }
   ir::TracingScope eager(nullptr);  // ops run now, even while a program is being built
+  ExpectedPlaceGuard on(options_.place);  // inputs are moved here and ops without inputs run here
   autograd::GradModeGuard grad_mode(plan_->has_grad || (autograd && autograd::grad_enabled()));
   Run r(*plan_, feeds, params, keep);
   const bool parallel = options_.inter_op_threads > 1 && !plan_->has_grad && !plan_->has_random &&
@@ -444,7 +450,7 @@ std::vector<Tensor> Executor::run(const NamedTensors& feeds, const NamedTensors&
   if (parallel) {
     r.parallel(program_->block(), options_.inter_op_threads);
   } else {
-    r.allow_inplace(!autograd::grad_enabled());
+    r.allow_inplace(!autograd::grad_enabled() && options_.place.is_host());  // host in-place kernels
     r.block(program_->block(), {});
   }
   std::vector<Tensor> out;

@@ -27,6 +27,9 @@ struct ExecutorOptions {
   // another). Used for programs without grad ops or random ops (their results must not depend on
   // the order); each worker's kernels then get cores / threads OpenMP threads.
   int inter_op_threads = 1;
+  // Where the program runs: feeds and parameters elsewhere are copied here (differentiably),
+  // ops without tensor inputs create their results here, and fetches come back from here.
+  Place place = CPUPlace();
 };
 
 struct RunStats {

@@ -161,8 +161,11 @@ void bind_ir(nb::module_& parent) {
   m.def("set_tracer", [](Tracer* t) { ir::exchange_current_tracer(t); }, nb::arg("tracer").none());
 
   nb::class_<runtime::Executor>(m, "Executor")
-      .def("__init__", [](runtime::Executor* e, std::shared_ptr<Program> p) { new (e) runtime::Executor(std::move(p)); },
-           nb::arg("program"))
+      .def("__init__", [](runtime::Executor* e, std::shared_ptr<Program> p, const std::string& place) {
+             runtime::ExecutorOptions options;
+             options.place = parse_place(place, "Executor");
+             new (e) runtime::Executor(std::move(p), options);
+           }, nb::arg("program"), nb::arg("place") = "cpu")
       .def("run", [](const runtime::Executor& e, const runtime::NamedTensors& feeds,
                      const runtime::NamedTensors& params, const std::vector<int64_t>& fetch, bool autograd) {
         const auto& values = e.values();

@@ -229,3 +229,73 @@ def test_tensor_to_forms():
     assert d.to("cpu").place == oar.CPUPlace()
     like = oar.to_tensor([0], place=oar.CustomPlace("custom_cpu", 1))
     assert x.to(like).place == oar.CustomPlace("custom_cpu", 1) and x.to(like).dtype == oar.int64
+
+
+def _affine_program(w):
+    """A static program: softmax(x @ w + 1) over feeds x[-1, 3], with w captured as a weight."""
+    from oar import static
+    main = static.Program()
+    oar.enable_static()
+    try:
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [None, 3], "float32")
+            y = oar.nn.functional.softmax(oar.matmul(x, oar.to_tensor(w)) + 1.0, axis=-1)
+    finally:
+        oar.disable_static()
+    return main, y
+
+
+def test_static_executor_runs_on_its_place():
+    from oar import static
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((3, 4)).astype(np.float32)
+    xs = rng.standard_normal((6, 3)).astype(np.float32)
+    main, y = _affine_program(w)
+    want, = static.Executor(oar.CPUPlace()).run(main, feed={"x": xs}, fetch_list=[y])
+    exe = static.Executor(oar.CustomPlace("custom_cpu", 0))
+    out, = exe.run(main, feed={"x": xs}, fetch_list=[y], return_numpy=False)
+    assert out.place == oar.CustomPlace("custom_cpu", 0)  # computed there, fetched from there
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-5, atol=1e-6)
+    # A feed already on another device is moved to the executor's place.
+    out, = exe.run(main, feed={"x": on_dev(xs)}, fetch_list=[y])
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-6)
+    # Executor(None) is the expected place, as in Paddle.
+    oar.device.set_device(DEV)
+    try:
+        out, = static.Executor().run(main, feed={"x": xs}, fetch_list=[y], return_numpy=False)
+    finally:
+        oar.device.set_device("cpu")
+    assert out.place == oar.CustomPlace("custom_cpu", 0)
+
+
+def test_static_executor_has_no_host_fallback():
+    from oar import static
+    main = static.Program()
+    oar.enable_static()
+    try:
+        with static.program_guard(main, static.Program()):
+            x = static.data("x", [2], "float32")
+            y = oar.erfinv(x)
+    finally:
+        oar.disable_static()
+    exe = static.Executor(oar.CustomPlace("custom_cpu", 0))
+    with pytest.raises(NotImplementedError, match="erfinv.*custom_cpu"):
+        exe.run(main, feed={"x": np.array([0.1, 0.2], np.float32)}, fetch_list=[y])
+
+
+def test_to_static_layer_runs_where_its_inputs_are():
+    oar.seed(3)
+    model = oar.nn.Sequential(oar.nn.Linear(3, 5), oar.nn.ReLU(), oar.nn.Linear(5, 2))
+    model.to(oar.CustomPlace("custom_cpu", 0))
+    xs = np.random.default_rng(6).standard_normal((4, 3)).astype(np.float32)
+    eager = model(on_dev(xs))
+    eager.sum().backward()
+    want_grad = model[0].weight.grad.numpy()
+    model.clear_gradients()
+    static_model = oar.jit.to_static(model)
+    out = static_model(on_dev(xs))
+    assert out.place == oar.CustomPlace("custom_cpu", 0)
+    np.testing.assert_allclose(out.numpy(), eager.numpy(), rtol=1e-5, atol=1e-6)
+    out.sum().backward()  # through the program, back to the device weights
+    assert model[0].weight.grad.place == oar.CustomPlace("custom_cpu", 0)
+    np.testing.assert_allclose(model[0].weight.grad.numpy(), want_grad, rtol=1e-5, atol=1e-6)

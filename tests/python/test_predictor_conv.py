@@ -14,7 +14,7 @@ import oar
 import oar.nn as nn
 from oar.static import InputSpec
 
-# Programs run on the host (the executor and predictor have no device place yet).
+# The predictor runs on the host (it has no device place yet).
 pytestmark = pytest.mark.host_only
 
 

@@ -9,7 +9,7 @@ import pytest
 import oar
 from oar.static import InputSpec
 
-# Programs run on the host (the executor and predictor have no device place yet).
+# The predictor runs on the host (it has no device place yet).
 pytestmark = pytest.mark.host_only
 
 nn = oar.nn

@@ -8,7 +8,7 @@ import oar
 import oar.nn.functional as F
 from oar import static
 
-# Programs run on the host (the executor and predictor have no device place yet).
+# Host programs: these run on the CPU place (test_device_custom_cpu.py runs programs on a device).
 pytestmark = pytest.mark.host_only
 
 

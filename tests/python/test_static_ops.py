@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-# Programs run on the host (the executor and predictor have no device place yet).
+# Host programs: these run on the CPU place (test_device_custom_cpu.py runs programs on a device).
 pytestmark = pytest.mark.host_only
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))

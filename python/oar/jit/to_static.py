@@ -46,7 +46,18 @@ class ConcreteProgram:
         self.input_names = input_names
         self.output_spec = output_spec
         self.fetch_indices = fetch_indices
-        self.executor = _ir.Executor(program._program)
+        self._executors = {}  # place key -> the C++ executor that runs the program there
+
+    def run(self, feeds, params):
+        """Runs the program where its inputs are (the first tensor input's place; the expected
+        place when there is none), recording autograd: a device model stays on its device."""
+        tensors = [t for t in feeds.values() if isinstance(t, _C.Tensor)]
+        place = _C._place_of(tensors[0]) if tensors else _C._get_device()
+        executor = self._executors.get(place)
+        if executor is None:
+            executor = self._executors[place] = _ir.Executor(self.main_program._program, place)
+        outs, _ = executor.run(feeds, params, self.fetch_indices, True)
+        return outs
 
     @property
     def parameters(self):
@@ -172,7 +183,7 @@ class StaticFunction:
         entry, specs = self._entry(args, kwargs)
         tensors = [a for a, s in zip(args, specs) if s is not None]
         feeds = dict(zip(entry.input_names, tensors))
-        outs, _ = entry.executor.run(feeds, entry.main_program._parameters(), entry.fetch_indices, True)
+        outs = entry.run(feeds, entry.main_program._parameters())
         return _unflatten(entry.output_spec, iter(outs))
 
 

@@ -48,10 +48,9 @@ class TranslatedLayer(Layer):
             raise ValueError(f"TranslatedLayer: the model takes {len(self._input_names)} input(s) "
                              f"{self._input_names}, got {len(inputs)}")
         from ..tensor.creation import to_tensor
-        # The loaded program runs on the CPU: feeds go there.
-        feeds = {n: (_C._to_place(x, "cpu") if isinstance(x, _C.Tensor) else to_tensor(x, place="cpu"))
-                 for n, x in zip(self._input_names, inputs)}
-        outs, _ = self._concrete.executor.run(feeds, self._weights(), self._concrete.fetch_indices, True)
+        # The program runs where the inputs are (arrays: on the expected place).
+        feeds = {n: (x if isinstance(x, _C.Tensor) else to_tensor(x)) for n, x in zip(self._input_names, inputs)}
+        outs = self._concrete.run(feeds, self._weights())
         return outs[0] if len(outs) == 1 else list(outs)
 
     def program(self, method_name="forward"):

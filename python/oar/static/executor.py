@@ -88,9 +88,10 @@ def scope_guard(scope):
 
 
 def _as_tensor(value):
-    """A feed as a host tensor: programs run on the CPU (their place is not yet a device's)."""
+    """A feed as a tensor: arrays become host tensors (the C++ executor moves every feed to the
+    place it runs on)."""
     if isinstance(value, _C.Tensor):
-        return value if _C._place_of(value) == "cpu" else _C._to_place(value, "cpu")
+        return value
     from ..tensor.creation import to_tensor
     return to_tensor(np.asarray(value), place="cpu")
 
@@ -99,9 +100,9 @@ class _Compiled:
     """What running one program needs, computed once per program state (its op count): the C++
     executor, the input names, the captured weights and the value index of each fetch target."""
 
-    def __init__(self, program, num_ops):
+    def __init__(self, program, num_ops, place):
         self.program, self.num_ops = program, num_ops
-        self.executor = _ir.Executor(program._program)
+        self.executor = _ir.Executor(program._program, place)
         self.input_names = set(program._program.input_names())
         self.params = program._parameters()
         self._indices = {}  # TensorImpl id -> (tensor kept alive, value index)
@@ -115,16 +116,20 @@ class _Compiled:
 
 
 class Executor:
-    """Runs programs (paddle.static.Executor). place is accepted for compatibility (CPU)."""
+    """Runs programs (paddle.static.Executor) on `place`: a Place or device string; None, as in
+    Paddle, is the expected place (``oar.set_device``). Feeds and weights are copied there, and
+    fetched tensors live there."""
 
     def __init__(self, place=None):
+        from ..framework.place import placement_key
         self.place = place
+        self._place_key = _C._get_device() if place is None else placement_key("Executor", place)
         self._compiled = {}  # id(program) -> _Compiled
 
     def _compiled_for(self, program, num_ops):
         hit = self._compiled.get(id(program))
         if hit is None or hit.program is not program or hit.num_ops != num_ops:
-            hit = _Compiled(program, num_ops)
+            hit = _Compiled(program, num_ops, self._place_key)
             self._compiled[id(program)] = hit
         return hit
 
