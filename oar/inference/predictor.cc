@@ -1,9 +1,11 @@
 #include "oar/inference/predictor.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "oar/core/parallel.h"
+#include "oar/device/device_registry.h"
 #include "oar/inference/thread_tuner.h"
 #include "oar/kernels/cpu/frozen_weights.h"
 #include "oar/ir/block.h"
@@ -15,6 +17,43 @@ namespace oar::inference {
 
 Config::Config(const std::string& model_dir)
     : Config(model_dir + "/inference.pdmodel", model_dir + "/inference.pdiparams") {}
+
+void Config::EnableUseGpu(uint64_t memory_pool_init_size_mb, int device_id) {
+  OAR_ENFORCE(device_id >= 0, InvalidArgument, "Config.enable_use_gpu: device_id must be >= 0, got ", device_id);
+  pool_mb_ = memory_pool_init_size_mb;
+  const int gpus = device::device_count("gpu");
+  if (gpus <= device_id) {  // as Paddle's CPU build: say so, and stay on the CPU (use_gpu() is false)
+    std::fprintf(stderr, "oar.inference: Config.enable_use_gpu(device_id=%d): %d GPU(s) can be used here; "
+                 "the predictor runs on the CPU\n", device_id, gpus);
+    return;
+  }
+  place_ = GPUPlace(device_id);
+}
+
+void Config::EnableCustomDevice(const std::string& device_type, int device_id) {
+  OAR_ENFORCE(device_id >= 0, InvalidArgument, "Config.enable_custom_device: device_id must be >= 0, got ",
+              device_id);
+  place_ = CustomPlace(device_type, device_id);
+}
+
+std::string Config::custom_device_type() const { return use_custom_device() ? place_.device_type() : ""; }
+
+namespace {
+
+// The place a Config asks for, checked: its device must be loaded (a plug-in loaded after
+// enable_custom_device counts).
+Place predictor_place(const Config& config) {
+  const Place want = config.place();
+  if (!want.is_host()) {
+    const int n = device::device_count(want.device_type());
+    OAR_ENFORCE(n > want.device_id, InvalidArgument, "Predictor: device ", want.str(),
+                " is not available (", n, " device(s) of type '", want.device_type(),
+                "' are loaded; load its plug-in with OAR_CUSTOM_DEVICE_ROOT or oar.device.load_custom_device)");
+  }
+  return want;
+}
+
+}  // namespace
 
 DType to_dtype(DataType t) {
   switch (t) {
@@ -49,23 +88,32 @@ struct Predictor::Shared {
   std::vector<std::string> input_names;
   int threads = 0;
   std::unique_ptr<ThreadCountTuner> tuner;  // the thread count of each run (shared by clones)
+  Place place;  // where the program runs and the weights live
 };
 
 Predictor::Predictor(const Config& config) {
   OAR_ENFORCE(!config.prog_file().empty(), InvalidArgument,
               "Predictor: the Config names no model; call SetModel(prog_file, params_file)");
   auto shared = std::make_shared<Shared>();
+  shared->place = predictor_place(config);
   jit::Model m = jit::load_model(config.prog_file(), config.params_file());
   shared->program = m.program;
   pass::ParameterStore store(m.params.begin(), m.params.end());
   if (config.ir_optim()) {
     // Fusions, conv + batch_norm folding, constant folding of the (frozen) weights, elementwise
-    // chains, dead code: the program and its weights change together.
+    // chains, dead code: the program and its weights change together. On a device, only the
+    // rewrites whose ops every backend runs (the fused ops have host kernels only).
     pass::PassManager pm;
-    pass::add_inference_passes(pm, &store);
+    if (shared->place.is_host()) {
+      pass::add_inference_passes(pm, &store);
+    } else {
+      pass::add_device_inference_passes(pm, &store);
+    }
     pm.run(*shared->program);
   }
-  for (const std::string& name : shared->program->parameter_names()) shared->params.emplace(name, store.at(name));
+  // The weights move to the predictor's place once, here, not at every run.
+  for (const std::string& name : shared->program->parameter_names())
+    shared->params.emplace(name, store.at(name).to(shared->place));
   for (auto& op : shared->program->block().ops())
     if (op->name() == "data") {
       const std::string n = op->attr("name")->as_string("name");
@@ -76,7 +124,7 @@ Predictor::Predictor(const Config& config) {
   OAR_ENFORCE(config.inter_op_num_threads() >= 1, InvalidArgument,
               "Config: inter-op threads must be at least 1, got ", config.inter_op_num_threads());
   shared->executor = std::make_unique<runtime::Executor>(
-      shared->program, runtime::ExecutorOptions{config.inter_op_num_threads()});
+      shared->program, runtime::ExecutorOptions{config.inter_op_num_threads(), shared->place});
   shared->threads = config.cpu_math_library_num_threads();
   shared->tuner = std::make_unique<ThreadCountTuner>(shared->threads > 0 ? shared->threads : get_num_threads());
   shared_ = std::move(shared);
@@ -100,6 +148,8 @@ ir::TensorType Predictor::input_type(const std::string& name) const {
   }
   return it->second;
 }
+
+const Place& Predictor::place() const { return shared_->place; }
 
 std::unique_ptr<Tensor> Predictor::GetInputHandle(const std::string& name) {
   input_type(name);  // checks the name
@@ -195,7 +245,9 @@ void Tensor::CopyToCpu(T* data) const {
   OAR_ENFORCE(data != nullptr, InvalidArgument, "CopyToCpu: '", name_, "': data is null");
   check_dtype(dtype_of<T>, "CopyToCpu");
   const oar::Tensor& t = slot();
-  if (t.numel()) std::memcpy(data, t.raw_data(), static_cast<size_t>(t.numel()) * sizeof(T));
+  // An output on a device comes to the host through the one synchronising read (Tensor::cpu).
+  const oar::Tensor host = t.place().is_host() ? t : t.cpu();
+  if (host.numel()) std::memcpy(data, host.raw_data(), static_cast<size_t>(host.numel()) * sizeof(T));
 }
 
 std::vector<int> Tensor::shape() const {

@@ -42,8 +42,25 @@ class Config {
   bool enable_memory_optim() const { return memory_optim_; }
   void DisableGlogInfo() {}
 
+  // Where the predictor runs (Paddle's device switches). EnableUseGpu's pool size is accepted
+  // for Paddle's API (oar's caching allocator grows on demand); without a usable GPU it warns
+  // and leaves the Config on the CPU, as Paddle's CPU build does. A custom device that is not
+  // loaded is an error when the predictor is made.
+  void EnableUseGpu(uint64_t memory_pool_init_size_mb = 100, int device_id = 0);
+  void DisableGpu() { place_ = CPUPlace(); }
+  bool use_gpu() const { return place_.type == DeviceType::GPU; }
+  int gpu_device_id() const { return use_gpu() ? place_.device_id : 0; }
+  uint64_t memory_pool_init_size_mb() const { return pool_mb_; }
+  void EnableCustomDevice(const std::string& device_type, int device_id = 0);
+  bool use_custom_device() const { return place_.type == DeviceType::Custom; }
+  std::string custom_device_type() const;
+  int custom_device_id() const { return use_custom_device() ? place_.device_id : 0; }
+  const Place& place() const { return place_; }
+
  private:
   std::string prog_file_, params_file_;
+  Place place_ = CPUPlace();
+  uint64_t pool_mb_ = 0;
   int threads_ = 0;
   int inter_op_threads_ = 1;
   bool ir_optim_ = true;
@@ -90,6 +107,8 @@ class Predictor {
 
   // The declared type of an input ("float32[-1, 1, 28, 28]").
   ir::TensorType input_type(const std::string& name) const;
+  // Where it runs: the Config's place (the CPU when the GPU asked for is not there).
+  const Place& place() const;
   const runtime::RunStats& last_run_stats() const { return stats_; }
 
  private:

@@ -41,4 +41,12 @@ void add_inference_passes(PassManager& pm, ParameterStore* params) {
   pm.add<DeadCodeElimination>();
 }
 
+void add_device_inference_passes(PassManager& pm, ParameterStore* params) {
+  pm.add<AlgebraicSimplification>();
+  pm.add<CommonSubexpressionElimination>();
+  pm.add<DeadCodeElimination>();
+  pm.add<ConstantFolding>(params, /*frozen_parameters=*/params != nullptr);  // folds on the host, at load
+  pm.add<DeadCodeElimination>();
+}
+
 }  // namespace oar::pass

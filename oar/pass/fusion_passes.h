@@ -9,6 +9,9 @@
 //     simplify, CSE, DCE, fusions (with BN folding when a store is given), constant folding
 //     (parameters frozen when a store is given), convolutions with oneDNN epilogues and
 //     channel-blocked activations (blocked_conv.h), elementwise chains, DCE.
+//   add_device_inference_passes(pm, params): for a program that runs on a device: the same
+//     simplifications and folding, without the fusions, whose fused and blocked-layout ops
+//     have host kernels only.
 #pragma once
 #include <memory>
 
@@ -20,5 +23,6 @@ namespace oar::pass {
 std::unique_ptr<Pass> make_fusion_pass(ParameterStore* params = nullptr);
 std::unique_ptr<Pass> make_conv_batch_norm_fold_pass(ParameterStore& params);
 void add_inference_passes(PassManager& pm, ParameterStore* params = nullptr);
+void add_device_inference_passes(PassManager& pm, ParameterStore* params = nullptr);
 
 }  // namespace oar::pass

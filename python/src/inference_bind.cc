@@ -68,7 +68,16 @@ void bind_inference(nb::module_& parent) {
       .def("ir_optim", &Config::ir_optim)
       .def("enable_memory_optim", &Config::EnableMemoryOptim, nb::arg("x") = true)
       .def("memory_optim_enabled", &Config::enable_memory_optim)
-      .def("disable_glog_info", &Config::DisableGlogInfo);
+      .def("disable_glog_info", &Config::DisableGlogInfo)
+      .def("enable_use_gpu", &Config::EnableUseGpu, nb::arg("memory_pool_init_size_mb"), nb::arg("device_id") = 0)
+      .def("disable_gpu", &Config::DisableGpu)
+      .def("use_gpu", &Config::use_gpu)
+      .def("gpu_device_id", &Config::gpu_device_id)
+      .def("memory_pool_init_size_mb", &Config::memory_pool_init_size_mb)
+      .def("enable_custom_device", &Config::EnableCustomDevice, nb::arg("device_type"), nb::arg("device_id") = 0)
+      .def("use_custom_device", &Config::use_custom_device)
+      .def("custom_device_type", &Config::custom_device_type)
+      .def("custom_device_id", &Config::custom_device_id);
 
   nb::class_<Handle>(m, "Tensor")
       .def("reshape", &Handle::Reshape, nb::arg("shape"))

@@ -266,3 +266,24 @@ def test_predictors_never_reuse_another_models_packed_weights(tmp_path):
         np.testing.assert_allclose(p.get_output_handle(p.get_output_names()[0]).copy_to_cpu(), want,
                                    rtol=1e-5, atol=1e-6)
         del p
+
+
+def test_enable_use_gpu_without_a_gpu_stays_on_the_cpu(tmp_path, capfd):
+    net, prefix = _saved_model(tmp_path)
+    config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.enable_use_gpu(256, 0)
+    has_gpu = oar.device.cuda.device_count() > 0
+    assert config.use_gpu() == has_gpu and config.memory_pool_init_size_mb() == 256
+    if has_gpu:
+        pytest.skip("a GPU is present: the GPU predictor is checked by tools/gpu_check.sh")
+    assert "runs on the CPU" in capfd.readouterr().err  # said, as Paddle's CPU build says it
+    predictor = oar.inference.create_predictor(config)
+    handle = predictor.get_input_handle("image")
+    images = _images(3)
+    handle.copy_from_cpu(images)
+    predictor.run()
+    with oar.no_grad():
+        np.testing.assert_allclose(predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu(),
+                                   net(oar.to_tensor(images)).numpy(), rtol=1e-5, atol=1e-6)
+    config.disable_gpu()
+    assert not config.use_gpu()

@@ -14,7 +14,7 @@ import oar
 import oar.nn as nn
 from oar.static import InputSpec
 
-# The predictor runs on the host (it has no device place yet).
+# Host predictor behaviour (test_device_custom_cpu.py runs the predictor on a device).
 pytestmark = pytest.mark.host_only
 
 

@@ -9,7 +9,7 @@ import pytest
 import oar
 from oar.static import InputSpec
 
-# The predictor runs on the host (it has no device place yet).
+# Host predictor behaviour (test_device_custom_cpu.py runs the predictor on a device).
 pytestmark = pytest.mark.host_only
 
 nn = oar.nn
