@@ -338,3 +338,38 @@ def test_predictor_runs_on_a_custom_device(tmp_path):
     absent.enable_custom_device("custom_cpu", 7)
     with pytest.raises(ValueError, match="custom_cpu:7.*not available"):
         oar.inference.create_predictor(absent)
+
+
+@pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
+def test_static_training_on_the_device_matches_cpu(optimizer):
+    from oar import static
+    rng = np.random.default_rng(4)
+    xs = rng.standard_normal((64, 3)).astype(np.float32)
+    ys = (xs @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+
+    def train(place):
+        oar.seed(11)
+        main, startup = static.Program(), static.Program()
+        oar.enable_static()
+        try:
+            with static.program_guard(main, startup):
+                x = static.data("x", [None, 3], "float32")
+                y = static.data("y", [None, 1], "float32")
+                model = oar.nn.Linear(3, 1)
+                loss = oar.nn.functional.mse_loss(model(x), y)
+                getattr(oar.optimizer, optimizer)(learning_rate=0.1, parameters=model.parameters()).minimize(loss)
+        finally:
+            oar.disable_static()
+        exe = static.Executor(place)
+        exe.run(startup)
+        for _ in range(20):
+            out, = exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])
+        return float(out), model.weight
+
+    loss_h, w_h = train(oar.CPUPlace())
+    loss_d, w_d = train(oar.CustomPlace("custom_cpu", 0))
+    # The weights moved to the executor's place (as Paddle's scope keeps them) and trained there.
+    assert w_d.place == oar.CustomPlace("custom_cpu", 0) and w_h.place == oar.CPUPlace()
+    assert loss_d < 0.5
+    np.testing.assert_allclose(loss_d, loss_h, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(w_d.numpy(), w_h.numpy(), rtol=1e-4, atol=1e-5)

@@ -180,3 +180,17 @@ def placement_key(fn, place):
                if _C._device_count(name) == 0 else f"only {_C._device_count(name)} {name} device(s) exist")
         raise ValueError(f"{fn}: cannot place data on Place({key}): {why}")
     return key
+
+
+def move_in_place(t, key):
+    """Moves tensor `t` (a parameter or buffer) to the place key in place: the same Python object
+    and TensorImpl, so optimizers and programs that hold it keep it; its gradient moves too."""
+    if t is None or _C._place_of(t) == key:
+        return
+    from ..autograd import no_grad
+    with no_grad():
+        stop_gradient, grad = t.stop_gradient, t.grad
+        _C._assign_view_inplace(t, _C._to_place(t.detach(), key))
+        t.stop_gradient = stop_gradient
+        if grad is not None:
+            t.grad = _C._to_place(grad, key)

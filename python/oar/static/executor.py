@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import _C
 from ..framework import mode
+from ..framework.place import move_in_place
 from .program import Program, default_main_program, default_startup_program
 
 _ir = _C._ir
@@ -158,6 +159,10 @@ class Executor:
         feeds = {k: _as_tensor(v) for k, v in feed.items() if k in compiled.input_names}
         params = dict(compiled.params)
         params.update({k: v for k, v in scope._vars.items() if v is not None})
+        # As Paddle's scope holds them on the executor's place: the weights move there once (in
+        # place), so gradients and optimizer updates happen there too.
+        for t in params.values():
+            move_in_place(t, self._place_key)
         hooks = program._optimize_hooks
         targets = [compiled.index(f) for f in fetch_list]
         grad_targets = [compiled.index(g) for _, pairs in hooks for _, g in pairs]

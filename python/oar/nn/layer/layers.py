@@ -557,19 +557,11 @@ class Layer:
         return self._cast_floating(D.bfloat16, excluded_layers)
 
     def _move_to(self, device):
-        from ...framework.place import placement_key
-        from ...autograd import no_grad
+        from ...framework.place import move_in_place, placement_key
         key = placement_key(f"{type(self).__name__}.to", device)
         for layer in self.sublayers(include_self=True):
-            with no_grad():
-                for t in list(layer._parameters.values()) + list(layer._buffers.values()):
-                    if t is None or _C._place_of(t) == key:
-                        continue
-                    stop_gradient, grad = t.stop_gradient, t.grad
-                    _C._assign_view_inplace(t, _C._to_place(t.detach(), key))
-                    t.stop_gradient = stop_gradient
-                    if grad is not None:
-                        t.grad = _C._to_place(grad, key)
+            for t in list(layer._parameters.values()) + list(layer._buffers.values()):
+                move_in_place(t, key)
 
     def _cast_floating(self, dtype, excluded_layers=None):
         if dtype not in (D.float16, D.bfloat16, D.float32, D.float64):
