@@ -1,5 +1,6 @@
 // The Tensor class for Python: properties, NumPy/DLPack interop and operators.
 #include "bind_common.h"
+#include "oar/device/device_registry.h"
 #include "oar/ir/tracer.h"
 #include "oar/autograd/grad_mode.h"
 #include "oar/kernels/cpu/elementwise.h"
@@ -64,8 +65,39 @@ DType from_dlpack_dtype(nb::dlpack::dtype d) {
 
 using ArrayIn = nb::ndarray<nb::ro, nb::device::cpu>;
 
-// A tensor viewing the array's memory; the array stays alive as long as the storage.
-Tensor view_of_array(ArrayIn a) {
+// DLPack's device codes (dlpack.h's DLDeviceType) for the places oar has.
+constexpr int kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLExtDev = 12;
+
+std::pair<int, int> dlpack_device(const Place& p) {
+  switch (p.type) {
+    case DeviceType::CPU: return {kDLCPU, 0};
+    case DeviceType::GPU: return {kDLCUDA, p.device_id};
+    case DeviceType::GPUPinned: return {kDLCUDAHost, 0};
+    case DeviceType::Custom: return {kDLExtDev, p.device_id};  // DLPack has no code per vendor
+  }
+  return {kDLCPU, 0};
+}
+
+Place place_of_dlpack(int type, int id) {
+  if (type == kDLCPU) return CPUPlace();
+  if (type == kDLCUDA) return GPUPlace(id);
+  if (type == kDLCUDAHost) return GPUPinnedPlace();
+  if (type == kDLExtDev) {
+    // An extension device: oar's custom device, when exactly one custom type is loaded.
+    std::vector<std::string> custom;
+    for (const std::string& t : device::device_types())
+      if (t != "gpu") custom.push_back(t);
+    OAR_ENFORCE(custom.size() == 1, InvalidArgument, "from_dlpack: the array lives on a DLPack extension device (",
+                kDLExtDev, "), which is oar's custom device only when exactly one custom device type is loaded; ",
+                custom.size(), " are");
+    return CustomPlace(custom[0], id);
+  }
+  OAR_THROW(Unimplemented, "from_dlpack: arrays on DLPack device type ", type,
+            " cannot be shared with oar (it has cpu, gpu, gpu_pinned and custom devices)");
+}
+
+// A tensor viewing a DLPack array's memory on `place`; the array stays alive as long as the storage.
+Tensor view_of_dlpack(const nb::ndarray<>& a, const Place& place) {
   const DType dt = from_dlpack_dtype(a.dtype());
   Shape shape(a.ndim());
   Strides strides(a.ndim());
@@ -82,8 +114,8 @@ Tensor view_of_array(ArrayIn a) {
   }
   const size_t es = dtype_size(dt);
   char* base = static_cast<char*>(const_cast<void*>(a.data())) + lo * static_cast<int64_t>(es);
-  auto* keep = new ArrayIn(a);
-  auto storage = std::make_shared<Storage>(base, static_cast<size_t>(hi - lo + 1) * es, CPUPlace(),
+  auto* keep = new nb::ndarray<>(a);
+  auto storage = std::make_shared<Storage>(base, static_cast<size_t>(hi - lo + 1) * es, place,
                                            [keep](void*) {
                                              if (!Py_IsInitialized()) return;
                                              nb::gil_scoped_acquire gil;
@@ -97,6 +129,24 @@ Tensor view_of_array(ArrayIn a) {
   impl->numel = numel_of(shape);
   impl->storage = storage;
   return Tensor(impl);
+}
+
+Tensor view_of_array(ArrayIn a) { return view_of_dlpack(nb::ndarray<>(a), CPUPlace()); }
+
+// A DLPack capsule sharing `t`'s memory where it lives, with its strides. Work queued on a
+// device finishes first, since the consumer may read on a stream of its own.
+nb::object export_dlpack(const Tensor& t) {
+  if (t.is_symbolic()) t.throw_symbolic_data_access();
+  if (!t.place().is_host()) device::synchronize(t.place());
+  auto* holder = new std::shared_ptr<Storage>(t.storage());
+  nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });
+  std::vector<size_t> shape(t.shape().begin(), t.shape().end());
+  std::vector<int64_t> strides(t.strides().begin(), t.strides().end());
+  const auto [type, id] = dlpack_device(t.place());
+  nb::ndarray<> arr(t.device_data(), shape.size(), shape.data(), owner, strides.data(), to_dlpack_dtype(t.dtype()),
+                    type, id);
+  nb::object out = nb::cast(arr);  // an ndarray of no framework: a capsule, or an object that makes one
+  return PyCapsule_CheckExact(out.ptr()) ? out : out.attr("__dlpack__")();
 }
 
 nb::object to_numpy(const Tensor& t) {
@@ -271,9 +321,12 @@ void bind_tensor(nb::module_& m) {
         nb::object a = to_numpy(t);
         return dtype.is_none() ? a : a.attr("astype")(dtype);
       }, nb::arg("dtype").none() = nb::none(), nb::arg("copy").none() = nb::none())
-      .def("__dlpack__", [](const Tensor& t, nb::handle) { return to_numpy(t).attr("__dlpack__")(); },
+      .def("__dlpack__", [](const Tensor& t, nb::handle) { return export_dlpack(t); },
            nb::arg("stream").none() = nb::none())
-      .def("__dlpack_device__", [](const Tensor&) { return std::make_tuple(1, 0); });
+      .def("__dlpack_device__", [](const Tensor& t) {
+        const auto [type, id] = dlpack_device(t.place());
+        return nb::make_tuple(type, id);
+      });
 
 #define OAR_BINARY(PY, FN)                                                                   \
   cls.def(PY, [](const Tensor& x, nb::handle o) { return binary_op(x, o, &FN, false); });
@@ -294,6 +347,9 @@ void bind_tensor(nb::module_& m) {
 #undef OAR_RBINARY
 
   // Array -> tensor. copy=False shares memory (from_dlpack); the default copies (to_tensor).
+  // A DLPack capsule or an object with __dlpack__ -> a tensor sharing its memory, on its device.
+  m.def("_from_dlpack", [](nb::ndarray<> a) { return view_of_dlpack(a, place_of_dlpack(a.device_type(), a.device_id())); },
+        nb::arg("dlpack"));
   m.def("_from_array", [](ArrayIn a, bool copy) {
     Tensor view = view_of_array(a);
     if (!copy) return view;

@@ -373,3 +373,22 @@ def test_static_training_on_the_device_matches_cpu(optimizer):
     assert loss_d < 0.5
     np.testing.assert_allclose(loss_d, loss_h, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(w_d.numpy(), w_h.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_dlpack_shares_device_memory():
+    x = on_dev(np.arange(6, dtype=np.float32).reshape(2, 3))
+    assert x.__dlpack_device__() == (12, 0)  # DLPack's extension device, device 0
+    y = oar.utils.dlpack.from_dlpack(oar.utils.dlpack.to_dlpack(x))
+    assert y.place == oar.CustomPlace("custom_cpu", 0)
+    x.add_(on_dev(np.ones((2, 3), np.float32)))  # written through x, seen through y: no copy
+    np.testing.assert_array_equal(y.numpy(), np.arange(6).reshape(2, 3) + 1)
+    # A strided view keeps its strides (no contiguous copy on the way).
+    t = oar.utils.dlpack.from_dlpack(x.t())
+    assert t.place == x.place and t.shape == [3, 2]
+    np.testing.assert_array_equal(t.numpy(), (np.arange(6).reshape(2, 3) + 1).T)
+    # Host tensors still share with NumPy both ways.
+    h = oar.to_tensor([1.0, 2.0])
+    assert h.__dlpack_device__() == (1, 0)
+    assert np.from_dlpack(h).__array_interface__["data"][0] == h.data_ptr()
+    back = oar.utils.dlpack.from_dlpack(h.numpy())
+    assert back.place == oar.CPUPlace() and back.data_ptr() == h.data_ptr()

@@ -1,27 +1,15 @@
-"""DLPack interop: share memory with NumPy, PyTorch and other frameworks."""
-import numpy as np
-
+"""DLPack interop: share memory with NumPy, PyTorch and other frameworks, on the CPU and on devices."""
 from .. import _C
 
 
 def to_dlpack(x):
-    """A DLPack capsule viewing x's memory (contiguous tensors share it)."""
+    """A DLPack capsule sharing x's memory where it lives (its strides kept; a device's queued work
+    finishes first). The capsule's device is x's: CPU, CUDA (gpu:N), CUDA host (pinned) or, for a
+    custom device, DLPack's extension device."""
     return x.__dlpack__()
 
 
-class _CapsuleHolder:
-    def __init__(self, capsule):
-        self._capsule = capsule
-
-    def __dlpack__(self, stream=None, **kwargs):
-        return self._capsule
-
-    def __dlpack_device__(self):
-        return (1, 0)
-
-
 def from_dlpack(dlpack):
-    """A tensor sharing memory with a DLPack capsule or any object with __dlpack__."""
-    src = dlpack if hasattr(dlpack, "__dlpack__") else _CapsuleHolder(dlpack)
-    arr = np.from_dlpack(src)
-    return _C._from_array(arr, False)
+    """A tensor sharing memory with a DLPack capsule or any object with ``__dlpack__`` (a NumPy
+    array, a torch tensor, ...), on the capsule's device."""
+    return _C._from_dlpack(dlpack)
