@@ -392,3 +392,23 @@ def test_dlpack_shares_device_memory():
     assert np.from_dlpack(h).__array_interface__["data"][0] == h.data_ptr()
     back = oar.utils.dlpack.from_dlpack(h.numpy())
     assert back.place == oar.CPUPlace() and back.data_ptr() == h.data_ptr()
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_dataloader_batches_arrive_on_the_loader_place(num_workers):
+    xs = np.arange(24, dtype=np.float32).reshape(8, 3)
+    ds = oar.io.TensorDataset([oar.to_tensor(xs), oar.to_tensor(np.arange(8))])
+    oar.device.set_device(DEV)
+    try:
+        loader = oar.io.DataLoader(ds, batch_size=4, num_workers=num_workers)  # the expected place
+    finally:
+        oar.device.set_device("cpu")
+    batches = list(loader)
+    assert len(batches) == 2
+    for k, (x, y) in enumerate(batches):
+        assert x.place == oar.CustomPlace("custom_cpu", 0) and y.place == x.place
+        np.testing.assert_array_equal(x.numpy(), xs[4 * k:4 * k + 4])
+    host = oar.io.DataLoader(ds, batch_size=4, num_workers=num_workers, places=oar.CPUPlace())
+    assert all(x.place == oar.CPUPlace() for x, _ in host)
+    dev1 = oar.io.DataLoader(ds, batch_size=4, num_workers=num_workers, places=[oar.CustomPlace("custom_cpu", 1)])
+    assert all(x.place == oar.CustomPlace("custom_cpu", 1) for x, _ in dev1)

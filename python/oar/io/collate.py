@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .. import _C
+
 
 def _tensor_type():
     from .. import Tensor
@@ -61,14 +63,17 @@ def tensors_to_numpy(data):
     return data
 
 
-def numpy_to_tensors(data):
-    """The same structure with every NumPy array (and NumPy scalar) made an oar tensor; tuples become
+def numpy_to_tensors(data, place=None):
+    """The same structure with every NumPy array (and NumPy scalar) made an oar tensor on `place`
+    (a place key; None: the expected place), and tensors elsewhere moved there; tuples become
     lists, as Paddle's DataLoader returns them."""
     if isinstance(data, (np.ndarray, np.number, np.bool_)):
         from .. import to_tensor
-        return to_tensor(data)
+        return to_tensor(data, place=place)
+    if isinstance(data, _C.Tensor):
+        return data if place is None or _C._place_of(data) == place else _C._to_place(data, place)
     if isinstance(data, Mapping):
-        return {k: numpy_to_tensors(v) for k, v in data.items()}
+        return {k: numpy_to_tensors(v, place) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return [numpy_to_tensors(x) for x in data]
+        return [numpy_to_tensors(x, place) for x in data]
     return data

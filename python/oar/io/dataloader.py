@@ -16,6 +16,19 @@ def _check_int(name, value, minimum):
         raise IOValueError(f"{name} should be {what} value, but got {name}={value}")
 
 
+def _loader_place(places):
+    """The place key batches go to: the first of `places`, else the expected place now."""
+    from .. import _C
+    from ..framework.place import placement_key
+    if places is None:
+        return _C._get_device()
+    if isinstance(places, (list, tuple)):
+        if not places:
+            raise IOValueError("DataLoader: 'places' is an empty list")
+        places = places[0]
+    return placement_key("DataLoader", places)
+
+
 class DataLoader:
     """Iterates over a dataset in batches, in this process or in worker processes.
 
@@ -86,10 +99,12 @@ class DataLoader:
         if worker_init_fn is not None and not callable(worker_init_fn):
             raise IOTypeError("DataLoader: expected 'worker_init_fn' to be callable, got "
                               f"{type(worker_init_fn).__name__}")
-        # Kept for Paddle's signature: there is one place (the CPU) and no static-graph feeding, and
-        # the worker pipeline is the buffer.
+        # Batches arrive on `places` (the first, for a list), else on the expected place when the
+        # loader is made, as in Paddle. feed_list is kept for Paddle's signature (no static-graph
+        # feeding), and the worker pipeline is the buffer.
         self.feed_list = feed_list
         self.places = places
+        self._place_key = _loader_place(places)
         self.return_list = return_list
         self.use_buffer_reader = use_buffer_reader
         self.reader_buffer_size = reader_buffer_size

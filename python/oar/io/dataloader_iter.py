@@ -67,7 +67,7 @@ class SingleProcessIter:
                 raise StopIteration
         else:
             data = _fetch_map(lo.dataset, next(self._it), lo.auto_collate_batch, lo._collate)
-        return numpy_to_tensors(data)
+        return numpy_to_tensors(data, self._loader._place_key)
 
 
 _live_iters = weakref.WeakSet()
@@ -100,6 +100,7 @@ class MultiProcessIter:
         self._persistent = loader._persistent_workers
         self._capacity = loader.prefetch_factor * loader.num_workers
         self._iterable = loader._is_iterable
+        self._place_key = loader._place_key  # where batches go
         self._loader_ref = weakref.ref(loader)  # no cycle: a persistent loader holds this iterator
         self._shm_prefix = make_prefix(f"{next(_prefix_counter)}")
         methods = multiprocessing.get_all_start_methods()
@@ -219,8 +220,8 @@ class MultiProcessIter:
                     payload.reraise()
                 self._put_task()
                 if isinstance(payload, SlotBatch):
-                    return self._slots.read(wid, payload)
-                return numpy_to_tensors(payload)
+                    return numpy_to_tensors(self._slots.read(wid, payload), self._place_key)
+                return numpy_to_tensors(payload, self._place_key)
         except (StopIteration, KeyboardInterrupt):
             raise
         except BaseException:
