@@ -412,3 +412,136 @@ def test_dataloader_batches_arrive_on_the_loader_place(num_workers):
     assert all(x.place == oar.CPUPlace() for x, _ in host)
     dev1 = oar.io.DataLoader(ds, batch_size=4, num_workers=num_workers, places=[oar.CustomPlace("custom_cpu", 1)])
     assert all(x.place == oar.CustomPlace("custom_cpu", 1) for x, _ in dev1)
+# Every optimizer with options that change its rule; each trains on the device (its
+# _update_on_device, written with ops) and on the host (its fused C++ kernel) from the same start.
+_OPTIMIZER_CASES = [
+    ("SGD", dict(learning_rate=0.1)),
+    ("SGD", dict(learning_rate=0.1, weight_decay=oar.regularizer.L1Decay(0.01))),
+    ("Momentum", dict(learning_rate=0.05, momentum=0.9, weight_decay=0.01)),
+    ("Momentum", dict(learning_rate=0.05, momentum=0.9, use_nesterov=True, rescale_grad=0.5)),
+    ("Adam", dict(learning_rate=0.1)),
+    ("Adam", dict(learning_rate=0.1, amsgrad=True, weight_decay=0.01)),
+    ("AdamW", dict(learning_rate=0.1, weight_decay=0.05)),
+    ("AdamW", dict(learning_rate=0.1, weight_decay=0.05, amsgrad=True,
+                   grad_clip=oar.nn.ClipGradByGlobalNorm(0.5))),
+    ("Adagrad", dict(learning_rate=0.3)),
+    ("Adagrad", dict(learning_rate=0.3, initial_accumulator_value=0.1, weight_decay=0.01)),
+    ("RMSProp", dict(learning_rate=0.02)),
+    ("RMSProp", dict(learning_rate=0.02, momentum=0.5)),
+    ("RMSProp", dict(learning_rate=0.02, centered=True, weight_decay=0.01)),
+    ("RMSProp", dict(learning_rate=0.01, centered=True, momentum=0.5,
+                     grad_clip=oar.nn.ClipGradByGlobalNorm(1.0))),
+    ("Adadelta", dict(learning_rate=1.0)),
+    ("Adadelta", dict(learning_rate=1.0, rho=0.9, weight_decay=0.01)),
+    ("Adamax", dict(learning_rate=0.1)),
+    ("Adamax", dict(learning_rate=0.1, weight_decay=0.01)),
+    ("Lamb", dict(learning_rate=0.1)),
+    ("Lamb", dict(learning_rate=0.1, lamb_weight_decay=0.0)),
+    ("Lamb", dict(learning_rate=0.1, lamb_weight_decay=0.0, always_adapt=True)),
+    ("Lamb", dict(learning_rate=0.1, exclude_from_weight_decay_fn=lambda p: p.name.endswith("b_0"))),
+    ("NAdam", dict(learning_rate=0.1)),
+    ("NAdam", dict(learning_rate=0.1, momentum_decay=0.01, weight_decay=0.01)),
+    ("RAdam", dict(learning_rate=0.1)),  # rectified from step 6 on
+    ("RAdam", dict(learning_rate=0.1, beta2=0.9, weight_decay=0.01)),
+    ("ASGD", dict(learning_rate=0.1)),
+    ("ASGD", dict(learning_rate=0.1, batch_num=3, weight_decay=0.01)),
+    ("Rprop", dict(learning_rate=0.01)),
+    ("Rprop", dict(learning_rate=0.01, etas=(0.3, 1.5), learning_rate_range=(1e-3, 0.05))),
+]
+
+
+def _case_id(case):
+    name, kw = case
+
+    def shown(v):
+        if isinstance(v, oar.regularizer.WeightDecayRegularizer):
+            return f"{type(v).__name__}({v._coeff})"
+        if isinstance(v, oar.nn.ClipGradByGlobalNorm):
+            return "global_norm"
+        return "fn" if callable(v) else str(v)
+    return "-".join([name] + [f"{k}={shown(v)}" for k, v in kw.items() if k != "learning_rate"])
+
+
+def _linear_data():
+    rng = np.random.default_rng(4)
+    xs = rng.standard_normal((64, 3)).astype(np.float32)
+    ys = (xs @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.3).astype(np.float32)
+    return xs, ys
+
+
+@pytest.mark.parametrize("case", _OPTIMIZER_CASES, ids=[_case_id(c) for c in _OPTIMIZER_CASES])
+def test_optimizer_on_the_device_matches_its_host_kernel(case):
+    name, kw = case
+    xs, ys = _linear_data()
+
+    def train(place):
+        oar.seed(11)
+        model = oar.nn.Linear(3, 1)
+        model.to(place)
+        opt = getattr(oar.optimizer, name)(parameters=model.parameters(), **kw)
+        x, y = oar.to_tensor(xs, place=place), oar.to_tensor(ys, place=place)
+        losses = []
+        for _ in range(20):
+            loss = oar.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        states = [v for k, v in opt.state_dict().items() if k not in ("LR_Scheduler", "master_weights")]
+        assert all(s.place == place for s in states)  # states live beside their parameters
+        return losses, [model.weight.numpy(), model.bias.numpy()], [s.numpy() for s in states]
+
+    loss_d, params_d, states_d = train(oar.CustomPlace("custom_cpu", 0))
+    loss_h, params_h, states_h = train(oar.CPUPlace())
+    assert loss_h[-1] < loss_h[0] and loss_d[-1] < loss_d[0]
+    np.testing.assert_allclose(loss_d, loss_h, rtol=1e-5, atol=1e-7)
+    for got, want in zip(params_d, params_h):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert len(states_d) == len(states_h)
+    for got, want in zip(states_d, states_h):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_lbfgs_on_the_device_matches_cpu():
+    xs, ys = _linear_data()
+
+    def train(place):
+        oar.seed(11)
+        model = oar.nn.Linear(3, 1)
+        model.to(place)
+        opt = oar.optimizer.LBFGS(learning_rate=1.0, max_iter=5, parameters=model.parameters(),
+                                  line_search_fn="strong_wolfe")
+        x, y = oar.to_tensor(xs, place=place), oar.to_tensor(ys, place=place)
+
+        def closure():
+            opt.clear_grad()
+            loss = oar.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            return loss
+        for _ in range(2):
+            opt.step(closure)
+        return float(closure()), model.weight.numpy()
+
+    loss_d, w_d = train(oar.CustomPlace("custom_cpu", 0))
+    loss_h, w_h = train(oar.CPUPlace())
+    assert loss_d < 1e-3
+    np.testing.assert_allclose(loss_d, loss_h, rtol=1e-3, atol=1e-7)
+    np.testing.assert_allclose(w_d, w_h, rtol=1e-4, atol=1e-5)
+
+
+def test_optimizer_without_a_device_path_names_what_to_write():
+    class HostOnly(oar.optimizer.Optimizer):
+        def __init__(self, parameters):
+            super().__init__(0.1, parameters)
+            self._finish_groups()
+
+        def _update(self, batch, opts, group):
+            oar._C._optim_sgd(*oar.optimizer._checks.batch_args(batch))
+
+    w = oar.nn.Parameter(on_dev([1.0, -2.0]))
+    opt = HostOnly([w])
+    (w * w).sum().backward()
+    with pytest.raises(NotImplementedError,
+                       match=r"HostOnly\.step: parameters on Place\(custom_cpu:0\) need "
+                             r"HostOnly\._update_on_device"):
+        opt.step()

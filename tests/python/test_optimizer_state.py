@@ -200,6 +200,64 @@ def test_float16_without_master():
     assert w.dtype == oar.float16
 
 
+# ---------------- the op path of device parameters, checked on the host ----------------
+# Device parameters take each optimizer's _update_on_device, the fused kernel's rule written with
+# ops (tests/python/test_device_custom_cpu.py compares the two on the custom_cpu device). That
+# device has no float16 kernels, so here the op path runs on host tensors, against the kernel, for
+# float64 and for half parameters with and without float32 master weights.
+OP_PATH_CASES = [
+    ('SGD', dict(learning_rate=0.1, weight_decay=oar.regularizer.L1Decay(0.01)), True),
+    ('Momentum', dict(learning_rate=0.05, use_nesterov=True, weight_decay=0.01), True),
+    ('Adam', dict(learning_rate=0.05, amsgrad=True, weight_decay=0.01), True),
+    ('AdamW', dict(learning_rate=0.05), True),
+    ('Adagrad', dict(learning_rate=0.1, weight_decay=0.01), False),
+    ('RMSProp', dict(learning_rate=0.01, centered=True, momentum=0.3, weight_decay=0.01), False),
+    ('Adadelta', dict(learning_rate=1.0, weight_decay=0.01), False),
+    ('Adamax', dict(learning_rate=0.05, weight_decay=0.01), False),
+    ('Lamb', dict(learning_rate=0.05, grad_clip=oar.nn.ClipGradByGlobalNorm(1.0)), True),
+    ('NAdam', dict(learning_rate=0.05, weight_decay=0.01), False),
+    ('RAdam', dict(learning_rate=0.05, beta2=0.9, weight_decay=0.01), False),
+    ('ASGD', dict(learning_rate=0.1, batch_num=2, weight_decay=0.01), True),
+    ('Rprop', dict(learning_rate=0.05), True),
+]
+
+
+@pytest.mark.parametrize('dtype', ['float64', 'float16', 'bfloat16'])
+@pytest.mark.parametrize('case', OP_PATH_CASES, ids=[c[0] for c in OP_PATH_CASES])
+def test_op_path_matches_the_fused_kernel(case, dtype):
+    name, kw, has_master = case
+
+    def run(op_path, multi_precision):
+        w, b = param(W0, dtype), param(B0, dtype)
+        extra = {'multi_precision': True} if multi_precision else {}
+        opt = getattr(oar.optimizer, name)(parameters=[w, b], **kw, **extra)
+        if op_path:
+            opt._update = opt._update_on_device  # what a device parameter takes
+        x = oar.to_tensor(X.astype('float32')).astype(dtype)
+        t = oar.to_tensor(T.astype('float32')).astype(dtype)
+        for _ in range(8):
+            y = oar.matmul(x, w) + b
+            (((y - t) * (y - t)).sum() * 0.5).backward()
+            opt.step()
+            opt.clear_grad()
+        sd = snapshot(opt.state_dict())
+        masters = list(sd.pop('master_weights', {}).values())
+        return [w.astype('float64').numpy(), b.astype('float64').numpy()], masters, list(sd.values())
+
+    for multi_precision in ([False, True] if has_master and dtype != 'float64' else [False]):
+        (params_o, masters_o, states_o) = run(True, multi_precision)
+        (params_k, masters_k, states_k) = run(False, multi_precision)
+        assert len(masters_o) == len(masters_k) == (2 if multi_precision else 0)
+        assert len(states_o) == len(states_k) > 0 or name == 'SGD'
+        rtol = 1e-12 if dtype == 'float64' else 1e-5
+        for got, want in zip(masters_o + states_o, masters_k + states_k):
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
+        # Half parameters: the same rounding of the same float32 weight, up to one unit.
+        half_tol = 1e-12 if dtype == 'float64' else (1e-3 if dtype == 'float16' else 8e-3)
+        for got, want in zip(params_o, params_k):
+            np.testing.assert_allclose(got, want, rtol=half_tol, atol=half_tol)
+
+
 # ---------------- clipping and regularizers on their own ----------------
 def test_clip_standalone():
     p1, p2 = param([1.0]), param([1.0])

@@ -48,6 +48,25 @@ class Adadelta(Optimizer):
         self._keep_hypers(epsilon=epsilon, rho=rho)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: E[g^2] = rho E[g^2] + (1-rho) g^2,
+        update = -sqrt((E[dx^2] + eps) / (E[g^2] + eps)) g, E[dx^2] = rho E[dx^2] +
+        (1-rho) update^2, w += lr update."""
+        h = self._hypers(opts, 'rho', 'epsilon')
+        eps = h['epsilon']
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            rho = mt(h['rho'])
+            one_minus_rho = float(mt(1) - rho)
+            sq_grad, sq_update = batch['states'][0][i], batch['states'][1][i]
+            asg = _C.scale(sq_grad, float(rho), 0.0, True) + _C.scale(g, one_minus_rho, 0.0, True) * g
+            sq_grad.copy_(asg, False)
+            ratio = _C.scale(sq_update, 1.0, eps, True) / _C.scale(asg, 1.0, eps, True)
+            update = _C.scale(_C.sqrt(ratio), -1.0, 0.0, True) * g
+            sq_update.copy_(_C.scale(sq_update, float(rho), 0.0, True)
+                            + _C.scale(update, one_minus_rho, 0.0, True) * update, False)
+            w.copy_(w + _C.scale(update, batch['lrs'][i], 0.0, True), False)
+
     def _update(self, batch, opts, group):
         _C._optim_adadelta(*batch_args(batch), rho=float(opts.get('rho', self._rho)),
                            epsilon=float(opts.get('epsilon', self._epsilon)))

@@ -49,5 +49,15 @@ class Adagrad(Optimizer):
     def _state_keys(self, opts):
         return (('moment', float(opts.get('initial_accumulator_value', self.initial_accumulator_value))),)
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: m += g^2; w -= lr g / (sqrt(m) + eps)."""
+        eps = float(opts.get('epsilon', self._epsilon))
+        for w, g, i in self._device_grads(batch):
+            moment = batch['states'][0][i]
+            m = moment + g * g
+            moment.copy_(m, False)
+            w.copy_(w - _C.scale(g, batch['lrs'][i], 0.0, True) / _C.scale(_C.sqrt(m), 1.0, eps, True),
+                    False)
+
     def _update(self, batch, opts, group):
         _C._optim_adagrad(*batch_args(batch), epsilon=float(opts.get('epsilon', self._epsilon)))

@@ -73,31 +73,33 @@ class Adam(Optimizer):
     def _update_on_device(self, batch, opts, group):
         """The fused kernel's update written with ops (bias corrections folded into the step
         and epsilon, as Paddle does): m1 = b1 m1 + (1-b1) g, m2 = b2 m2 + (1-b2) g^2,
-        w -= lr sqrt(1-b2^t)/(1-b1^t) m1 / (sqrt(m2) + eps sqrt(1-b2^t))."""
-        import math
+        w -= lr sqrt(1-b2^t)/(1-b1^t) m1 / (sqrt(m2) + eps sqrt(1-b2^t)); the folded scalars
+        are one-element tensor ops on the beta powers, which stay on the device."""
         beta1_pow, beta2_pow = self._pows(batch, opts)
         h = self._hypers(opts, 'beta1', 'beta2', 'epsilon')
-        b1, b2, eps = h['beta1'], h['beta2'], h['epsilon']
         decay = self._decoupled_decay(batch, opts)
-        for p, g, i in self._device_grads(batch):
-            lr = batch['lrs'][i]
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            b1, b2 = mt(h['beta1']), mt(h['beta2'])
+            lr = mt(batch['lrs'][i])
             if decay and decay[i]:
-                p.copy_(p - _C.scale(p, lr * decay[i], 0.0, True), False)
+                w.copy_(w - _C.scale(w, float(lr * mt(decay[i])), 0.0, True), False)
             m1s, m2s = batch['states'][0][i], batch['states'][1][i]
-            m1 = _C.scale(m1s, b1, 0.0, True) + _C.scale(g, 1.0 - b1, 0.0, True)
-            m2 = _C.scale(m2s, b2, 0.0, True) + _C.scale(g * g, 1.0 - b2, 0.0, True)
+            m1 = _C.scale(m1s, float(b1), 0.0, True) + _C.scale(g, float(mt(1) - b1), 0.0, True)
+            m2 = _C.scale(m2s, float(b2), 0.0, True) + _C.scale(g, float(mt(1) - b2), 0.0, True) * g
             m1s.copy_(m1, False)
             m2s.copy_(m2, False)
             denom = m2
             if self._amsgrad:
                 denom = _C.maximum(batch['states'][2][i], m2)
                 batch['states'][2][i].copy_(denom, False)
-            b1p, b2p = float(beta1_pow[i].item()), float(beta2_pow[i].item())
-            lr_t = lr * math.sqrt(1.0 - b2p) / (1.0 - b1p)
-            eps_t = eps * math.sqrt(1.0 - b2p)
-            p.copy_(p - _C.scale(m1 / (_C.sqrt(denom) + eps_t), lr_t, 0.0, True), False)
-            beta1_pow[i].copy_(_C.scale(beta1_pow[i], b1, 0.0, True), False)
-            beta2_pow[i].copy_(_C.scale(beta2_pow[i], b2, 0.0, True), False)
+            pow1 = self._one_element(beta1_pow[i], w)
+            root = _C.sqrt(_C.scale(self._one_element(beta2_pow[i], w), -1.0, 1.0, True))
+            lr_t = _C.full_like(pow1, float(lr)) * root / _C.scale(pow1, -1.0, 1.0, True)
+            eps_t = _C.scale(root, float(mt(h['epsilon'])), 0.0, True)
+            w.copy_(w - lr_t * (m1 / (_C.sqrt(denom) + eps_t)), False)
+            beta1_pow[i].copy_(_C.scale(beta1_pow[i], float(b1), 0.0, True), False)
+            beta2_pow[i].copy_(_C.scale(beta2_pow[i], float(b2), 0.0, True), False)
 
     def _update(self, batch, opts, group):
         beta1_pow, beta2_pow = self._pows(batch, opts)

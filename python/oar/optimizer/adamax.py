@@ -49,6 +49,26 @@ class Adamax(Optimizer):
         self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: m = b1 m + (1-b1) g,
+        u = max(b2 u + eps, |g|), w -= lr / (1 - b1^t) * m / u; then b1^t *= b1. The power
+        stays on the device: lr / (1 - b1^t) is a one-element tensor op, not a host read."""
+        (beta1_pow,) = self._pows(batch, opts)
+        h = self._hypers(opts, 'beta1', 'beta2', 'epsilon')
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            b1, b2, eps = float(mt(h['beta1'])), float(mt(h['beta2'])), float(mt(h['epsilon']))
+            one_minus_b1 = float(mt(1) - mt(h['beta1']))
+            pow1 = self._one_element(beta1_pow[i], w)
+            lr_t = _C.full_like(pow1, batch['lrs'][i]) / _C.scale(pow1, -1.0, 1.0, True)
+            moment, inf_norm = batch['states'][0][i], batch['states'][1][i]
+            m = _C.scale(moment, b1, 0.0, True) + _C.scale(g, one_minus_b1, 0.0, True)
+            u = _C.maximum(_C.scale(inf_norm, b2, eps, True), _C.abs(g))
+            moment.copy_(m, False)
+            inf_norm.copy_(u, False)
+            w.copy_(w - lr_t * m / u, False)
+            beta1_pow[i].copy_(_C.scale(beta1_pow[i], b1, 0.0, True), False)
+
     def _update(self, batch, opts, group):
         (beta1_pow,) = self._pows(batch, opts)
         _C._optim_adamax(*batch_args(batch), beta1_pow=beta1_pow,

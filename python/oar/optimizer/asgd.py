@@ -69,6 +69,17 @@ class ASGD(Optimizer):
         counts, self._counts = self._counts, []
         _C._optim_asgd(*batch_args(batch), count=counts)
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: d += g - y; y = g (this step's slot);
+        w -= lr d / min(t, batch_num)."""
+        counts, self._counts = self._counts, []
+        for w, g, i in self._device_grads(batch):
+            d_s, y_slot = batch['states'][0][i], batch['states'][1][i]
+            d = d_s - y_slot + g
+            d_s.copy_(d, False)
+            y_slot.copy_(g, False)
+            w.copy_(w - _C.scale(d, batch['lrs'][i], 0.0, True) / counts[i], False)
+
     def _apply_pairs(self, pairs, group):
         self._counts = []
         super()._apply_pairs(pairs, group)

@@ -2,7 +2,7 @@
 (sqrt(v_hat) + eps) + wd w, scaled per parameter by the trust ratio ||w|| / ||r||."""
 from .. import _C
 from ._checks import adam_args, batch_args
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _dtype_name
 
 __all__ = ['Lamb']
 
@@ -62,10 +62,52 @@ class Lamb(Optimizer):
         self.always_adapt = always_adapt
         self._finish_groups()
 
-    def _update(self, batch, opts, group):
+    def _decays(self, batch, opts):
         wd = float(opts.get('lamb_weight_decay', self._lamb_weight_decay))
         exclude = opts.get('exclude_from_weight_decay_fn', self._exclude_from_weight_decay_fn)
-        decay = [0.0 if exclude is not None and exclude(p) else wd for p in batch['params']]
+        return [0.0 if exclude is not None and exclude(p) else wd for p in batch['params']]
+
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: m1 = b1 m1 + (1-b1) g,
+        m2 = b2 m2 + (1-b2) g^2, r = (m1 / (1-b1^t)) / (sqrt(m2 / (1-b2^t)) + eps) + wd w,
+        w -= lr * trust_ratio * r with trust_ratio = ||w|| / ||r|| (norms summed in float64;
+        1 when either is 0, or when the parameter does not decay unless always_adapt); then
+        the beta powers advance. The powers and norms stay on the device (no host reads)."""
+        decay = self._decays(batch, opts)
+        beta1_pow, beta2_pow = self._pows(batch, opts)
+        h = self._hypers(opts, 'beta1', 'beta2', 'epsilon')
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            b1, b2 = float(mt(h['beta1'])), float(mt(h['beta2']))
+            one_minus_b1 = float(mt(1) - mt(h['beta1']))
+            one_minus_b2 = float(mt(1) - mt(h['beta2']))
+            m1s, m2s = batch['states'][0][i], batch['states'][1][i]
+            m1 = _C.scale(m1s, b1, 0.0, True) + _C.scale(g, one_minus_b1, 0.0, True)
+            m2 = _C.scale(m2s, b2, 0.0, True) + _C.scale(g, one_minus_b2, 0.0, True) * g
+            m1s.copy_(m1, False)
+            m2s.copy_(m2, False)
+            pow1 = self._one_element(beta1_pow[i], w)
+            pow2 = self._one_element(beta2_pow[i], w)
+            m_hat = m1 / _C.scale(pow1, -1.0, 1.0, True)
+            v_hat = m2 / _C.scale(pow2, -1.0, 1.0, True)
+            r = m_hat / _C.scale(_C.sqrt(v_hat), 1.0, h['epsilon'], True)
+            if decay[i]:
+                r = r + _C.scale(w, decay[i], 0.0, True)
+            if self.always_adapt or decay[i] != 0:
+                w64, r64 = _C.cast(w, 'float64'), _C.cast(r, 'float64')
+                w_norm = _C.sqrt(_C.sum(w64 * w64))
+                r_norm = _C.sqrt(_C.sum(r64 * r64))
+                usable = _C.logical_and(w_norm > 0.0, r_norm > 0.0)
+                ratio = _C.where(usable, w_norm / r_norm, _C.ones_like(w_norm))
+                step = _C.scale(_C.cast(ratio, _dtype_name(w)), batch['lrs'][i], 0.0, True)
+                w.copy_(w - step * r, False)
+            else:
+                w.copy_(w - _C.scale(r, batch['lrs'][i], 0.0, True), False)
+            beta1_pow[i].copy_(_C.scale(beta1_pow[i], b1, 0.0, True), False)
+            beta2_pow[i].copy_(_C.scale(beta2_pow[i], b2, 0.0, True), False)
+
+    def _update(self, batch, opts, group):
+        decay = self._decays(batch, opts)
         beta1_pow, beta2_pow = self._pows(batch, opts)
         _C._optim_lamb(*batch_args(batch), beta1_pow=beta1_pow, beta2_pow=beta2_pow,
                        **self._hypers(opts, 'beta1', 'beta2', 'epsilon'), decay=decay,

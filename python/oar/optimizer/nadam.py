@@ -50,6 +50,38 @@ class NAdam(Optimizer):
         self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon, momentum_decay=momentum_decay)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops, on the per-element counters:
+        0.96^t, mu_t = b1 (1 - 0.5 (0.96^t)^psi), mu_{t+1}, prod mu, b2^t, then
+        m_hat = mu_{t+1} m1 / (1 - prod mu * mu_{t+1}) + (1 - mu_t) g / (1 - prod mu),
+        v_hat = m2 / (1 - b2^t), w -= lr m_hat / (sqrt(v_hat) + eps)."""
+        h = self._hypers(opts, 'beta1', 'beta2', 'epsilon', 'momentum_decay')
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            b1, b2 = float(mt(h['beta1'])), float(mt(h['beta2']))
+            one_minus_b1 = float(mt(1) - mt(h['beta1']))
+            one_minus_b2 = float(mt(1) - mt(h['beta2']))
+            psi, base = float(mt(h['momentum_decay'])), float(mt(0.96))
+            decay_pow_s, b2_pow_s, mu_prod_s, m1s, m2s = (batch['states'][k][i] for k in range(5))
+            decay_pow = _C.scale(decay_pow_s, base, 0.0, True)
+            mu = _C.scale(_C.scale(_C.pow(decay_pow, psi), -0.5, 1.0, True), b1, 0.0, True)
+            mu_next = _C.scale(_C.scale(_C.pow(_C.scale(decay_pow, base, 0.0, True), psi),
+                                        -0.5, 1.0, True), b1, 0.0, True)
+            mu_product = mu_prod_s * mu
+            b2_pow = _C.scale(b2_pow_s, b2, 0.0, True)
+            m1 = _C.scale(m1s, b1, 0.0, True) + _C.scale(g, one_minus_b1, 0.0, True)
+            m2 = _C.scale(m2s, b2, 0.0, True) + _C.scale(g, one_minus_b2, 0.0, True) * g
+            decay_pow_s.copy_(decay_pow, False)
+            b2_pow_s.copy_(b2_pow, False)
+            mu_prod_s.copy_(mu_product, False)
+            m1s.copy_(m1, False)
+            m2s.copy_(m2, False)
+            m_hat = (mu_next * m1 / _C.scale(mu_product * mu_next, -1.0, 1.0, True)
+                     + _C.scale(mu, -1.0, 1.0, True) * g / _C.scale(mu_product, -1.0, 1.0, True))
+            v_hat = m2 / _C.scale(b2_pow, -1.0, 1.0, True)
+            w.copy_(w - _C.scale(m_hat, batch['lrs'][i], 0.0, True)
+                    / _C.scale(_C.sqrt(v_hat), 1.0, h['epsilon'], True), False)
+
     def _update(self, batch, opts, group):
         _C._optim_nadam(*batch_args(batch),
                         **self._hypers(opts, 'beta1', 'beta2', 'epsilon', 'momentum_decay'))

@@ -408,30 +408,62 @@ class Optimizer:
 
     @staticmethod
     def _device_grads(batch, rescale=1.0):
-        """(param, effective gradient, index) of a batch on a device, as the fused kernels form
-        the gradient: (g * clip_scale + l1 * sign(w)) * rescale + l2 * w, written with ops."""
-        if any(m is not None for m in batch['masters']):
-            raise NotImplementedError("multi_precision master weights on a device are not supported yet")
+        """(weight, effective gradient, index) of a batch on a device, as the fused kernels form
+        the gradient: (g * clip_scale + l1 * sign(w)) * rescale + l2 * w, written with ops.
+
+        The weight is what the rule reads and writes (``w.copy_(new, False)``), in the kernels'
+        compute type: the parameter itself (float32, float64), or for a half parameter its
+        float32 master weight (multi_precision) or else a float32 copy. The gradient then comes
+        in float32 too and, once the caller's loop body has updated that weight, the parameter
+        receives its rounding, as the fused kernels store it."""
         scales = batch['grad_scale'] or [1.0] * len(batch['params'])
         for i, (p, g) in enumerate(zip(batch['params'], batch['grads'])):
+            master = batch['masters'][i] if batch['masters'] else None
+            if master is not None:
+                w = master
+            elif _dtype_name(p) in _HALF:
+                w = _C.cast(p, 'float32')
+            else:
+                w = p
+            if w is not p:
+                g = _C.cast(g, 'float32')
             s, l1, l2 = scales[i], batch['l1'][i], batch['l2'][i]
             if s != 1.0:
                 g = _C.scale(g, s, 0.0, True)
             if l1:
-                g = g + _C.scale(_C.sign(p), l1, 0.0, True)
+                g = g + _C.scale(_C.sign(w), l1, 0.0, True)
             if rescale != 1.0:
                 g = _C.scale(g, rescale, 0.0, True)
             if l2:
-                g = g + _C.scale(p, l2, 0.0, True)
-            yield p, g, i
+                g = g + _C.scale(w, l2, 0.0, True)
+            yield w, g, i
+            if w is not p:
+                p.copy_(_C.cast(w, _dtype_name(p)), False)
+
+    @staticmethod
+    def _compute_type(w):
+        """The numpy type the fused kernels compute w's rule in (float64 or float32): scalar
+        hyperparameters are combined in it (1 - beta, ...) as the kernels combine them."""
+        return np.float64 if _dtype_name(w) == 'float64' else np.float32
+
+    @staticmethod
+    def _one_element(t, like):
+        """A one-element state (a beta power) shaped to broadcast against ``like`` without
+        changing its shape (a [1] tensor would turn a 0-d weight into [1])."""
+        rank = len(like.shape)
+        return t if rank == 1 else _C.reshape(t, [1] * rank)
 
     def _update_on_device(self, batch, opts, group):
-        """The update for parameters on a device: the fused host kernels cannot read device
-        memory, so an optimizer written with ops overrides this (SGD, Momentum, Adam, AdamW do)."""
+        """The update for parameters on a device, which the fused host kernels cannot read:
+        every optimizer of oar.optimizer overrides it with the same rule written with ops. A
+        subclass that only implements ``_update`` (a fused host kernel) lands here."""
         place = _C._place_of(batch['params'][0])
-        raise NotImplementedError(f"{type(self).__name__}.step: parameters on Place({place}) need a "
-                                  "fused update kernel for that device, which is not written yet; "
-                                  "SGD, Momentum, Adam and AdamW run on every device")
+        cls = type(self).__name__
+        raise NotImplementedError(f"{cls}.step: parameters on Place({place}) need {cls}."
+                                  "_update_on_device(batch, opts, group), the update written with "
+                                  "oar ops; it only implements _update, the fused host kernel, which "
+                                  "cannot read device memory (every optimizer of oar.optimizer has "
+                                  "both)")
 
     # ---- gradients ----
     def clear_grad(self, set_to_zero=True):

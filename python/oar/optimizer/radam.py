@@ -50,5 +50,40 @@ class RAdam(Optimizer):
         self._keep_hypers(beta1=beta1, beta2=beta2, epsilon=epsilon)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops, on the per-element counters b1^t, b2^t and
+        rho = t b2^t / (1 - b2^t): m_hat = m1 / (1 - b1^t), rho_t = rho_inf - 2 rho, and
+        w -= lr m_hat, times r_t sqrt(1 - b2^t) / (sqrt(m2) + eps) where rho_t > 5."""
+        h = self._hypers(opts, 'beta1', 'beta2', 'epsilon')
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            b1, b2 = mt(h['beta1']), mt(h['beta2'])
+            one_minus_b1, one_minus_b2 = float(mt(1) - b1), float(mt(1) - b2)
+            rho_inf = mt(2) / (mt(1) - b2) - mt(1)
+            r_denom = float((rho_inf - mt(4)) * (rho_inf - mt(2)))
+            b1, b2, rho_inf = float(b1), float(b2), float(rho_inf)
+            b1_pow_s, b2_pow_s, rho_s, m1s, m2s = (batch['states'][k][i] for k in range(5))
+            b1_pow = _C.scale(b1_pow_s, b1, 0.0, True)
+            b2_pow = _C.scale(b2_pow_s, b2, 0.0, True)
+            rho = (_C.scale(rho_s * _C.scale(b2_pow_s, -1.0, 1.0, True), b2, 0.0, True) + b2_pow) \
+                / _C.scale(b2_pow, -1.0, 1.0, True)
+            m1 = _C.scale(m1s, b1, 0.0, True) + _C.scale(g, one_minus_b1, 0.0, True)
+            m2 = _C.scale(m2s, b2, 0.0, True) + _C.scale(g, one_minus_b2, 0.0, True) * g
+            b1_pow_s.copy_(b1_pow, False)
+            b2_pow_s.copy_(b2_pow, False)
+            rho_s.copy_(rho, False)
+            m1s.copy_(m1, False)
+            m2s.copy_(m2, False)
+            m_hat = m1 / _C.scale(b1_pow, -1.0, 1.0, True)
+            rho_t = _C.scale(rho, -2.0, rho_inf, True)
+            step = _C.scale(m_hat, batch['lrs'][i], 0.0, True)
+            adapt = (_C.sqrt(_C.scale(b2_pow, -1.0, 1.0, True))
+                     / _C.scale(_C.sqrt(m2), 1.0, h['epsilon'], True))
+            # NaN where rho_t <= 5 (sqrt of a negative), where it is not selected.
+            rect = _C.sqrt(_C.scale(_C.scale(rho_t, 1.0, -4.0, True) * _C.scale(rho_t, 1.0, -2.0, True),
+                                    rho_inf, 0.0, True) / _C.scale(rho_t, r_denom, 0.0, True))
+            step = _C.where(rho_t > 5.0, step * rect * adapt, step)
+            w.copy_(w - step, False)
+
     def _update(self, batch, opts, group):
         _C._optim_radam(*batch_args(batch), **self._hypers(opts, 'beta1', 'beta2', 'epsilon'))

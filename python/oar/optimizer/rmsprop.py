@@ -53,6 +53,30 @@ class RMSProp(Optimizer):
         self._keep_hypers(rho=rho, epsilon=epsilon, momentum=momentum, centered=centered)
         self._finish_groups()
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: ms = rho ms + (1-rho) g^2, centered
+        mg = rho mg + (1-rho) g and denominator ms - mg^2 + eps (else ms + eps),
+        mom = momentum mom + lr g / sqrt(denominator), w -= mom."""
+        h = self._hypers(opts, 'rho', 'epsilon', 'momentum')
+        centered = bool(opts.get('centered', self._centered))
+        for w, g, i in self._device_grads(batch):
+            mt = self._compute_type(w)
+            rho, eps, mu = mt(h['rho']), h['epsilon'], h['momentum']
+            one_minus_rho = float(mt(1) - rho)
+            mom_s, ms_s, mg_s = (batch['states'][k][i] for k in range(3))
+            ms = _C.scale(ms_s, float(rho), 0.0, True) + _C.scale(g, one_minus_rho, 0.0, True) * g
+            ms_s.copy_(ms, False)
+            if centered:
+                mg = _C.scale(mg_s, float(rho), 0.0, True) + _C.scale(g, one_minus_rho, 0.0, True)
+                mg_s.copy_(mg, False)
+                denom = _C.scale(ms - mg * mg, 1.0, eps, True)
+            else:
+                denom = _C.scale(ms, 1.0, eps, True)
+            mom = (_C.scale(mom_s, mu, 0.0, True)
+                   + _C.scale(g, batch['lrs'][i], 0.0, True) / _C.sqrt(denom))
+            mom_s.copy_(mom, False)
+            w.copy_(w - mom, False)
+
     def _update(self, batch, opts, group):
         _C._optim_rmsprop(*batch_args(batch), rho=float(opts.get('rho', self._rho)),
                           epsilon=float(opts.get('epsilon', self._epsilon)),

@@ -64,6 +64,24 @@ class Rprop(Optimizer):
     def _state_keys(self, opts):
         return (('prevs', 0.0), ('learning_rates', float(self._initial_learning_rate)))
 
+    def _update_on_device(self, batch, opts, group):
+        """The fused kernel's rule written with ops: where g * prev > 0 the rate grows by
+        eta_positive (at most lr_max), where it is < 0 it shrinks by eta_negative (at least
+        lr_min) and that gradient is zeroed (the step skipped); prev = g; w -= sign(g) rate."""
+        lo, hi = self._learning_rate_range
+        eta_neg, eta_pos = self._etas
+        for w, g, i in self._device_grads(batch):
+            prev, rates = batch['states'][0][i], batch['states'][1][i]
+            trend = g * prev
+            grow = _C.minimum(_C.scale(rates, eta_pos, 0.0, True), _C.full_like(rates, hi))
+            shrink = _C.maximum(_C.scale(rates, eta_neg, 0.0, True), _C.full_like(rates, lo))
+            flipped = trend < 0.0
+            rate = _C.where(trend > 0.0, grow, _C.where(flipped, shrink, rates))
+            g = _C.where(flipped, _C.zeros_like(g), g)
+            prev.copy_(g, False)
+            rates.copy_(rate, False)
+            w.copy_(w - _C.sign(g) * rate, False)
+
     def _update(self, batch, opts, group):
         lo, hi = self._learning_rate_range
         _C._optim_rprop(*batch_args(batch), lr_min=lo, lr_max=hi, eta_negative=self._etas[0],
