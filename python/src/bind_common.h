@@ -27,6 +27,7 @@ void bind_optimizer(nb::module_& m);  // optimizer_bind.cc
 void bind_ir(nb::module_& m);         // ir_bind.cc
 void bind_inference(nb::module_& m);  // inference_bind.cc
 void bind_device(nb::module_& m);     // device_bind.cc
+void bind_distributed(nb::module_& m);  // distributed_bind.cc
 }  // namespace oar::python
 
 namespace nanobind::detail {

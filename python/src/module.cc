@@ -164,4 +164,5 @@ NB_MODULE(_C, m) {
   oar::python::bind_ir(m);
   oar::python::bind_inference(m);
   oar::python::bind_device(m);
+  oar::python::bind_distributed(m);
 }

@@ -101,7 +101,7 @@ def broken_paths(files, root=ROOT):
 def test_docs_exist():
     names = {os.path.relpath(f, ROOT) for f in doc_files()}
     for needed in ("README.md", "CONTRIBUTING.md", "docs/architecture.md", "docs/ops.md", "docs/autograd.md",
-                   "docs/ir.md", "docs/runtime.md", "docs/python.md", "docs/devices.md"):
+                   "docs/ir.md", "docs/runtime.md", "docs/python.md", "docs/devices.md", "docs/distributed.md"):
         assert needed in names, f"{needed} is missing"
 
 

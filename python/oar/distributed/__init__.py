@@ -1,0 +1,13 @@
+"""oar.distributed: Paddle's collective API (paddle.distributed) over oar's process groups
+(Gloo for host tensors; rendezvous through a TCP store served by rank 0). Start a job with
+``python -m oar.distributed.launch --nproc_per_node N script.py`` or ``oar.distributed.spawn``."""
+from .collective import (ReduceOp, Group, init_parallel_env, is_initialized, get_rank, get_world_size, new_group,
+                         get_group, destroy_process_group, all_reduce, broadcast, reduce, all_gather,
+                         all_gather_object, broadcast_object_list, reduce_scatter, scatter, gather, alltoall,
+                         alltoall_single, send, recv, isend, irecv, barrier, wait)
+from .parallel_env import ParallelEnv
+
+__all__ = ["ReduceOp", "Group", "ParallelEnv", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
+           "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
+           "all_gather_object", "broadcast_object_list", "reduce_scatter", "scatter", "gather", "alltoall",
+           "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait"]
