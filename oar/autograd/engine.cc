@@ -174,9 +174,29 @@ std::shared_ptr<GraphRoot> make_root(const TensorList& outputs, const TensorList
 
 }  // namespace
 
+namespace {
+thread_local std::vector<std::function<void()>>* t_callbacks = nullptr;  // of the running backward
+}  // namespace
+
+void queue_callback(std::function<void()> fn) {
+  OAR_ENFORCE(t_callbacks != nullptr, PreconditionNotMet,
+              "queue_callback: no backward pass is running on this thread (call it from a gradient hook)");
+  t_callbacks->push_back(std::move(fn));
+}
+
 void backward(const TensorList& outputs, const TensorList& grad_outputs, bool retain_graph) {
   auto root = make_root(outputs, grad_outputs, "backward");
+  std::vector<std::function<void()>> callbacks;
+  struct Scope {  // a backward inside a hook keeps its own list; the outer one comes back after
+    std::vector<std::function<void()>>* outer = t_callbacks;
+    ~Scope() { t_callbacks = outer; }
+  } scope;
+  t_callbacks = &callbacks;
   execute(root, retain_graph, false, nullptr, nullptr);
+  for (size_t i = 0; i < callbacks.size(); ++i) {
+    auto fn = std::move(callbacks[i]);  // a callback may queue another (appended, run after)
+    fn();
+  }
 }
 
 TensorList grad(const TensorList& outputs, const TensorList& inputs,

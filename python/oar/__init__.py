@@ -158,6 +158,7 @@ _methods.install()
 # ---- subpackages ----
 from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, metric  # noqa: E402,F401
 from . import static, jit, inference, vision, distributed  # noqa: E402,F401
+from .distributed import DataParallel  # noqa: E402,F401
 from . import tensor  # noqa: E402,F401
 # python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
 from .static.mode import enable_static  # noqa: E402,F401

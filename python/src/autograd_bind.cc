@@ -74,6 +74,17 @@ void bind_autograd(nb::module_& m) {
     for (auto& t : r) out.append(t.defined() ? nb::cast(t) : nb::none());
     return out;
   });
+  m.def("_queue_backward_callback", [](nb::callable fn) {
+    // Backward runs without the GIL: the callable is called and released under it.
+    std::shared_ptr<nb::object> held(new nb::object(fn), [](nb::object* o) {
+      nb::gil_scoped_acquire gil;
+      delete o;
+    });
+    autograd::queue_callback([held] {
+      nb::gil_scoped_acquire gil;
+      (*held)();
+    });
+  }, nb::arg("callback"), "Runs callback() when the running Tensor.backward pass has finished (from a gradient hook).");
   m.def("_assign_inplace", [](Tensor x, const Tensor& r) { assign_inplace(x, r); });
   m.def("_assign_view_inplace", [](Tensor x, const Tensor& v) { assign_view_inplace(x, v); });
   m.def("is_grad_enabled", &autograd::grad_enabled,

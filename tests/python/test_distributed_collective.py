@@ -5,51 +5,15 @@ import os
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
 
 import oar
+from dist_util import all_ok, free_port, run_job
 
 pytestmark = [pytest.mark.host_only,
               pytest.mark.skipif(not oar._C._dist.available, reason="oar was built without Gloo")]
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _run(tmp_path, n, body, timeout=90, pg_timeout_ms=15000, port=None):
-    """Runs `body` in n processes of one job; returns [(exit code, output)] in rank order."""
-    script = tmp_path / "worker.py"
-    script.write_text("import numpy as np\nimport oar\nimport oar.distributed as dist\n" + textwrap.dedent(body))
-    port = port or _free_port()
-    procs = []
-    for r in range(n):
-        env = dict(os.environ, PADDLE_TRAINER_ID=str(r), PADDLE_TRAINERS_NUM=str(n),
-                   PADDLE_MASTER=f"127.0.0.1:{port}", PADDLE_PG_TIMEOUT=str(pg_timeout_ms))
-        env.pop("OAR_TEST_DEVICE", None)
-        procs.append(subprocess.Popen([sys.executable, str(script)], env=env, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT))
-    out = []
-    deadline = time.monotonic() + timeout
-    for p in procs:
-        try:
-            text = p.communicate(timeout=max(1, deadline - time.monotonic()))[0].decode()
-        except subprocess.TimeoutExpired:
-            for q in procs:
-                q.kill()
-            raise AssertionError(f"the job did not finish within {timeout} s")
-        out.append((p.returncode, text))
-    return out
-
-
-def _all_ok(results):
-    for r, (code, text) in enumerate(results):
-        assert code == 0, f"rank {r} failed (exit {code}):\n{text}"
 
 
 COLLECTIVES = """
@@ -168,11 +132,11 @@ print("ok", r)
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_every_collective_and_dtype_matches_numpy(tmp_path, n):
-    _all_ok(_run(tmp_path, n, COLLECTIVES))
+    all_ok(run_job(tmp_path, n, COLLECTIVES))
 
 
 def test_a_rank_that_dies_makes_the_others_raise(tmp_path):
-    results = _run(tmp_path, 2, """
+    results = run_job(tmp_path, 2, """
         import os, time
         dist.init_parallel_env()
         if dist.get_rank() == 1:
@@ -187,12 +151,12 @@ def test_a_rank_that_dies_makes_the_others_raise(tmp_path):
         else:
             raise AssertionError("all_reduce with a dead rank must raise")
     """, pg_timeout_ms=4000)
-    _all_ok(results)
+    all_ok(results)
     assert "raised after" in results[0][1]
 
 
 def test_a_rank_that_never_arrives_is_a_timeout(tmp_path):
-    port = _free_port()
+    port = free_port()
     script = tmp_path / "lonely.py"
     script.write_text("import oar.distributed as dist\ndist.init_parallel_env()\n")
     env = dict(os.environ, PADDLE_TRAINER_ID="0", PADDLE_TRAINERS_NUM="2", PADDLE_MASTER=f"127.0.0.1:{port}",
@@ -208,7 +172,7 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
         busy.bind(("0.0.0.0", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        results = _run(tmp_path, 1, """
+        results = run_job(tmp_path, 1, """
             try:
                 dist.init_parallel_env()
             except ValueError as e:
@@ -217,7 +181,7 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
             else:
                 raise AssertionError("serving the store on a busy port must fail")
         """, port=port)
-    _all_ok(results)
+    all_ok(results)
 
 
 def test_single_process_job_and_environment():

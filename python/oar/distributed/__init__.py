@@ -5,9 +5,10 @@ from .collective import (ReduceOp, Group, init_parallel_env, is_initialized, get
                          get_group, destroy_process_group, all_reduce, broadcast, reduce, all_gather,
                          all_gather_object, broadcast_object_list, reduce_scatter, scatter, gather, alltoall,
                          alltoall_single, send, recv, isend, irecv, barrier, wait)
+from .parallel import DataParallel
 from .parallel_env import ParallelEnv
 
-__all__ = ["ReduceOp", "Group", "ParallelEnv", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
+__all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
            "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
            "all_gather_object", "broadcast_object_list", "reduce_scatter", "scatter", "gather", "alltoall",
            "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait"]

@@ -1,0 +1,71 @@
+"""oar.DataParallel on 2 ranks equals one process training on the whole batch: the same
+parameters after several steps, with and without no_sync() gradient accumulation; ranks start
+from rank 0's weights; a parameter without gradient is an error unless find_unused_parameters."""
+import pytest
+
+import oar
+from dist_util import all_ok, run_job
+
+pytestmark = [pytest.mark.host_only,
+              pytest.mark.skipif(not oar._C._dist.available, reason="oar was built without Gloo")]
+
+TRAIN = """
+dist.init_parallel_env()
+r, n = dist.get_rank(), dist.get_world_size()
+F = oar.nn.functional
+rng = np.random.default_rng(0)
+X = rng.standard_normal((4, 8 * n, 5)).astype("float32")  # 4 micro-batches of 8 rows per rank
+Y = rng.standard_normal((4, 8 * n, 2)).astype("float32")
+
+def make(seed):
+    oar.seed(seed)
+    return oar.nn.Sequential(oar.nn.Linear(5, 16), oar.nn.ReLU(), oar.nn.Linear(16, 2))
+
+def shard(a):
+    return oar.to_tensor(a[8 * r:8 * (r + 1)])
+
+# One process on the whole batches (every rank computes it, to compare with).
+ref = make(1)
+opt = oar.optimizer.SGD(learning_rate=0.1, parameters=ref.parameters())
+for step in range(2):
+    for k in range(2):  # two micro-batches accumulated, then one step
+        F.mse_loss(ref(oar.to_tensor(X[2 * step + k])), oar.to_tensor(Y[2 * step + k])).backward()
+    opt.step(); opt.clear_grad()
+
+# Data parallel: each rank starts from its own weights; DataParallel takes rank 0's.
+dp = oar.DataParallel(make(1 if r == 0 else 77 + r))
+opt = oar.optimizer.SGD(learning_rate=0.1, parameters=dp.parameters())
+for step in range(2):
+    with dp.no_sync():
+        F.mse_loss(dp(shard(X[2 * step])), shard(Y[2 * step])).backward()
+    F.mse_loss(dp(shard(X[2 * step + 1])), shard(Y[2 * step + 1])).backward()
+    opt.step(); opt.clear_grad()
+for (name, a), b in zip(dp.state_dict().items(), ref.state_dict().values()):
+    np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+assert list(dp.state_dict()) == list(ref.state_dict())  # Paddle's keys, without a wrapper prefix
+
+# A branch that gets no gradient: an error naming it, unless find_unused_parameters.
+class TwoHeads(oar.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.used, self.unused = oar.nn.Linear(5, 2), oar.nn.Linear(5, 2)
+    def forward(self, x):
+        return self.used(x)
+
+m = oar.DataParallel(TwoHeads())
+try:
+    m(shard(X[0])).sum().backward()
+except RuntimeError as e:
+    assert "unused" in str(e), e
+else:
+    raise AssertionError("a parameter without gradient must be reported")
+m = oar.DataParallel(TwoHeads(), find_unused_parameters=True)
+m(shard(X[0])).sum().backward()
+assert m._layers.used.weight.grad is not None
+np.testing.assert_array_equal(m._layers.unused.weight.grad.numpy(), 0)
+print("ok", r)
+"""
+
+
+def test_data_parallel_equals_one_process_on_the_whole_batch(tmp_path):
+    all_ok(run_job(tmp_path, 2, TRAIN))
