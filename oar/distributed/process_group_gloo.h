@@ -58,6 +58,7 @@ class ProcessGroupGloo : public ProcessGroup {
   std::condition_variable cv_;
   std::deque<std::packaged_task<void()>> queue_;
   bool stopping_ = false;
+  bool busy_ = false;  // an operation runs (on the group's thread or inline in a sync call)
   std::thread worker_;
 };
 
