@@ -69,3 +69,43 @@ print("ok", r)
 
 def test_data_parallel_equals_one_process_on_the_whole_batch(tmp_path):
     all_ok(run_job(tmp_path, 2, TRAIN))
+
+
+FIT = """
+import os, sys
+dist.init_parallel_env()
+r = dist.get_rank()
+rng = np.random.default_rng(3)
+xs = rng.standard_normal((96, 4)).astype("float32")
+ys = (xs @ np.array([1.0, -2.0, 0.5, 0.0], "float32") > 0).astype("int64").reshape(-1, 1)
+data = oar.io.TensorDataset([oar.to_tensor(xs), oar.to_tensor(ys)])
+oar.seed(5 + r)  # different starting weights: the Model's DataParallel takes rank 0's
+net = oar.nn.Sequential(oar.nn.Linear(4, 16), oar.nn.ReLU(), oar.nn.Linear(16, 2))
+model = oar.Model(net)
+model.prepare(oar.optimizer.Adam(learning_rate=0.05, parameters=net.parameters()), oar.nn.CrossEntropyLoss(),
+              oar.metric.Accuracy())
+model.fit(data, epochs=3, batch_size=8, verbose=1, shuffle=False)
+# The replicas stayed equal.
+for name, p in net.state_dict().items():
+    lo, hi = p.clone(), p.clone()
+    dist.all_reduce(lo, op=dist.ReduceOp.MIN)
+    dist.all_reduce(hi, op=dist.ReduceOp.MAX)
+    np.testing.assert_array_equal(lo.numpy(), hi.numpy(), err_msg=name)
+# evaluate's accuracy covers every rank's share: it equals the accuracy over the whole set.
+acc = model.evaluate(data, batch_size=8, verbose=0)["acc"]
+with oar.no_grad():
+    whole = (net(oar.to_tensor(xs)).numpy().argmax(1) == ys[:, 0]).mean()
+assert abs(acc - whole) < 1e-6, (acc, whole)
+assert acc > 0.8, acc
+# Only rank 0 writes a checkpoint.
+path = os.path.join(sys.argv[1] if len(sys.argv) > 1 else ".", f"ckpt_rank{r}")
+model.save(path)
+assert os.path.exists(path + ".pdparams") == (r == 0)
+print("ok", r)
+"""
+
+
+def test_model_fit_trains_data_parallel(tmp_path):
+    results = run_job(tmp_path, 2, FIT.replace('sys.argv[1] if len(sys.argv) > 1 else "."', repr(str(tmp_path))))
+    all_ok(results)
+    assert "step" in results[0][1] and "step" not in results[1][1]  # progress from rank 0 only

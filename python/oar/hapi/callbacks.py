@@ -175,7 +175,10 @@ class ModelCheckpoint(Callback):
         self.epoch = epoch
 
     def _is_save(self):
-        return self.model is not None and self.save_dir is not None
+        # In a job of several ranks, rank 0 saves (the replicas are equal).
+        from .. import distributed as dist
+        first = not dist.is_initialized() or dist.get_rank() == 0
+        return self.model is not None and self.save_dir is not None and first
 
     def on_epoch_end(self, epoch, logs=None):
         if self._is_save() and (self.epoch + 1) % self.save_freq == 0:

@@ -77,6 +77,29 @@ class Model:
         self.stop_training = False
         self._accumulate = 1
         self._step_in_accumulation = 0
+        self._ddp = None  # the DataParallel wrapper, in a job of several ranks
+
+    # ---- data parallelism (a job started by oar.distributed.launch, after init_parallel_env) --
+    @staticmethod
+    def _world():
+        from .. import distributed as dist
+        return dist.get_world_size() if dist.is_initialized() else 1
+
+    @staticmethod
+    def _verbose(verbose):
+        """Progress is printed by rank 0 only."""
+        from .. import distributed as dist
+        return verbose if not dist.is_initialized() or dist.get_rank() == 0 else 0
+
+    def _trained_network(self):
+        """The network forward and backward go through: a DataParallel over it in a job of
+        several ranks (made once, so that every rank starts from rank 0's weights)."""
+        if self._world() == 1:
+            return self.network
+        if self._ddp is None:
+            from ..distributed import DataParallel
+            self._ddp = DataParallel(self.network)
+        return self._ddp
 
     # ---- setup -------------------------------------------------------------------------------
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
@@ -125,7 +148,7 @@ class Model:
         self.network.train()
         inputs = [_to_tensor(x) for x in _to_list(inputs)]
         labels = [_to_tensor(y) for y in _to_list(labels)]
-        outputs = _to_list(self.network(*inputs))
+        outputs = _to_list(self._trained_network()(*inputs))
         losses = self._losses(outputs, labels)
         total = losses[0]
         for extra in losses[1:]:
@@ -152,11 +175,24 @@ class Model:
             labels = [_to_tensor(y) for y in _to_list(labels)]
             outputs = _to_list(self.network(*inputs))
             losses = self._losses(outputs, labels) if self._loss is not None else []
-            metrics = self._metric_results(outputs, labels)
+            # In a job of several ranks, evaluation metrics cover every rank's batch (as Paddle).
+            metrics = self._metric_results(*self._gathered(outputs, labels))
         loss_arrays = [_to_numpy(l) for l in losses]
         if self._metrics and losses:
             return loss_arrays, metrics
         return metrics if self._metrics else loss_arrays
+
+    def _gathered(self, outputs, labels):
+        if self._world() == 1 or not self._metrics:
+            return outputs, labels
+        from .. import concat
+        from .. import distributed as dist
+
+        def gather(t):
+            parts = []
+            dist.all_gather(parts, t.contiguous())
+            return concat(parts, axis=0)
+        return [gather(o) for o in outputs], [gather(y) for y in labels]
 
     def predict_batch(self, inputs):
         from ..autograd import no_grad
@@ -171,6 +207,10 @@ class Model:
         if data is None or isinstance(data, DataLoader):
             return data
         if isinstance(data, Dataset):
+            if self._world() > 1:  # each rank reads its share of every epoch
+                from ..io import DistributedBatchSampler
+                sampler = DistributedBatchSampler(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
+                return DataLoader(data, batch_sampler=sampler, num_workers=num_workers)
             return DataLoader(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last,
                               num_workers=num_workers)
         if hasattr(data, "__iter__"):
@@ -238,8 +278,8 @@ class Model:
             steps = min(steps, num_iters) if steps is not None else num_iters
             epochs = max(epochs, 1)
         cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps, log_freq=log_freq,
-                                verbose=verbose, save_freq=save_freq, save_dir=save_dir, metrics=self._metrics,
-                                batch_size=batch_size)
+                                verbose=self._verbose(verbose), save_freq=save_freq, save_dir=save_dir,
+                                metrics=self._metrics, batch_size=batch_size)
         self.stop_training = False
         cbks.call("on_train_begin")
         iters_left = num_iters
@@ -269,8 +309,8 @@ class Model:
     def evaluate(self, eval_data, batch_size=1, log_freq=10, verbose=2, num_workers=0, callbacks=None,
                  num_iters=None):
         loader = self._loader(eval_data, batch_size, False, False, num_workers)
-        cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose, metrics=self._metrics,
-                                mode="eval")
+        cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=self._verbose(verbose),
+                                metrics=self._metrics, mode="eval")
         for metric in self._metrics:
             metric.reset()
         names = ["loss"] + [n for m in self._metrics for n in _to_list(m.name())]
@@ -284,7 +324,7 @@ class Model:
 
     def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1, callbacks=None):
         loader = self._loader(test_data, batch_size, False, False, num_workers)
-        cbks = config_callbacks(callbacks, model=self, verbose=verbose, mode="predict", log_freq=1)
+        cbks = config_callbacks(callbacks, model=self, verbose=self._verbose(verbose), mode="predict", log_freq=1)
         cbks.call("on_predict_begin", {"steps": self._len(loader)})
         logs, outputs = self._run_one_epoch(loader, cbks, "predict")
         cbks.call("on_predict_end", logs)
@@ -295,8 +335,12 @@ class Model:
 
     # ---- persistence -------------------------------------------------------------------------
     def save(self, path, training=True):
-        """training=True: <path>.pdparams (+ <path>.pdopt); training=False: an inference model."""
+        """training=True: <path>.pdparams (+ <path>.pdopt); training=False: an inference model.
+        In a job of several ranks only rank 0 writes (the replicas are equal)."""
         from ..framework.io import save
+        from .. import distributed as dist
+        if dist.is_initialized() and dist.get_rank() != 0:
+            return
         if not training:
             # The network's forward as a program plus its weights (<path>.pdmodel, <path>.pdiparams).
             from ..jit import save as jit_save
