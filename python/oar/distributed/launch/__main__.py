@@ -1,0 +1,4 @@
+"""``python -m oar.distributed.launch [options] training_script [script args]``."""
+from .main import launch
+
+launch()
