@@ -189,3 +189,27 @@ def test_single_process_job_and_environment():
     assert env.world_size >= 1 and env.nranks == env.world_size
     assert oar.distributed.get_world_size() == env.world_size
     assert oar.distributed.ReduceOp.SUM == 0 and oar.distributed.ReduceOp.AVG == 4
+
+
+def test_launcher_and_spawn_start_jobs_that_communicate(tmp_path):
+    script = tmp_path / "job.py"
+    script.write_text("import os, oar, oar.distributed as dist\n"
+                      "def run(scale=1.0):\n"
+                      "    dist.init_parallel_env()\n"
+                      "    x = oar.to_tensor([float(dist.get_rank() + 1) * scale])\n"
+                      "    dist.all_reduce(x)\n"
+                      "    os.write(1, f'sum {x.item()} of {dist.get_world_size()}\\n'.encode())  # one write\n"
+                      "if __name__ == '__main__':\n"
+                      "    run()\n")
+    env = dict(os.environ)
+    env.pop("OAR_TEST_DEVICE", None)
+    p = subprocess.run([sys.executable, "-m", "oar.distributed.launch", "--nproc_per_node", "3", "--log_dir",
+                        str(tmp_path / "log"), str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for k in range(3):
+        assert "sum 6.0 of 3" in (tmp_path / "log" / f"workerlog.{k}").read_text()
+    spawner = tmp_path / "spawner.py"
+    spawner.write_text(f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport oar.distributed as dist\nimport job\n"
+                       "if __name__ == '__main__':\n    dist.spawn(job.run, args=(2.0,), nprocs=2)\n")
+    p = subprocess.run([sys.executable, str(spawner)], env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.count("sum 6.0 of 2") == 2, p.stdout + p.stderr
