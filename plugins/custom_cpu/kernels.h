@@ -17,10 +17,13 @@ enum class Binary {
 };
 OarKernelFn binary_kernel(Binary op);
 
-// Input x; out has x's shape and dtype (bool for logical_not).
+// Input x; out has x's shape and dtype (bool for logical_not and the isnan family). The half
+// types compute in float.
 enum class Unary {
   Relu, Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Abs, Neg, Square, Sin, Cos, Floor, Ceil, Sign,
   LogicalNot, Reciprocal,
+  Expm1, Log1p, Log2, Log10, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Trunc,
+  Silu, Relu6, Hardswish, IsNan, IsInf, IsFinite,
   kCount
 };
 OarKernelFn unary_kernel(Unary op);
@@ -33,6 +36,19 @@ OarStatus assign_kernel(const OarKernelContext* ctx);  // x
 OarStatus copy_kernel(const OarKernelContext* ctx);    // copy_: src into the view outputs[0]
 OarStatus where_kernel(const OarKernelContext* ctx);   // condition, x, y
 OarStatus concat_kernel(const OarKernelContext* ctx);  // x_0..x_{n-1}; axis
+
+// activation.cc: x (a floating type); out alike. Attributes by the ops' spec names.
+OarStatus gelu_kernel(const OarKernelContext* ctx);         // approximate
+OarStatus leaky_relu_kernel(const OarKernelContext* ctx);   // negative_slope
+OarStatus elu_kernel(const OarKernelContext* ctx);          // alpha
+OarStatus hardsigmoid_kernel(const OarKernelContext* ctx);  // slope, offset
+OarStatus softplus_kernel(const OarKernelContext* ctx);     // beta, threshold
+// celu, selu, mish, softsign, softshrink, hardshrink, hardtanh, tanhshrink, thresholded_relu,
+// log_sigmoid, swish by name (nullptr for another name).
+OarKernelFn act2_kernel(const char* op);
+OarStatus act2_grad_kernel(const OarKernelContext* ctx);   // x, out_grad; op, a, b: out_grad * f'(x)
+OarStatus act2_grad2_kernel(const OarKernelContext* ctx);  // the same with f''(x)
+OarStatus clip_kernel(const OarKernelContext* ctx);        // x (real); min, max
 
 // Input x; attrs axis (empty: all), keepdim; sum also dtype (out's dtype is what counts).
 enum class Reduce { Sum, Mean, Max, Min, kCount };

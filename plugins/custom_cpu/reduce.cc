@@ -58,22 +58,22 @@ ReducePlan plan_reduce(const OarKernelContext* ctx, const TensorDesc& x, const T
 template <typename In, typename Out>
 void enqueue_sum_or_mean(const OarKernelContext* ctx, Reduce op, const TensorDesc& x, const TensorDesc& out,
                          ReducePlan plan) {
-  using Acc = std::conditional_t<is_float_v<Out>, double, int64_t>;
+  using Acc = std::conditional_t<is_floating_v<Out>, double, int64_t>;
   const In* xp = x.as<const In>();
   Out* op_out = out.as<Out>();
   const bool mean = op == Reduce::Mean;
   launch(ctx, [plan = std::move(plan), xp, op_out, mean] {
     std::vector<Acc> acc(plan.slots, Acc(0));
     plan.walk.run([&](const std::array<int64_t, 2>& off) {
-      const Acc v = static_cast<Acc>(convert<Out>(xp[off[0]]));
-      if constexpr (is_float_v<Out>) acc[off[1]] += v;
+      const Acc v = convert<Acc>(convert<Out>(xp[off[0]]));
+      if constexpr (is_floating_v<Out>) acc[off[1]] += v;
       else acc[off[1]] = wrap_add(acc[off[1]], v);
     });
     for (int64_t i = 0; i < plan.slots; ++i) {
       Acc r = acc[i];
       if (mean) {
         if constexpr (std::is_same_v<Out, bool>) r = r != 0;  // any(x)
-        else if constexpr (is_float_v<Out>) r = plan.count ? r / plan.count : std::numeric_limits<double>::quiet_NaN();
+        else if constexpr (is_floating_v<Out>) r = plan.count ? r / plan.count : std::numeric_limits<double>::quiet_NaN();
         else r = plan.count ? r / plan.count : 0;  // count > 0, so no INT64_MIN / -1
       }
       op_out[i] = convert<Out>(r);
@@ -87,23 +87,24 @@ void enqueue_extreme(const OarKernelContext* ctx, bool is_max, const TensorDesc&
   const T* xp = x.as<const T>();
   T* op_out = out.as<T>();
   launch(ctx, [plan = std::move(plan), xp, op_out, is_max] {
-    std::unique_ptr<T[]> best(new T[plan.slots]);  // not vector: vector<bool> has no T&
+    using C = compute_t<T>;  // halves compare as float (exactly)
+    std::unique_ptr<C[]> best(new C[plan.slots]);  // not vector: vector<bool> has no T&
     std::vector<char> seen(plan.slots, 0);
     plan.walk.run([&](const std::array<int64_t, 2>& off) {
-      const T v = xp[off[0]];
-      T& b = best[off[1]];
+      const C v = static_cast<C>(xp[off[0]]);
+      C& b = best[off[1]];
       if (!seen[off[1]]) {
         b = v;
         seen[off[1]] = 1;
         return;
       }
-      if constexpr (is_float_v<T>) {
+      if constexpr (is_floating_v<T>) {
         if (b != b) return;  // NaN stays
         if (v != v) { b = v; return; }
       }
       if (is_max ? v > b : v < b) b = v;
     });
-    for (int64_t i = 0; i < plan.slots; ++i) op_out[i] = best[i];
+    for (int64_t i = 0; i < plan.slots; ++i) op_out[i] = convert<T>(best[i]);
   });
 }
 
@@ -116,12 +117,12 @@ OarStatus reduce_impl(const OarKernelContext* ctx) {
     if constexpr (op == Reduce::Max || op == Reduce::Min) {
       if (plan.count == 0 && plan.slots > 0) fail("cannot reduce over a zero-size dimension (no identity)");
       expect_dtype(out, x.dtype, "out");
-      visit_dtype(x.dtype, [&](auto tag) {
+      visit_math_dtype(x.dtype, [&](auto tag) {
         enqueue_extreme<decltype(tag)>(ctx, op == Reduce::Max, x, out, std::move(plan));
       });
     } else {
-      visit_dtype(x.dtype, [&](auto in_tag) {
-        visit_dtype(out.dtype, [&](auto out_tag) {
+      visit_math_dtype(x.dtype, [&](auto in_tag) {
+        visit_math_dtype(out.dtype, [&](auto out_tag) {
           enqueue_sum_or_mean<decltype(in_tag), decltype(out_tag)>(ctx, op, x, out, std::move(plan));
         });
       });

@@ -52,8 +52,10 @@ OarStatus record_kernel(const char* type, const char* op, int32_t dtype, OarKern
 
 size_t element_size(int32_t dtype) {
   switch (dtype) {
-    case OAR_BOOL: return 1;
+    case OAR_BOOL: case OAR_INT8: case OAR_UINT8: return 1;
+    case OAR_INT16: case OAR_FLOAT16: case OAR_BFLOAT16: return 2;
     case OAR_INT32: case OAR_FLOAT32: return 4;
+    case OAR_COMPLEX128: return 16;
     default: return 8;
   }
 }
@@ -493,7 +495,14 @@ void check_every_kernel(OarStream s) {
     };
     if (is(binary)) { ins = {in({2, 3}, dt), in({3}, dt)}; outs = {empty(dt, {2, 3})}; }
     else if (is(predicate)) { ins = {in({2, 3}, dt), in({1, 3}, dt)}; outs = {empty(OAR_BOOL, {2, 3})}; }
-    else if (op == "logical_not") { ins = {in({2, 3}, dt)}; outs = {empty(OAR_BOOL, {2, 3})}; }
+    else if (op == "logical_not" || op == "isnan" || op == "isinf" || op == "isfinite") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_BOOL, {2, 3})};
+    } else if (op == "act2_grad" || op == "act2_grad2") {
+      ins = {in({2, 3}, dt), in({2, 3}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_int("op", 0), attr_float("a", 1.0)};
+    }
     else if (op == "full") { outs = {empty(dt, {2, 3})}; attrs = {attr_ints("shape", shape23), attr_float("fill_value", 1.5)}; }
     else if (op == "cast") { ins = {in({2, 3}, dt)}; outs = {empty(OAR_FLOAT64, {2, 3})}; attrs = {attr_dtype("dtype", OAR_FLOAT64)}; }
     else if (op == "copy_") { ins = {in({3}, dt)}; outs = {empty(OAR_INT32, {2, 3})}; }
