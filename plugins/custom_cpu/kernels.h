@@ -51,8 +51,10 @@ OarStatus act2_grad2_kernel(const OarKernelContext* ctx);  // the same with f''(
 OarStatus clip_kernel(const OarKernelContext* ctx);        // x (real); min, max
 
 // Input x; attrs axis (empty: all), keepdim; sum also dtype (out's dtype is what counts).
-enum class Reduce { Sum, Mean, Max, Min, kCount };
+// prod also dtype; p_norm porder; all/any give bool.
+enum class Reduce { Sum, Mean, Max, Min, Prod, All, Any, LogSumExp, PNorm, kCount };
 OarKernelFn reduce_kernel(Reduce op);
+OarStatus arg_reduce_kernel(const OarKernelContext* ctx);  // argmax/argmin: x; axis (int?), keepdim
 
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis

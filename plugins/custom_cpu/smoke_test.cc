@@ -507,10 +507,15 @@ void check_every_kernel(OarStream s) {
     else if (op == "cast") { ins = {in({2, 3}, dt)}; outs = {empty(OAR_FLOAT64, {2, 3})}; attrs = {attr_dtype("dtype", OAR_FLOAT64)}; }
     else if (op == "copy_") { ins = {in({3}, dt)}; outs = {empty(OAR_INT32, {2, 3})}; }
     else if (op == "where") { ins = {in({2, 1}, OAR_BOOL), in({2, 3}, OAR_FLOAT32), in({3}, OAR_FLOAT32)}; outs = {empty(OAR_FLOAT32, {2, 3})}; }
-    else if (op == "sum" || op == "mean" || op == "max" || op == "min") {
+    else if (is({"sum", "mean", "max", "min", "amax", "amin", "prod", "logsumexp", "p_norm", "all", "any"})) {
       ins = {in({2, 3}, dt)};
-      outs = {empty(op == "sum" && dt == OAR_BOOL ? OAR_INT64 : dt, {3})};
+      const bool logical = op == "all" || op == "any";
+      outs = {empty(logical ? OAR_BOOL : (op == "sum" || op == "prod") && dt == OAR_BOOL ? OAR_INT64 : dt, {3})};
       attrs = {attr_ints("axis", axis0), attr_bool("keepdim", false)};
+    } else if (op == "argmax" || op == "argmin") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_INT64, {3})};
+      attrs = {attr_int("axis", 0)};
     } else if (op == "matmul") { ins = {in({2, 3}, dt), in({3, 2}, dt)}; outs = {empty(dt, {2, 2})}; }
     else if (op == "scale") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_float("scale", 3.0), attr_float("bias", 1.0)}; }
     else if (op == "pow") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_int("y", 3)}; }
