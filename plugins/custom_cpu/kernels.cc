@@ -111,6 +111,7 @@ const KernelRow kKernels[] = {
     {"scale", scale_kernel, kNumericH},
     {"pow", pow_kernel, kNumericH},
     {"full", full_kernel, kStorage},
+    {"arange", arange_kernel, kNumericH},
     {"cast", cast_kernel, kStorage},
     {"assign", assign_kernel, kStorage},
     {"copy_", copy_kernel, kStorage},
@@ -130,6 +131,14 @@ const KernelRow kKernels[] = {
     {"p_norm", reduce_kernel(Reduce::PNorm), kFloatsH},
     {"argmax", arg_reduce_kernel, kAllH},
     {"argmin", arg_reduce_kernel, kAllH},
+    // indexing, keyed by x (by the index when x is bool; embedding and one_hot by the ids)
+    {"index_select", index_select_kernel, kStorage},
+    {"gather", index_select_kernel, kStorage},
+    {"index_add", index_add_kernel, kAllH},
+    {"take_along_axis_base", take_along_axis_kernel, kStorage},
+    {"embedding_base", embedding_kernel, kInts},
+    {"one_hot", one_hot_kernel, kInts},
+    {"embedding_grad", embedding_grad_kernel, kInts},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

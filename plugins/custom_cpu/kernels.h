@@ -31,6 +31,7 @@ OarKernelFn unary_kernel(Unary op);
 OarStatus scale_kernel(const OarKernelContext* ctx);   // x; scale, bias, bias_after_scale
 OarStatus pow_kernel(const OarKernelContext* ctx);     // x; y (Scalar)
 OarStatus full_kernel(const OarKernelContext* ctx);    // no inputs; fill_value
+OarStatus arange_kernel(const OarKernelContext* ctx);  // no inputs; start, end, step (creation.cc)
 OarStatus cast_kernel(const OarKernelContext* ctx);    // x; out's dtype is the target
 OarStatus assign_kernel(const OarKernelContext* ctx);  // x
 OarStatus copy_kernel(const OarKernelContext* ctx);    // copy_: src into the view outputs[0]
@@ -55,6 +56,14 @@ OarStatus clip_kernel(const OarKernelContext* ctx);        // x (real); min, max
 enum class Reduce { Sum, Mean, Max, Min, Prod, All, Any, LogSumExp, PNorm, kCount };
 OarKernelFn reduce_kernel(Reduce op);
 OarStatus arg_reduce_kernel(const OarKernelContext* ctx);  // argmax/argmin: x; axis (int?), keepdim
+
+// index.cc: int32/int64 index tensors; entries outside their range read as 0 (see there).
+OarStatus index_select_kernel(const OarKernelContext* ctx);      // index_select, gather: x, index; axis
+OarStatus index_add_kernel(const OarKernelContext* ctx);         // x, index, value; axis
+OarStatus take_along_axis_kernel(const OarKernelContext* ctx);   // take_along_axis_base: arr, indices; axis
+OarStatus embedding_kernel(const OarKernelContext* ctx);         // embedding_base: x, weight; padding_idx
+OarStatus embedding_grad_kernel(const OarKernelContext* ctx);    // x, out_grad; num_weights, padding_idx
+OarStatus one_hot_kernel(const OarKernelContext* ctx);           // x; num_classes (out's last extent)
 
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
