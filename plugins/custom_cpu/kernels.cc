@@ -139,6 +139,10 @@ const KernelRow kKernels[] = {
     {"embedding_base", embedding_kernel, kInts},
     {"one_hot", one_hot_kernel, kInts},
     {"embedding_grad", embedding_grad_kernel, kInts},
+    // normalisation
+    {"layer_norm_base", layer_norm_kernel, kFloats},
+    {"batch_norm_base", batch_norm_kernel, kFloats},
+    {"hard_cross_entropy", hard_cross_entropy_kernel, kFloats},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

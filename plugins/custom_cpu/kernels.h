@@ -65,6 +65,13 @@ OarStatus embedding_kernel(const OarKernelContext* ctx);         // embedding_ba
 OarStatus embedding_grad_kernel(const OarKernelContext* ctx);    // x, out_grad; num_weights, padding_idx
 OarStatus one_hot_kernel(const OarKernelContext* ctx);           // x; num_classes (out's last extent)
 
+// norm.cc: float32/float64; outputs out, mean/saved_mean, rstd/saved_rstd.
+OarStatus layer_norm_kernel(const OarKernelContext* ctx);  // layer_norm_base: x, weight?, bias?; epsilon, begin_norm_axis
+OarStatus batch_norm_kernel(const OarKernelContext* ctx);  // batch_norm_base (no running-statistics update)
+
+// loss.cc: input [M, C] float32/float64, label [M], weight? [C]; outputs loss, weight_sum, lse.
+OarStatus hard_cross_entropy_kernel(const OarKernelContext* ctx);  // ignore_index, input_kind
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

@@ -519,6 +519,45 @@ void check_every_kernel(OarStream s) {
     } else if (op == "matmul") { ins = {in({2, 3}, dt), in({3, 2}, dt)}; outs = {empty(dt, {2, 2})}; }
     else if (op == "scale") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_float("scale", 3.0), attr_float("bias", 1.0)}; }
     else if (op == "pow") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_int("y", 3)}; }
+    else if (op == "index_select" || op == "gather") {
+      ins = {in({2, 3}, dt == OAR_INT64 ? OAR_BOOL : dt), in({2}, OAR_INT64)};  // int64: keyed by the index of bool x
+      outs = {empty(dt == OAR_INT64 ? OAR_BOOL : dt, {2, 2})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "index_add") {
+      ins = {in({2, 3}, dt), in({2}, OAR_INT64), in({2, 2}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "take_along_axis_base") {
+      ins = {in({2, 3}, dt), in({2, 1}, OAR_INT64)};
+      outs = {empty(dt, {2, 1})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "embedding_base") {
+      ins = {in({2}, dt), in({3, 4}, OAR_FLOAT32)};
+      outs = {empty(OAR_FLOAT32, {2, 4})};
+    } else if (op == "embedding_grad") {
+      ins = {in({2}, dt), in({2, 4}, OAR_FLOAT32)};
+      outs = {empty(OAR_FLOAT32, {3, 4})};
+      attrs = {attr_int("num_weights", 3)};
+    } else if (op == "one_hot") {
+      ins = {in({2}, dt)};
+      outs = {empty(OAR_FLOAT32, {2, 3})};
+      attrs = {attr_int("num_classes", 3)};
+    } else if (op == "arange") {
+      outs = {empty(dt, {4})};
+      attrs = {attr_int("start", 1), attr_int("end", 5), attr_int("step", 1)};
+    } else if (op == "layer_norm_base") {
+      ins = {in({2, 3}, dt), in({3}, dt), in({3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(dt, {2}), empty(dt, {2})};
+      attrs = {attr_float("epsilon", 1e-5), attr_int("begin_norm_axis", 1)};
+    } else if (op == "batch_norm_base") {
+      ins = {in({2, 3}, dt), in({3}, dt), in({3}, dt), in({3}, dt), in({3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(dt, {3}), empty(dt, {3})};
+      attrs = {attr_bool("use_batch_stats", true), attr_bool("update_running", false), attr_float("epsilon", 1e-5),
+               attr_int("channel_axis", 1)};
+    } else if (op == "hard_cross_entropy") {
+      ins = {in({2, 3}, dt), in({2}, OAR_INT64), in({3}, dt)};
+      outs = {empty(dt, {2}), empty(dt, {2}), empty(dt, {2})};
+    }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
