@@ -143,6 +143,15 @@ const KernelRow kKernels[] = {
     {"layer_norm_base", layer_norm_kernel, kFloats},
     {"batch_norm_base", batch_norm_kernel, kFloats},
     {"hard_cross_entropy", hard_cross_entropy_kernel, kFloats},
+    // convolution and pooling
+    {"convolution", convolution_kernel, kFloatsH},
+    {"convolution_input_grad", convolution_input_grad_kernel, kFloatsH},
+    {"convolution_weight_grad", convolution_weight_grad_kernel, kFloatsH},
+    {"pool_max", pool_max_kernel, kFloatsH},
+    {"pool_avg", pool_avg_kernel, kFloatsH},
+    {"pool_avg_grad", pool_avg_grad_kernel, kFloatsH},
+    {"pool_max_grad", pool_max_grad_kernel, kFloatsH},
+    {"pool_max_gather", pool_max_gather_kernel, kFloatsH},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

@@ -72,6 +72,19 @@ OarStatus batch_norm_kernel(const OarKernelContext* ctx);  // batch_norm_base (n
 // loss.cc: input [M, C] float32/float64, label [M], weight? [C]; outputs loss, weight_sum, lse.
 OarStatus hard_cross_entropy_kernel(const OarKernelContext* ctx);  // ignore_index, input_kind
 
+// conv.cc: x [N, C, S...] or channel_last; weight [M, C / groups, K...]; stride, padding
+// (before/after per dimension), dilation, groups, channel_last.
+OarStatus convolution_kernel(const OarKernelContext* ctx);              // x, weight, bias?
+OarStatus convolution_input_grad_kernel(const OarKernelContext* ctx);   // out_grad, weight; input_shape
+OarStatus convolution_weight_grad_kernel(const OarKernelContext* ctx);  // x, out_grad; weight_shape
+
+// pool.cc: kernel_size, stride, padding, ceil_mode, [exclusive,] adaptive, channel_last.
+OarStatus pool_max_kernel(const OarKernelContext* ctx);         // x -> out, mask (int32)
+OarStatus pool_avg_kernel(const OarKernelContext* ctx);         // x -> out
+OarStatus pool_avg_grad_kernel(const OarKernelContext* ctx);    // out_grad; input_shape
+OarStatus pool_max_grad_kernel(const OarKernelContext* ctx);    // out_grad, mask; input_shape
+OarStatus pool_max_gather_kernel(const OarKernelContext* ctx);  // x, mask
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

@@ -473,7 +473,7 @@ void check_every_kernel(OarStream s) {
                                            "elementwise_pow", "floor_divide", "remainder"};
   const std::vector<std::string> predicate = {"equal", "not_equal", "greater_than", "greater_equal", "less_than",
                                               "less_equal", "logical_and", "logical_or"};
-  std::vector<int64_t> axis0{0}, shape23{2, 3};
+  std::vector<int64_t> axis0{0}, shape23{2, 3}, ones2{1, 1}, twos2{2, 2}, zeros4{0, 0, 0, 0};  // attr_ints keeps pointers
   int ran = 0;
   for (const auto& [key, fn] : g_kernels) {
     const std::string& op = key.first;
@@ -557,6 +557,26 @@ void check_every_kernel(OarStream s) {
     } else if (op == "hard_cross_entropy") {
       ins = {in({2, 3}, dt), in({2}, OAR_INT64), in({3}, dt)};
       outs = {empty(dt, {2}), empty(dt, {2}), empty(dt, {2})};
+    }
+    else if (op == "convolution" || op == "convolution_input_grad" || op == "convolution_weight_grad") {
+      // x [1, 2, 3, 3] * weight [2, 1, 2, 2], groups 2 -> y [1, 2, 2, 2]
+      if (op == "convolution") { ins = {in({1, 2, 3, 3}, dt), in({2, 1, 2, 2}, dt), in({2}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      else if (op == "convolution_input_grad") { ins = {in({1, 2, 2, 2}, dt), in({2, 1, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 3, 3})}; }
+      else { ins = {in({1, 2, 3, 3}, dt), in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {2, 1, 2, 2})}; }
+      attrs = {attr_ints("stride", ones2), attr_ints("padding", zeros4), attr_ints("dilation", ones2),
+               attr_int("groups", 2), attr_bool("channel_last", false)};
+    } else if (op == "pool_max" || op == "pool_avg" || op == "pool_avg_grad") {
+      if (op == "pool_avg_grad") { ins = {in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 4, 4})}; }
+      else { ins = {in({1, 2, 4, 4}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      if (op == "pool_max") outs.push_back(empty(OAR_INT32, {1, 2, 2, 2}));
+      attrs = {attr_ints("kernel_size", twos2), attr_ints("stride", twos2), attr_ints("padding", zeros4),
+               attr_bool("exclusive", true), attr_bool("adaptive", false), attr_bool("channel_last", false)};
+    } else if (op == "pool_max_grad" || op == "pool_max_gather") {
+      DevTensor mask = empty(OAR_INT32, {1, 2, 2, 2});
+      const std::vector<int32_t> zeros(8, 0);
+      CHECK_OK(g_device->memcpy_h2d(0, s, mask.base, zeros.data(), mask.nbytes));
+      if (op == "pool_max_grad") { ins = {in({1, 2, 2, 2}, dt), mask}; outs = {empty(dt, {1, 2, 4, 4})}; }
+      else { ins = {in({1, 2, 4, 4}, dt), mask}; outs = {empty(dt, {1, 2, 2, 2})}; }
     }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
