@@ -152,6 +152,15 @@ const KernelRow kKernels[] = {
     {"pool_avg_grad", pool_avg_grad_kernel, kFloatsH},
     {"pool_max_grad", pool_max_grad_kernel, kFloatsH},
     {"pool_max_gather", pool_max_gather_kernel, kFloatsH},
+    // shape
+    {"flip", flip_kernel, kStorage},
+    {"tile", tile_kernel, kStorage},
+    {"tril", tril_triu_kernel, kStorage},
+    {"triu", tril_triu_kernel, kStorage},
+    {"pad_nd", pad_kernel, kFloats},
+    {"pad_nd_grad", pad_grad_kernel, kFloats},
+    {"slice_grad", slice_grad_kernel, kStorage},
+    {"strided_slice_grad", strided_slice_grad_kernel, kStorage},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

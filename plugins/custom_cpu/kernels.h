@@ -85,6 +85,15 @@ OarStatus pool_avg_grad_kernel(const OarKernelContext* ctx);    // out_grad; inp
 OarStatus pool_max_grad_kernel(const OarKernelContext* ctx);    // out_grad, mask; input_shape
 OarStatus pool_max_gather_kernel(const OarKernelContext* ctx);  // x, mask
 
+// shape.cc: element moves (any dtype) and padding.
+OarStatus flip_kernel(const OarKernelContext* ctx);                // x; axis
+OarStatus tile_kernel(const OarKernelContext* ctx);                // x; repeat_times (out's shape)
+OarStatus tril_triu_kernel(const OarKernelContext* ctx);           // tril, triu: x; diagonal
+OarStatus pad_kernel(const OarKernelContext* ctx);                 // pad_nd: x; pads, mode, value
+OarStatus pad_grad_kernel(const OarKernelContext* ctx);            // pad_nd_grad: out_grad; input_shape, pads, mode
+OarStatus slice_grad_kernel(const OarKernelContext* ctx);          // out_grad; input_shape, axes, starts, ends
+OarStatus strided_slice_grad_kernel(const OarKernelContext* ctx);  // ... and strides
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

@@ -474,6 +474,7 @@ void check_every_kernel(OarStream s) {
   const std::vector<std::string> predicate = {"equal", "not_equal", "greater_than", "greater_equal", "less_than",
                                               "less_equal", "logical_and", "logical_or"};
   std::vector<int64_t> axis0{0}, shape23{2, 3}, ones2{1, 1}, twos2{2, 2}, zeros4{0, 0, 0, 0};  // attr_ints keeps pointers
+  std::vector<int64_t> pads{0, 1, 1, 0}, slice_axes{1}, slice_starts{1}, slice_ends{3}, tile_reps{2, 1};
   int ran = 0;
   for (const auto& [key, fn] : g_kernels) {
     const std::string& op = key.first;
@@ -577,6 +578,17 @@ void check_every_kernel(OarStream s) {
       CHECK_OK(g_device->memcpy_h2d(0, s, mask.base, zeros.data(), mask.nbytes));
       if (op == "pool_max_grad") { ins = {in({1, 2, 2, 2}, dt), mask}; outs = {empty(dt, {1, 2, 4, 4})}; }
       else { ins = {in({1, 2, 4, 4}, dt), mask}; outs = {empty(dt, {1, 2, 2, 2})}; }
+    }
+    else if (op == "tile") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {4, 3})}; attrs = {attr_ints("repeat_times", tile_reps)}; }
+    else if (op == "flip") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_ints("axis", axis0)}; }
+    else if (op == "pad_nd") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {3, 4})}; attrs = {attr_ints("pads", pads)}; }
+    else if (op == "pad_nd_grad") { ins = {in({3, 4}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_ints("pads", pads)}; }
+    else if (op == "slice_grad" || op == "strided_slice_grad") {
+      ins = {in({2, 2}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_ints("axes", slice_axes), attr_ints("starts", slice_starts), attr_ints("ends", slice_ends),
+               attr_ints("strides", ones2)};  // strides: one entry per axis
+      attrs.back().count = 1;
     }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
