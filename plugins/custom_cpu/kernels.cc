@@ -161,6 +161,14 @@ const KernelRow kKernels[] = {
     {"pad_nd_grad", pad_grad_kernel, kFloats},
     {"slice_grad", slice_grad_kernel, kStorage},
     {"strided_slice_grad", strided_slice_grad_kernel, kStorage},
+    // ordering, scattering and scans along an axis
+    {"argsort", argsort_kernel, kAllH},
+    {"topk_indices", topk_indices_kernel, kAllH},
+    {"put_along_axis_base", put_along_axis_kernel, kAllH},
+    {"cumsum_scan", cum_scan_kernel, kAllH},
+    {"cumprod_scan", cum_scan_kernel, kAllH},
+    {"logcumsumexp_scan", logcumsumexp_kernel, kFloatsH},
+    {"cum_extreme_scan", cum_extreme_kernel, kNumericH},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

@@ -94,6 +94,16 @@ OarStatus pad_grad_kernel(const OarKernelContext* ctx);            // pad_nd_gra
 OarStatus slice_grad_kernel(const OarKernelContext* ctx);          // out_grad; input_shape, axes, starts, ends
 OarStatus strided_slice_grad_kernel(const OarKernelContext* ctx);  // ... and strides
 
+// search.cc: orders (NaN last, ties by index) and scatters along an axis.
+OarStatus argsort_kernel(const OarKernelContext* ctx);          // x; axis, descending -> int64
+OarStatus topk_indices_kernel(const OarKernelContext* ctx);     // x; k, axis, largest -> int64
+OarStatus put_along_axis_kernel(const OarKernelContext* ctx);   // arr, indices, values; axis, reduce, include_self
+
+// scan.cc: x; axis (and reverse).
+OarStatus cum_scan_kernel(const OarKernelContext* ctx);      // cumsum_scan, cumprod_scan
+OarStatus logcumsumexp_kernel(const OarKernelContext* ctx);  // logcumsumexp_scan
+OarStatus cum_extreme_kernel(const OarKernelContext* ctx);   // cum_extreme_scan: is_max -> values, indices
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

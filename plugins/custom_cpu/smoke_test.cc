@@ -590,6 +590,23 @@ void check_every_kernel(OarStream s) {
                attr_ints("strides", ones2)};  // strides: one entry per axis
       attrs.back().count = 1;
     }
+    else if (op == "argsort" || op == "topk_indices") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_INT64, {2, op == "argsort" ? 3 : 2})};
+      attrs = {attr_int("axis", 1), attr_int("k", 2)};
+    } else if (op == "put_along_axis_base") {
+      ins = {in({2, 3}, dt == OAR_INT64 ? OAR_BOOL : dt), in({2, 1}, OAR_INT64), in({2, 1}, dt == OAR_INT64 ? OAR_BOOL : dt)};
+      outs = {empty(dt == OAR_INT64 ? OAR_BOOL : dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "cumsum_scan" || op == "cumprod_scan" || op == "logcumsumexp_scan") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(dt == OAR_BOOL ? OAR_INT64 : dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "cum_extreme_scan") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(OAR_INT64, {2, 3})};
+      attrs = {attr_int("axis", 1), attr_bool("is_max", true)};
+    }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
