@@ -169,6 +169,11 @@ const KernelRow kKernels[] = {
     {"cumprod_scan", cum_scan_kernel, kAllH},
     {"logcumsumexp_scan", logcumsumexp_kernel, kFloatsH},
     {"cum_extreme_scan", cum_extreme_kernel, kNumericH},
+    // resampling
+    {"interp", interp_kernel, kFloatsH},
+    {"interp_grad", interp_grad_kernel, kFloatsH},
+    {"grid_sample_base", grid_sample_kernel, kFloats},
+    {"affine_grid_base", affine_grid_base_kernel, kFloats},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

@@ -104,6 +104,12 @@ OarStatus cum_scan_kernel(const OarKernelContext* ctx);      // cumsum_scan, cum
 OarStatus logcumsumexp_kernel(const OarKernelContext* ctx);  // logcumsumexp_scan
 OarStatus cum_extreme_kernel(const OarKernelContext* ctx);   // cum_extreme_scan: is_max -> values, indices
 
+// interp.cc, grid_sample.cc: resampling (channel-first).
+OarStatus interp_kernel(const OarKernelContext* ctx);            // x; out_size, mode, align_corners, align_mode, scale_0..2
+OarStatus interp_grad_kernel(const OarKernelContext* ctx);       // out_grad; input_shape and interp's attrs
+OarStatus grid_sample_kernel(const OarKernelContext* ctx);       // grid_sample_base: {x, grid}; mode, padding_mode, align_corners
+OarStatus affine_grid_base_kernel(const OarKernelContext* ctx);  // no inputs; depth, height, width, align_corners
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

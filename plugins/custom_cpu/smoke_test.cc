@@ -607,6 +607,18 @@ void check_every_kernel(OarStream s) {
       outs = {empty(dt, {2, 3}), empty(OAR_INT64, {2, 3})};
       attrs = {attr_int("axis", 1), attr_bool("is_max", true)};
     }
+    else if (op == "interp" || op == "interp_grad") {
+      if (op == "interp") { ins = {in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 3, 3})}; }
+      else { ins = {in({1, 2, 3, 3}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      attrs = {attr_bool("align_corners", false)};
+    } else if (op == "grid_sample_base") {
+      ins = {in({1, 2, 3, 3}, dt), in({1, 2, 2, 2}, dt)};
+      outs = {empty(dt, {1, 2, 2, 2})};
+      attrs = {attr_int("inputs_count", 2), attr_bool("align_corners", true)};
+    } else if (op == "affine_grid_base") {
+      outs = {empty(dt, {2, 3, 3})};
+      attrs = {attr_int("depth", 0), attr_int("height", 2), attr_int("width", 3)};
+    }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
