@@ -161,6 +161,7 @@ const KernelRow kKernels[] = {
     {"pad_nd_grad", pad_grad_kernel, kFloats},
     {"slice_grad", slice_grad_kernel, kStorage},
     {"strided_slice_grad", strided_slice_grad_kernel, kStorage},
+    {"check_values", check_values_kernel, kStorage},
     // ordering, scattering and scans along an axis
     {"argsort", argsort_kernel, kAllH},
     {"topk_indices", topk_indices_kernel, kAllH},

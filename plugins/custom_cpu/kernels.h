@@ -93,6 +93,7 @@ OarStatus pad_kernel(const OarKernelContext* ctx);                 // pad_nd: x;
 OarStatus pad_grad_kernel(const OarKernelContext* ctx);            // pad_nd_grad: out_grad; input_shape, pads, mode
 OarStatus slice_grad_kernel(const OarKernelContext* ctx);          // out_grad; input_shape, axes, starts, ends
 OarStatus strided_slice_grad_kernel(const OarKernelContext* ctx);  // ... and strides
+OarStatus check_values_kernel(const OarKernelContext* ctx);        // x, ok; message (waits for the stream)
 
 // search.cc: orders (NaN last, ties by index) and scatters along an axis.
 OarStatus argsort_kernel(const OarKernelContext* ctx);          // x; axis, descending -> int64

@@ -1,5 +1,5 @@
 // Shape kernels that move elements: flip, tile, tril, triu, pad_nd (and pad_nd_grad),
-// slice_grad and strided_slice_grad.
+// slice_grad and strided_slice_grad; and check_values (a guarded copy).
 // Contract: see kernels.h. All but tril/triu and pad_nd_grad are one gather: each output
 // dimension d has a map from its index to an index of the input's dimension d, or -1 where the
 // output takes a fill value (the padding, the part a slice did not cover). Elements are moved
@@ -15,6 +15,7 @@
 
 #include "plugins/custom_cpu/kernel_util.h"
 #include "plugins/custom_cpu/kernels.h"
+#include "plugins/custom_cpu/stream.h"
 #include "plugins/custom_cpu/strided.h"
 
 namespace oar_custom_cpu {
@@ -307,6 +308,43 @@ OarStatus tril_triu_kernel(const OarKernelContext* ctx) {
         if (keep) std::memcpy(op + k * es, xp + off[0] * es, static_cast<size_t>(es));
         else std::memset(op + k * es, 0, static_cast<size_t>(es));
         ++k;
+      });
+    });
+  });
+}
+
+}  // namespace oar_custom_cpu
+
+namespace oar_custom_cpu {
+
+// check_values: x, ok (bool); message. out = x when every ok is true; otherwise ERROR with the
+// message. The one kernel that waits for its stream: the check needs ok's values, which only
+// exist once the work queued before has run (a GPU backend would copy them to the host and
+// wait in the same way). The host raises ValueError; through the ABI the error comes back as
+// oar's External error with the message.
+OarStatus check_values_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x"), ok = input(ctx, 1, "ok");
+    const TensorDesc out = output(ctx);
+    expect_dtype(ok, OAR_BOOL, "ok");
+    expect_shape(out, x.shape, "out");
+    expect_dtype(out, x.dtype, "out");
+    const OarAttr* m = find_attr(ctx, "message");
+    const std::string message = m != nullptr && m->kind == OAR_ATTR_STRING && m->s != nullptr ? m->s : "check_values failed";
+    std::shared_ptr<Stream> s = resolve_stream(ctx->device_id, ctx->stream);
+    if (s == nullptr) fail("%p is not a stream of custom_cpu:%d", static_cast<void*>(ctx->stream), ctx->device_id);
+    s->synchronize();
+    bool all = true;
+    const bool* okp = ok.as<const bool>();
+    StridedWalker<1>(ok.shape, {ok.strides}).run([&](const std::array<int64_t, 1>& off) { all = all && okp[off[0]]; });
+    if (!all) fail("%s", message.c_str());
+    const StridedWalker<2> walk(x.shape, {out.strides, x.strides});
+    const int64_t es = static_cast<int64_t>(element_size(x.dtype));
+    const char* xp = x.data;
+    char* op = out.data;
+    launch(ctx, [walk, es, xp, op] {
+      walk.run([&](const std::array<int64_t, 2>& off) {
+        std::memcpy(op + off[0] * es, xp + off[1] * es, static_cast<size_t>(es));
       });
     });
   });

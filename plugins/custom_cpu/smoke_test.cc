@@ -619,6 +619,7 @@ void check_every_kernel(OarStream s) {
       outs = {empty(dt, {2, 3, 3})};
       attrs = {attr_int("depth", 0), attr_int("height", 2), attr_int("width", 3)};
     }
+    else if (op == "check_values") { ins = {in({2, 3}, dt), in({2, 3}, OAR_BOOL)}; outs = {empty(dt, {2, 3})}; }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
