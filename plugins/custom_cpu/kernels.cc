@@ -175,6 +175,7 @@ const KernelRow kKernels[] = {
     {"interp_grad", interp_grad_kernel, kFloatsH},
     {"grid_sample_base", grid_sample_kernel, kFloats},
     {"affine_grid_base", affine_grid_base_kernel, kFloats},
+    {"rnn_layer", rnn_layer_kernel, kFloats},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

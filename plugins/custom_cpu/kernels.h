@@ -111,6 +111,9 @@ OarStatus interp_grad_kernel(const OarKernelContext* ctx);       // out_grad; in
 OarStatus grid_sample_kernel(const OarKernelContext* ctx);       // grid_sample_base: {x, grid}; mode, padding_mode, align_corners
 OarStatus affine_grid_base_kernel(const OarKernelContext* ctx);  // no inputs; depth, height, width, align_corners
 
+// rnn.cc: one recurrent layer, forward (its gradient is a host composite).
+OarStatus rnn_layer_kernel(const OarKernelContext* ctx);  // x, weights, biases?, h0, c0?, lengths?, weight_ho?; mode, is_reverse
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

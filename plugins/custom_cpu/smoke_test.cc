@@ -125,6 +125,7 @@ std::vector<T> download(const DevTensor& t, OarStream stream) {
 OarAttr attr_bool(const char* name, bool v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_BOOL; a.i = v; return a; }
 OarAttr attr_float(const char* name, double v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_SCALAR_FLOAT; a.f = v; return a; }
 OarAttr attr_int(const char* name, int64_t v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_SCALAR_INT; a.i = v; return a; }
+OarAttr attr_string(const char* name, const char* v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_STRING; a.s = v; return a; }
 OarAttr attr_dtype(const char* name, int32_t d) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_DTYPE; a.i = d; return a; }
 OarAttr attr_ints(const char* name, const std::vector<int64_t>& v) {
   OarAttr a{};
@@ -620,6 +621,12 @@ void check_every_kernel(OarStream s) {
       attrs = {attr_int("depth", 0), attr_int("height", 2), attr_int("width", 3)};
     }
     else if (op == "check_values") { ins = {in({2, 3}, dt), in({2, 3}, OAR_BOOL)}; outs = {empty(dt, {2, 3})}; }
+    else if (op == "rnn_layer") {
+      // c0, sequence_length and weight_ho not passed: absent
+      ins = {in({2, 1, 2}, dt), in({3, 2}, dt), in({3, 3}, dt), in({3}, dt), in({3}, dt), in({1, 3}, dt)};
+      outs = {empty(dt, {2, 1, 3}), empty(dt, {1, 3}), empty(dt, {0}), empty(dt, {2, 1, 3})};
+      attrs = {attr_string("mode", "RNN_TANH")};
+    }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
