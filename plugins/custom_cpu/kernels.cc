@@ -176,6 +176,7 @@ const KernelRow kKernels[] = {
     {"grid_sample_base", grid_sample_kernel, kFloats},
     {"affine_grid_base", affine_grid_base_kernel, kFloats},
     {"rnn_layer", rnn_layer_kernel, kFloats},
+    {"sdpa_core", sdpa_core_kernel, kFloats},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

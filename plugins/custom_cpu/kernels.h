@@ -114,6 +114,9 @@ OarStatus affine_grid_base_kernel(const OarKernelContext* ctx);  // no inputs; d
 // rnn.cc: one recurrent layer, forward (its gradient is a host composite).
 OarStatus rnn_layer_kernel(const OarKernelContext* ctx);  // x, weights, biases?, h0, c0?, lengths?, weight_ho?; mode, is_reverse
 
+// attention.cc: fused attention forward (its gradient is a host composite).
+OarStatus sdpa_core_kernel(const OarKernelContext* ctx);  // {q, k, v[, mask]}, dmask?; scale, is_causal -> out, probs
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

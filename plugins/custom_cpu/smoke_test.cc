@@ -627,6 +627,11 @@ void check_every_kernel(OarStream s) {
       outs = {empty(dt, {2, 1, 3}), empty(dt, {1, 3}), empty(dt, {0}), empty(dt, {2, 1, 3})};
       attrs = {attr_string("mode", "RNN_TANH")};
     }
+    else if (op == "sdpa_core") {
+      ins = {in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt)};  // dmask not passed: absent
+      outs = {empty(dt, {1, 2, 1, 3}), empty(dt, {1, 1, 2, 2})};
+      attrs = {attr_int("inputs_count", 3), attr_float("scale", 0.5), attr_bool("is_causal", true)};
+    }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
