@@ -25,7 +25,9 @@ constexpr bool binary_supports() {
   using enum Binary;
   if constexpr (is_half_v<T>) return binary_supports<op, float>();
   else if constexpr (std::is_same_v<T, bool>)
-    return is_predicate<op> || op == Add || op == Multiply || op == Maximum || op == Minimum;
+    return is_predicate<op> || op == Add || op == Multiply || op == Maximum || op == Minimum || op == FMax ||
+           op == FMin;
+  else if constexpr (op == Atan2) return is_float_v<T>;
   return true;
 }
 
@@ -51,16 +53,18 @@ auto apply_binary(T a, T b) {
   else if constexpr (op == LessEqual) return a <= b;
   else if constexpr (op == LogicalAnd) return a != T(0) && b != T(0);
   else if constexpr (op == LogicalOr) return a != T(0) || b != T(0);
+  else if constexpr (op == LogicalXor) return (a != T(0)) != (b != T(0));
   else if constexpr (std::is_same_v<T, bool>) {
     // Arithmetic on bools stays bool: + and max are "or", * and min are "and".
-    if constexpr (op == Add || op == Maximum) return bool(a || b);
+    if constexpr (op == Add || op == Maximum || op == FMax) return bool(a || b);
     else return bool(a && b);
   } else if constexpr (is_int_v<T>) {
     if constexpr (op == Add) return wrap_add(a, b);
     else if constexpr (op == Subtract) return wrap_sub(a, b);
     else if constexpr (op == Multiply) return wrap_mul(a, b);
     else if constexpr (op == Maximum) return a > b ? a : b;
-    else if constexpr (op == Minimum) return a < b ? a : b;
+    else if constexpr (op == Minimum || op == FMin) return a < b ? a : b;
+    else if constexpr (op == FMax) return a > b ? a : b;
     else if constexpr (op == Pow) return int_pow(a, b);
     else if constexpr (op == Divide) return b == 0 ? T(0) : b == -1 ? wrap_neg(a) : T(a / b);
     else if constexpr (op == FloorDivide) {
@@ -83,6 +87,9 @@ auto apply_binary(T a, T b) {
     else if constexpr (op == FloorDivide) return T(std::floor(a / b));
     else if constexpr (op == Maximum) return (a != a || b != b) ? T(a + b) : (a > b ? a : b);  // NaN wins
     else if constexpr (op == Minimum) return (a != a || b != b) ? T(a + b) : (a < b ? a : b);
+    else if constexpr (op == FMax) return T(std::fmax(a, b));
+    else if constexpr (op == FMin) return T(std::fmin(a, b));
+    else if constexpr (op == Atan2) return T(std::atan2(a, b));
     else {
       static_assert(op == Remainder);
       const T r = std::fmod(a, b);
@@ -375,6 +382,50 @@ OarStatus concat_kernel(const OarKernelContext* ctx) {
     if (at != out.shape[axis]) fail("inputs cover %lld of the %lld entries along axis %lld",
                                     static_cast<long long>(at), static_cast<long long>(out.shape[axis]),
                                     static_cast<long long>(axis));
+  });
+}
+
+}  // namespace oar_custom_cpu
+
+namespace oar_custom_cpu {
+
+// masked_fill: x, mask (bool); value. out = where(mask, value, x), broadcast.
+OarStatus masked_fill_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x"), mask = input(ctx, 1, "mask");
+    const TensorDesc out = output(ctx);
+    expect_dtype(mask, OAR_BOOL, "mask");
+    expect_dtype(out, x.dtype, "out");
+    expect_shape(out, broadcast_shape(x.shape, mask.shape), "out");
+    const Scalar value = scalar_attr(ctx, "value", Scalar{});
+    visit_storage_dtype(x.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T v = value.to<T>();
+      map_elements<T, T, bool>(ctx, out, {x, mask}, [v](T a, bool m) { return m ? v : a; });
+    });
+  });
+}
+
+// round: x; decimals. Halves to even (as Paddle: 2.5 -> 2); with decimals, x scaled by
+// 10^|decimals| first and back after (1234.5 at -1 -> 1230). Integers stay as they are.
+OarStatus round_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    expect_shape(out, x.shape, "out");
+    const int64_t decimals = int_attr(ctx, "decimals", 0);
+    numeric_map(ctx, x, out, [&](auto tag) {
+      using T = decltype(tag);
+      return [decimals](T a) -> T {
+        if constexpr (!is_float_v<T>) {
+          return a;
+        } else {
+          if (decimals == 0) return std::nearbyint(a);
+          const T s = T(std::pow(10.0, static_cast<double>(decimals > 0 ? decimals : -decimals)));
+          return decimals > 0 ? T(std::nearbyint(a * s) / s) : T(std::nearbyint(a / s) * s);
+        }
+      };
+    });
   });
 }
 

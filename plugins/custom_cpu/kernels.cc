@@ -39,6 +39,9 @@ const KernelRow kKernels[] = {
     {"elementwise_pow", binary_kernel(Binary::Pow), kNumericH},
     {"floor_divide", binary_kernel(Binary::FloorDivide), kNumericH},
     {"remainder", binary_kernel(Binary::Remainder), kNumericH},
+    {"fmax", binary_kernel(Binary::FMax), kAllH},
+    {"fmin", binary_kernel(Binary::FMin), kAllH},
+    {"atan2", binary_kernel(Binary::Atan2), kFloatsH},
     // comparisons and logical ops: bool out
     {"equal", binary_kernel(Binary::Equal), kAllH},
     {"not_equal", binary_kernel(Binary::NotEqual), kAllH},
@@ -48,6 +51,7 @@ const KernelRow kKernels[] = {
     {"less_equal", binary_kernel(Binary::LessEqual), kAllH},
     {"logical_and", binary_kernel(Binary::LogicalAnd), kAllH},
     {"logical_or", binary_kernel(Binary::LogicalOr), kAllH},
+    {"logical_xor", binary_kernel(Binary::LogicalXor), kAllH},
     // unary
     {"relu", unary_kernel(Unary::Relu), kNumericH},
     {"abs", unary_kernel(Unary::Abs), kNumericH},
@@ -116,6 +120,8 @@ const KernelRow kKernels[] = {
     {"assign", assign_kernel, kStorage},
     {"copy_", copy_kernel, kStorage},
     {"where", where_kernel, kStorage},
+    {"masked_fill", masked_fill_kernel, kStorage},
+    {"round", round_kernel, kNumericH},
     {"concat", concat_kernel, kStorage},
     // reductions
     {"sum", reduce_kernel(Reduce::Sum), kAllH},

@@ -10,9 +10,10 @@ namespace oar_custom_cpu {
 
 // Inputs x, y (same dtype), broadcast; out has x's dtype, or bool for the comparisons and the
 // logical ops.
+// fmax/fmin pass NaN over; atan2 is for floats.
 enum class Binary {
-  Add, Subtract, Multiply, Divide, Maximum, Minimum, Pow, FloorDivide, Remainder,
-  Equal, NotEqual, GreaterThan, GreaterEqual, LessThan, LessEqual, LogicalAnd, LogicalOr,
+  Add, Subtract, Multiply, Divide, Maximum, Minimum, Pow, FloorDivide, Remainder, FMax, FMin, Atan2,
+  Equal, NotEqual, GreaterThan, GreaterEqual, LessThan, LessEqual, LogicalAnd, LogicalOr, LogicalXor,
   kCount
 };
 OarKernelFn binary_kernel(Binary op);
@@ -36,6 +37,8 @@ OarStatus cast_kernel(const OarKernelContext* ctx);    // x; out's dtype is the 
 OarStatus assign_kernel(const OarKernelContext* ctx);  // x
 OarStatus copy_kernel(const OarKernelContext* ctx);    // copy_: src into the view outputs[0]
 OarStatus where_kernel(const OarKernelContext* ctx);   // condition, x, y
+OarStatus masked_fill_kernel(const OarKernelContext* ctx);  // x, mask; value
+OarStatus round_kernel(const OarKernelContext* ctx);   // x; decimals (halves to even)
 OarStatus concat_kernel(const OarKernelContext* ctx);  // x_0..x_{n-1}; axis
 
 // activation.cc: x (a floating type); out alike. Attributes by the ops' spec names.

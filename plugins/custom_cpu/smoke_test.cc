@@ -471,9 +471,9 @@ void check_against_reference(OarStream s) {
 // Every registered (op, dtype) runs on small inputs without an error.
 void check_every_kernel(OarStream s) {
   const std::vector<std::string> binary = {"add", "subtract", "multiply", "elementwise_div", "maximum", "minimum",
-                                           "elementwise_pow", "floor_divide", "remainder"};
+                                           "elementwise_pow", "floor_divide", "remainder", "fmax", "fmin", "atan2"};
   const std::vector<std::string> predicate = {"equal", "not_equal", "greater_than", "greater_equal", "less_than",
-                                              "less_equal", "logical_and", "logical_or"};
+                                              "less_equal", "logical_and", "logical_or", "logical_xor"};
   std::vector<int64_t> axis0{0}, shape23{2, 3}, ones2{1, 1}, twos2{2, 2}, zeros4{0, 0, 0, 0};  // attr_ints keeps pointers
   std::vector<int64_t> pads{0, 1, 1, 0}, slice_axes{1}, slice_starts{1}, slice_ends{3}, tile_reps{2, 1};
   int ran = 0;
@@ -632,6 +632,7 @@ void check_every_kernel(OarStream s) {
       outs = {empty(dt, {1, 2, 1, 3}), empty(dt, {1, 1, 2, 2})};
       attrs = {attr_int("inputs_count", 3), attr_float("scale", 0.5), attr_bool("is_causal", true)};
     }
+    else if (op == "masked_fill") { ins = {in({2, 3}, dt), in({3}, OAR_BOOL)}; outs = {empty(dt, {2, 3})}; attrs = {attr_int("value", 7)}; }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));
