@@ -10,37 +10,11 @@
 
 #include "plugins/custom_cpu/kernel_util.h"
 #include "plugins/custom_cpu/kernels.h"
+#include "plugins/custom_cpu/map.h"
 #include "plugins/custom_cpu/strided.h"
 
 namespace oar_custom_cpu {
 namespace {
-
-// out[i] = f(ins[0][i], ins[1][i], ...) for each element i of out (any strides), the inputs
-// read as Ins... and broadcast to out's shape. The shape checks run now, the loop later on the
-// kernel's stream.
-template <typename R, typename... Ins, typename F>
-void map_elements(const OarKernelContext* ctx, const TensorDesc& out,
-                  const std::array<TensorDesc, sizeof...(Ins)>& ins, F f) {
-  constexpr int K = sizeof...(Ins);
-  expect_dtype(out, dtype_of<R>, "out");
-  std::array<std::vector<int64_t>, K + 1> strides;
-  std::array<const char*, K> data{};
-  strides[0] = out.strides;
-  for (int k = 0; k < K; ++k) {
-    expect_dtype(ins[k], std::array<int32_t, K>{dtype_of<Ins>...}[k], "input");
-    strides[k + 1] = broadcast_strides(ins[k], out.shape, "input");
-    data[k] = ins[k].data;
-  }
-  const StridedWalker<K + 1> walk(out.shape, std::move(strides));
-  R* o = out.as<R>();
-  launch(ctx, [walk, o, data, f] {
-    walk.run([&](const std::array<int64_t, K + 1>& off) {
-      [&]<size_t... I>(std::index_sequence<I...>) {
-        o[off[0]] = f(reinterpret_cast<const Ins*>(data[I])[off[I + 1]]...);
-      }(std::index_sequence_for<Ins...>{});
-    });
-  });
-}
 
 // ---- binary ----
 
@@ -49,8 +23,11 @@ template <Binary op> inline constexpr bool is_predicate = op >= Binary::Equal;
 template <Binary op, typename T>
 constexpr bool binary_supports() {
   using enum Binary;
-  if constexpr (std::is_same_v<T, bool>)
-    return is_predicate<op> || op == Add || op == Multiply || op == Maximum || op == Minimum;
+  if constexpr (is_half_v<T>) return binary_supports<op, float>();
+  else if constexpr (std::is_same_v<T, bool>)
+    return is_predicate<op> || op == Add || op == Multiply || op == Maximum || op == Minimum || op == FMax ||
+           op == FMin;
+  else if constexpr (op == Atan2) return is_float_v<T>;
   return true;
 }
 
@@ -76,16 +53,18 @@ auto apply_binary(T a, T b) {
   else if constexpr (op == LessEqual) return a <= b;
   else if constexpr (op == LogicalAnd) return a != T(0) && b != T(0);
   else if constexpr (op == LogicalOr) return a != T(0) || b != T(0);
+  else if constexpr (op == LogicalXor) return (a != T(0)) != (b != T(0));
   else if constexpr (std::is_same_v<T, bool>) {
     // Arithmetic on bools stays bool: + and max are "or", * and min are "and".
-    if constexpr (op == Add || op == Maximum) return bool(a || b);
+    if constexpr (op == Add || op == Maximum || op == FMax) return bool(a || b);
     else return bool(a && b);
   } else if constexpr (is_int_v<T>) {
     if constexpr (op == Add) return wrap_add(a, b);
     else if constexpr (op == Subtract) return wrap_sub(a, b);
     else if constexpr (op == Multiply) return wrap_mul(a, b);
     else if constexpr (op == Maximum) return a > b ? a : b;
-    else if constexpr (op == Minimum) return a < b ? a : b;
+    else if constexpr (op == Minimum || op == FMin) return a < b ? a : b;
+    else if constexpr (op == FMax) return a > b ? a : b;
     else if constexpr (op == Pow) return int_pow(a, b);
     else if constexpr (op == Divide) return b == 0 ? T(0) : b == -1 ? wrap_neg(a) : T(a / b);
     else if constexpr (op == FloorDivide) {
@@ -108,6 +87,9 @@ auto apply_binary(T a, T b) {
     else if constexpr (op == FloorDivide) return T(std::floor(a / b));
     else if constexpr (op == Maximum) return (a != a || b != b) ? T(a + b) : (a > b ? a : b);  // NaN wins
     else if constexpr (op == Minimum) return (a != a || b != b) ? T(a + b) : (a < b ? a : b);
+    else if constexpr (op == FMax) return T(std::fmax(a, b));
+    else if constexpr (op == FMin) return T(std::fmin(a, b));
+    else if constexpr (op == Atan2) return T(std::atan2(a, b));
     else {
       static_assert(op == Remainder);
       const T r = std::fmod(a, b);
@@ -123,13 +105,17 @@ OarStatus binary_impl(const OarKernelContext* ctx) {
     const TensorDesc out = output(ctx);
     expect_dtype(y, x.dtype, "y");
     expect_shape(out, broadcast_shape(x.shape, y.shape), "out");
-    visit_dtype(x.dtype, [&](auto tag) {
+    visit_math_dtype(x.dtype, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!binary_supports<op, T>()) {
         fail("no %s kernel for %s", op_name(ctx), dtype_name(x.dtype));
       } else {
-        using R = decltype(apply_binary<op>(T{}, T{}));
-        map_elements<R, T, T>(ctx, out, {x, y}, [](T a, T b) { return apply_binary<op>(a, b); });
+        using C = compute_t<T>;  // a half type computes in float and rounds once
+        using RC = decltype(apply_binary<op>(C{}, C{}));
+        using R = std::conditional_t<std::is_same_v<RC, bool>, bool, T>;
+        map_elements<R, T, T>(ctx, out, {x, y}, [](T a, T b) {
+          return convert<R>(apply_binary<op>(static_cast<C>(a), static_cast<C>(b)));
+        });
       }
     });
   });
@@ -140,8 +126,10 @@ OarStatus binary_impl(const OarKernelContext* ctx) {
 template <Unary op, typename T>
 constexpr bool unary_supports() {
   using enum Unary;
-  if constexpr (op == LogicalNot) return true;
-  else if constexpr (op == Relu || op == Abs || op == Neg || op == Square || op == Sign || op == Floor || op == Ceil)
+  if constexpr (is_half_v<T>) return unary_supports<op, float>();
+  else if constexpr (op == LogicalNot || op == IsNan || op == IsInf || op == IsFinite) return true;
+  else if constexpr (op == Relu || op == Abs || op == Neg || op == Square || op == Sign || op == Floor || op == Ceil ||
+                     op == Trunc)
     return !std::is_same_v<T, bool>;
   else return is_float_v<T>;
 }
@@ -150,13 +138,18 @@ template <Unary op, typename T>
 auto apply_unary(T a) {
   using enum Unary;
   if constexpr (op == LogicalNot) return a == T(0);
-  else if constexpr (op == Relu) return a > T(0) ? a : T(0);
+  else if constexpr (op == IsNan || op == IsInf || op == IsFinite) {
+    if constexpr (!is_float_v<T>) return op == IsFinite;  // integers and bools are finite numbers
+    else if constexpr (op == IsNan) return bool(std::isnan(a));
+    else if constexpr (op == IsInf) return bool(std::isinf(a));
+    else return bool(std::isfinite(a));
+  } else if constexpr (op == Relu) return a > T(0) ? a : T(0);
   else if constexpr (op == Sign) return T((a > T(0)) - (a < T(0)));
   else if constexpr (is_int_v<T>) {
     if constexpr (op == Abs) return a < 0 ? wrap_neg(a) : a;
     else if constexpr (op == Neg) return wrap_neg(a);
     else if constexpr (op == Square) return wrap_mul(a, a);
-    else return a;  // floor and ceil of an integer
+    else return a;  // floor, ceil and trunc of an integer
   } else {
     if constexpr (op == Abs) return T(std::fabs(a));
     else if constexpr (op == Neg) return T(-a);
@@ -171,6 +164,24 @@ auto apply_unary(T a) {
     else if constexpr (op == Sigmoid) return T(T(1) / (T(1) + std::exp(-a)));
     else if constexpr (op == Sin) return T(std::sin(a));
     else if constexpr (op == Cos) return T(std::cos(a));
+    else if constexpr (op == Expm1) return T(std::expm1(a));
+    else if constexpr (op == Log1p) return T(std::log1p(a));
+    else if constexpr (op == Log2) return T(std::log2(a));
+    else if constexpr (op == Log10) return T(std::log10(a));
+    else if constexpr (op == Tan) return T(std::tan(a));
+    else if constexpr (op == Asin) return T(std::asin(a));
+    else if constexpr (op == Acos) return T(std::acos(a));
+    else if constexpr (op == Atan) return T(std::atan(a));
+    else if constexpr (op == Sinh) return T(std::sinh(a));
+    else if constexpr (op == Cosh) return T(std::cosh(a));
+    else if constexpr (op == Asinh) return T(std::asinh(a));
+    else if constexpr (op == Acosh) return T(std::acosh(a));
+    else if constexpr (op == Atanh) return T(std::atanh(a));
+    else if constexpr (op == Erf) return T(std::erf(a));
+    else if constexpr (op == Trunc) return T(std::trunc(a));
+    else if constexpr (op == Silu) return T(a / (T(1) + std::exp(-a)));
+    else if constexpr (op == Relu6) return std::min(std::max(a, T(0)), T(6));
+    else if constexpr (op == Hardswish) return T(a * std::min(std::max(a + T(3), T(0)), T(6)) / T(6));
     else {
       static_assert(op == Reciprocal);
       return T(T(1) / a);
@@ -184,13 +195,15 @@ OarStatus unary_impl(const OarKernelContext* ctx) {
     const TensorDesc x = input(ctx, 0, "x");
     const TensorDesc out = output(ctx);
     expect_shape(out, x.shape, "out");
-    visit_dtype(x.dtype, [&](auto tag) {
+    visit_math_dtype(x.dtype, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!unary_supports<op, T>()) {
         fail("no %s kernel for %s", op_name(ctx), dtype_name(x.dtype));
       } else {
-        using R = decltype(apply_unary<op>(T{}));
-        map_elements<R, T>(ctx, out, {x}, [](T a) { return apply_unary<op>(a); });
+        using C = compute_t<T>;  // a half type computes in float and rounds once
+        using RC = decltype(apply_unary<op>(C{}));
+        using R = std::conditional_t<std::is_same_v<RC, bool>, bool, T>;
+        map_elements<R, T>(ctx, out, {x}, [](T a) { return convert<R>(apply_unary<op>(static_cast<C>(a))); });
       }
     });
   });
@@ -204,14 +217,21 @@ constexpr auto kernel_table(std::index_sequence<I...>, Fn) {
 struct BinaryTable { template <size_t I> static constexpr OarKernelFn get() { return &binary_impl<static_cast<Binary>(I)>; } };
 struct UnaryTable { template <size_t I> static constexpr OarKernelFn get() { return &unary_impl<static_cast<Unary>(I)>; } };
 
-// x of a numeric type, out alike: f(a) computed as the type's own arithmetic.
+// x of a numeric type, out alike: f(a) computed as the type's own arithmetic (float for the
+// half types, rounded once).
 template <typename Body>
 void numeric_map(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out, Body body) {
   expect_shape(out, x.shape, "out");
-  visit_dtype(x.dtype, [&](auto tag) {
+  visit_math_dtype(x.dtype, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, bool>) fail("no %s kernel for bool", op_name(ctx));
-    else map_elements<T, T>(ctx, out, {x}, body(T{}));
+    if constexpr (std::is_same_v<T, bool>) {
+      fail("no %s kernel for bool", op_name(ctx));
+    } else if constexpr (is_half_v<T>) {
+      const auto f = body(float{});
+      map_elements<T, T>(ctx, out, {x}, [f](T a) { return T(f(static_cast<float>(a))); });
+    } else {
+      map_elements<T, T>(ctx, out, {x}, body(T{}));
+    }
   });
 }
 
@@ -270,7 +290,7 @@ OarStatus full_kernel(const OarKernelContext* ctx) {
   return run_kernel(ctx, [&] {
     const TensorDesc out = output(ctx);
     const Scalar value = scalar_attr(ctx, "fill_value", Scalar{});
-    visit_dtype(out.dtype, [&](auto tag) {
+    visit_storage_dtype(out.dtype, [&](auto tag) {
       using T = decltype(tag);
       const T v = value.to<T>();
       map_elements<T>(ctx, out, {}, [v] { return v; });
@@ -280,9 +300,9 @@ OarStatus full_kernel(const OarKernelContext* ctx) {
 
 // out = x converted to out's dtype, x broadcast to out's shape: cast, assign and copy_.
 void convert_into(const OarKernelContext* ctx, const TensorDesc& x, const TensorDesc& out) {
-  visit_dtype(x.dtype, [&](auto from_tag) {
+  visit_storage_dtype(x.dtype, [&](auto from_tag) {
     using From = decltype(from_tag);
-    visit_dtype(out.dtype, [&](auto to_tag) {
+    visit_storage_dtype(out.dtype, [&](auto to_tag) {
       using To = decltype(to_tag);
       map_elements<To, From>(ctx, out, {x}, [](From a) { return convert<To>(a); });
     });
@@ -324,7 +344,7 @@ OarStatus where_kernel(const OarKernelContext* ctx) {
     expect_shape(out, broadcast_shape(broadcast_shape(c.shape, x.shape), y.shape), "out");
     visit_dtype(c.dtype, [&](auto c_tag) {
       using C = decltype(c_tag);
-      visit_dtype(x.dtype, [&](auto tag) {
+      visit_storage_dtype(x.dtype, [&](auto tag) {
         using T = decltype(tag);
         map_elements<T, C, T, T>(ctx, out, {c, x, y}, [](C k, T a, T b) { return k != C(0) ? a : b; });
       });
@@ -362,6 +382,50 @@ OarStatus concat_kernel(const OarKernelContext* ctx) {
     if (at != out.shape[axis]) fail("inputs cover %lld of the %lld entries along axis %lld",
                                     static_cast<long long>(at), static_cast<long long>(out.shape[axis]),
                                     static_cast<long long>(axis));
+  });
+}
+
+}  // namespace oar_custom_cpu
+
+namespace oar_custom_cpu {
+
+// masked_fill: x, mask (bool); value. out = where(mask, value, x), broadcast.
+OarStatus masked_fill_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x"), mask = input(ctx, 1, "mask");
+    const TensorDesc out = output(ctx);
+    expect_dtype(mask, OAR_BOOL, "mask");
+    expect_dtype(out, x.dtype, "out");
+    expect_shape(out, broadcast_shape(x.shape, mask.shape), "out");
+    const Scalar value = scalar_attr(ctx, "value", Scalar{});
+    visit_storage_dtype(x.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T v = value.to<T>();
+      map_elements<T, T, bool>(ctx, out, {x, mask}, [v](T a, bool m) { return m ? v : a; });
+    });
+  });
+}
+
+// round: x; decimals. Halves to even (as Paddle: 2.5 -> 2); with decimals, x scaled by
+// 10^|decimals| first and back after (1234.5 at -1 -> 1230). Integers stay as they are.
+OarStatus round_kernel(const OarKernelContext* ctx) {
+  return run_kernel(ctx, [&] {
+    const TensorDesc x = input(ctx, 0, "x");
+    const TensorDesc out = output(ctx);
+    expect_shape(out, x.shape, "out");
+    const int64_t decimals = int_attr(ctx, "decimals", 0);
+    numeric_map(ctx, x, out, [&](auto tag) {
+      using T = decltype(tag);
+      return [decimals](T a) -> T {
+        if constexpr (!is_float_v<T>) {
+          return a;
+        } else {
+          if (decimals == 0) return std::nearbyint(a);
+          const T s = T(std::pow(10.0, static_cast<double>(decimals > 0 ? decimals : -decimals)));
+          return decimals > 0 ? T(std::nearbyint(a * s) / s) : T(std::nearbyint(a / s) * s);
+        }
+      };
+    });
   });
 }
 

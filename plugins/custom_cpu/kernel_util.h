@@ -1,6 +1,9 @@
 // What every custom_cpu kernel needs between the C context and its enqueued closure.
 // Contract:
-// - the element types are bool, int32, int64, float32 and float64 (visit_dtype);
+// - the element types are bool, int32, int64, float32 and float64 (visit_dtype); the half
+//   types float16 and bfloat16 (half.h, computed in float) join them in visit_math_dtype and
+//   visit_float_dtype; int8, uint8 and int16 are storage only (visit_storage_dtype: the casts
+//   and copies);
 // - TensorDesc is a copy of an OarTensor (the context's arrays die when the kernel returns),
 //   made by input()/output(), which also check that the tensor is well formed and lies in
 //   memory of the kernel's device;
@@ -13,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "oar/device/device_ext.h"
+#include "plugins/custom_cpu/half.h"
 #include "plugins/custom_cpu/plugin.h"
 #include "plugins/custom_cpu/stream.h"
 #include "plugins/custom_cpu/strided.h"
@@ -100,6 +105,13 @@ template <> inline constexpr int32_t dtype_of<int32_t> = OAR_INT32;
 template <> inline constexpr int32_t dtype_of<int64_t> = OAR_INT64;
 template <> inline constexpr int32_t dtype_of<float> = OAR_FLOAT32;
 template <> inline constexpr int32_t dtype_of<double> = OAR_FLOAT64;
+template <> inline constexpr int32_t dtype_of<float16_t> = OAR_FLOAT16;
+template <> inline constexpr int32_t dtype_of<bfloat16_t> = OAR_BFLOAT16;
+template <> inline constexpr int32_t dtype_of<int8_t> = OAR_INT8;
+template <> inline constexpr int32_t dtype_of<uint8_t> = OAR_UINT8;
+template <> inline constexpr int32_t dtype_of<int16_t> = OAR_INT16;
+template <> inline constexpr int32_t dtype_of<std::complex<float>> = OAR_COMPLEX64;
+template <> inline constexpr int32_t dtype_of<std::complex<double>> = OAR_COMPLEX128;
 
 inline const char* dtype_name(int32_t dtype) {
   static const char* const names[] = {"bool", "int8", "uint8", "int16", "int32", "int64", "float16",
@@ -109,16 +121,24 @@ inline const char* dtype_name(int32_t dtype) {
 
 inline bool is_supported_dtype(int32_t dtype) {
   return dtype == OAR_BOOL || dtype == OAR_INT32 || dtype == OAR_INT64 || dtype == OAR_FLOAT32 ||
-         dtype == OAR_FLOAT64;
+         dtype == OAR_FLOAT64 || dtype == OAR_FLOAT16 || dtype == OAR_BFLOAT16 || dtype == OAR_INT8 ||
+         dtype == OAR_UINT8 || dtype == OAR_INT16 || dtype == OAR_COMPLEX64 || dtype == OAR_COMPLEX128;
 }
 
 inline size_t element_size(int32_t dtype) {
   switch (dtype) {
     case OAR_BOOL: return sizeof(bool);
+    case OAR_INT8: return 1;
+    case OAR_UINT8: return 1;
+    case OAR_INT16: return 2;
+    case OAR_COMPLEX64: return 8;
+    case OAR_COMPLEX128: return 16;
     case OAR_INT32: return 4;
     case OAR_INT64: return 8;
     case OAR_FLOAT32: return 4;
     case OAR_FLOAT64: return 8;
+    case OAR_FLOAT16: return 2;
+    case OAR_BFLOAT16: return 2;
     default: return 0;
   }
 }
@@ -136,15 +156,70 @@ decltype(auto) visit_dtype(int32_t dtype, F&& f) {
   }
 }
 
+// visit_dtype and the half types (computed in float): the arithmetic kernels.
+template <typename F>
+decltype(auto) visit_math_dtype(int32_t dtype, F&& f) {
+  switch (dtype) {
+    case OAR_FLOAT16: return f(float16_t{});
+    case OAR_BFLOAT16: return f(bfloat16_t{});
+    default: return visit_dtype(dtype, std::forward<F>(f));
+  }
+}
+
+// Every element type, the 8- and 16-bit integers and the complex types included: kernels that
+// only move or convert values (cast, assign, copy_, full, where, concat).
+template <typename F>
+decltype(auto) visit_storage_dtype(int32_t dtype, F&& f) {
+  switch (dtype) {
+    case OAR_COMPLEX64: return f(std::complex<float>{});
+    case OAR_COMPLEX128: return f(std::complex<double>{});
+    case OAR_INT8: return f(int8_t{});
+    case OAR_UINT8: return f(uint8_t{});
+    case OAR_INT16: return f(int16_t{});
+    default: return visit_math_dtype(dtype, std::forward<F>(f));
+  }
+}
+
+// f(T{}) for the floating types (float32, float64, float16, bfloat16); others are unsupported.
+template <typename F>
+decltype(auto) visit_float_dtype(int32_t dtype, const char* op, F&& f) {
+  switch (dtype) {
+    case OAR_FLOAT32: return f(float{});
+    case OAR_FLOAT64: return f(double{});
+    case OAR_FLOAT16: return f(float16_t{});
+    case OAR_BFLOAT16: return f(bfloat16_t{});
+    default: unsupported("no %s kernel for %s (float16, bfloat16, float32, float64 have one)", op, dtype_name(dtype));
+  }
+}
+
 template <typename T> inline constexpr bool is_float_v = std::is_floating_point_v<T>;
+template <typename T> struct is_complex_type : std::false_type {};
+template <typename R> struct is_complex_type<std::complex<R>> : std::true_type {};
+template <typename T> inline constexpr bool is_complex_v = is_complex_type<T>::value;
 template <typename T> inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+// float, double and the half types (stored 16-bit, computed in float).
+template <typename T> inline constexpr bool is_floating_v = is_float_v<T> || is_half_v<T>;
 
 template <typename To, typename From>
 To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_complex_v<From> && std::is_same_v<To, bool>) {
+    return v != From(0);  // either part
+  } else if constexpr (is_complex_v<To>) {
+    using R = typename To::value_type;
+    if constexpr (is_complex_v<From>) return To(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+    else return To(convert<R>(v), R(0));
+  } else if constexpr (is_complex_v<From>) {
+    return convert<To>(v.real());  // the real part, as the host casts
+  } else if constexpr (is_half_v<From>) {
+    return convert<To>(static_cast<float>(v));  // exact, then the float rules
+  } else if constexpr (is_half_v<To>) {
+    return To(static_cast<float>(v));  // as the host: through float (a double rounds twice)
   } else if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
+  } else if constexpr (is_int_v<To> && is_float_v<From> && sizeof(To) < 4) {
+    return static_cast<To>(convert<int32_t>(v));  // as x86 converts: through int32, then wrap
   } else if constexpr (is_int_v<To> && is_float_v<From>) {
     // Both bounds are exact in double: -2^31 / 2^31 and -2^63 / 2^63.
     constexpr double lo = static_cast<double>(std::numeric_limits<To>::min());
@@ -185,7 +260,8 @@ inline std::string shape_str(const std::vector<int64_t>& shape) {
 inline TensorDesc describe(const OarKernelContext* ctx, const OarTensor& t, const char* role) {
   if (t.ndim < 0) fail("'%s' is absent", role);
   if (!is_supported_dtype(t.dtype))
-    unsupported("'%s' has dtype %s; custom_cpu has bool, int32, int64, float32 and float64", role, dtype_name(t.dtype));
+    unsupported("'%s' has dtype %s; custom_cpu has bool, the integers, float16, bfloat16, float32 and float64",
+                role, dtype_name(t.dtype));
   if (t.ndim > 0 && (t.shape == nullptr || t.strides == nullptr)) fail("'%s' has no shape or strides", role);
   TensorDesc d;
   d.data = static_cast<char*>(t.data);
@@ -269,17 +345,24 @@ inline std::vector<int64_t> broadcast_strides(const TensorDesc& t, const std::ve
 
 // ---- attributes ----
 
-// A Scalar attribute: an integer or a float as given, converted to the kernel's type on use.
+// A Scalar attribute: an integer or a float (complex: f + i f_imag) as given, converted to the
+// kernel's type on use.
 struct Scalar {
   bool is_float = false;
   double f = 0;
   int64_t i = 0;
+  double f_imag = 0;
 
   template <typename T>
   T to() const {
+    if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      if (is_float) return T(static_cast<R>(f), static_cast<R>(f_imag));
+      return T(static_cast<R>(i), R(0));
+    }
     if (is_float) return convert<T>(f);
     if constexpr (std::is_same_v<T, bool>) return i != 0;
-    else return static_cast<T>(i);
+    else return convert<T>(i);
   }
   double to_double() const { return is_float ? f : static_cast<double>(i); }
 };
@@ -302,8 +385,8 @@ inline Scalar scalar_attr(const OarKernelContext* ctx, const char* name, Scalar 
   const OarAttr* a = find_attr(ctx, name);
   if (a == nullptr) return fallback;
   switch (a->kind) {
-    case OAR_ATTR_SCALAR_FLOAT: case OAR_ATTR_FLOAT: case OAR_ATTR_SCALAR_COMPLEX:
-      return Scalar{true, a->f, 0};
+    case OAR_ATTR_SCALAR_FLOAT: case OAR_ATTR_FLOAT: return Scalar{true, a->f, 0};
+    case OAR_ATTR_SCALAR_COMPLEX: return Scalar{true, a->f, 0, a->f_imag};
     case OAR_ATTR_SCALAR_INT: case OAR_ATTR_INT: case OAR_ATTR_SCALAR_BOOL: case OAR_ATTR_BOOL:
       return Scalar{false, 0, a->i};
     default: fail("attribute '%s' is not a scalar (kind %d)", name, a->kind);
@@ -317,6 +400,18 @@ inline int64_t int_attr(const OarKernelContext* ctx, const char* name, int64_t f
   if (a->kind != OAR_ATTR_INT && a->kind != OAR_ATTR_SCALAR_INT)
     fail("attribute '%s' is not an int (kind %d)", name, a->kind);
   return a->i;
+}
+
+// A float attribute (or any number); absent (None) gives the fallback.
+inline double float_attr(const OarKernelContext* ctx, const char* name, double fallback) {
+  const OarAttr* a = find_attr(ctx, name);
+  if (a == nullptr) return fallback;
+  switch (a->kind) {
+    case OAR_ATTR_FLOAT: case OAR_ATTR_SCALAR_FLOAT: return a->f;
+    case OAR_ATTR_INT: case OAR_ATTR_SCALAR_INT: case OAR_ATTR_BOOL: case OAR_ATTR_SCALAR_BOOL:
+      return static_cast<double>(a->i);
+    default: fail("attribute '%s' is not a number (kind %d)", name, a->kind);
+  }
 }
 
 // An IntArray attribute; absent (None) gives an empty list.

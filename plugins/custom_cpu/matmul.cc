@@ -71,12 +71,12 @@ OarStatus matmul_kernel(const OarKernelContext* ctx) {
     for (int64_t& s : out_batch_strides) s *= M * N;
     const StridedWalker<3> walk(batch, {broadcast_strides(a.batch, batch, "x"), broadcast_strides(b.batch, batch, "y"),
                                         out_batch_strides});
-    visit_dtype(x.dtype, [&](auto tag) {
+    visit_math_dtype(x.dtype, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, bool>) {
         fail("no matmul kernel for bool");
       } else {
-        using Acc = std::conditional_t<is_float_v<T>, double, int64_t>;
+        using Acc = std::conditional_t<is_floating_v<T>, double, int64_t>;
         const T* xp = x.as<const T>();
         const T* yp = y.as<const T>();
         T* op = out.as<T>();
@@ -86,9 +86,9 @@ OarStatus matmul_kernel(const OarKernelContext* ctx) {
               for (int64_t n = 0; n < N; ++n) {
                 Acc acc = 0;
                 for (int64_t k = 0; k < K; ++k) {
-                  const Acc p = Acc(xp[off[0] + m * a.row_stride + k * a.col_stride]);
-                  const Acc q = Acc(yp[off[1] + k * b.row_stride + n * b.col_stride]);
-                  if constexpr (is_float_v<T>) acc += p * q;
+                  const Acc p = convert<Acc>(xp[off[0] + m * a.row_stride + k * a.col_stride]);
+                  const Acc q = convert<Acc>(yp[off[1] + k * b.row_stride + n * b.col_stride]);
+                  if constexpr (is_floating_v<T>) acc += p * q;
                   else acc = wrap_add(acc, wrap_mul(p, q));
                 }
                 op[off[2] + m * N + n] = convert<T>(acc);

@@ -52,8 +52,10 @@ OarStatus record_kernel(const char* type, const char* op, int32_t dtype, OarKern
 
 size_t element_size(int32_t dtype) {
   switch (dtype) {
-    case OAR_BOOL: return 1;
+    case OAR_BOOL: case OAR_INT8: case OAR_UINT8: return 1;
+    case OAR_INT16: case OAR_FLOAT16: case OAR_BFLOAT16: return 2;
     case OAR_INT32: case OAR_FLOAT32: return 4;
+    case OAR_COMPLEX128: return 16;
     default: return 8;
   }
 }
@@ -123,6 +125,7 @@ std::vector<T> download(const DevTensor& t, OarStream stream) {
 OarAttr attr_bool(const char* name, bool v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_BOOL; a.i = v; return a; }
 OarAttr attr_float(const char* name, double v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_SCALAR_FLOAT; a.f = v; return a; }
 OarAttr attr_int(const char* name, int64_t v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_SCALAR_INT; a.i = v; return a; }
+OarAttr attr_string(const char* name, const char* v) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_STRING; a.s = v; return a; }
 OarAttr attr_dtype(const char* name, int32_t d) { OarAttr a{}; a.name = name; a.kind = OAR_ATTR_DTYPE; a.i = d; return a; }
 OarAttr attr_ints(const char* name, const std::vector<int64_t>& v) {
   OarAttr a{};
@@ -468,10 +471,11 @@ void check_against_reference(OarStream s) {
 // Every registered (op, dtype) runs on small inputs without an error.
 void check_every_kernel(OarStream s) {
   const std::vector<std::string> binary = {"add", "subtract", "multiply", "elementwise_div", "maximum", "minimum",
-                                           "elementwise_pow", "floor_divide", "remainder"};
+                                           "elementwise_pow", "floor_divide", "remainder", "fmax", "fmin", "atan2"};
   const std::vector<std::string> predicate = {"equal", "not_equal", "greater_than", "greater_equal", "less_than",
-                                              "less_equal", "logical_and", "logical_or"};
-  std::vector<int64_t> axis0{0}, shape23{2, 3};
+                                              "less_equal", "logical_and", "logical_or", "logical_xor"};
+  std::vector<int64_t> axis0{0}, shape23{2, 3}, ones2{1, 1}, twos2{2, 2}, zeros4{0, 0, 0, 0};  // attr_ints keeps pointers
+  std::vector<int64_t> pads{0, 1, 1, 0}, slice_axes{1}, slice_starts{1}, slice_ends{3}, tile_reps{2, 1};
   int ran = 0;
   for (const auto& [key, fn] : g_kernels) {
     const std::string& op = key.first;
@@ -493,18 +497,142 @@ void check_every_kernel(OarStream s) {
     };
     if (is(binary)) { ins = {in({2, 3}, dt), in({3}, dt)}; outs = {empty(dt, {2, 3})}; }
     else if (is(predicate)) { ins = {in({2, 3}, dt), in({1, 3}, dt)}; outs = {empty(OAR_BOOL, {2, 3})}; }
-    else if (op == "logical_not") { ins = {in({2, 3}, dt)}; outs = {empty(OAR_BOOL, {2, 3})}; }
+    else if (op == "logical_not" || op == "isnan" || op == "isinf" || op == "isfinite") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_BOOL, {2, 3})};
+    } else if (op == "act2_grad" || op == "act2_grad2") {
+      ins = {in({2, 3}, dt), in({2, 3}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_int("op", 0), attr_float("a", 1.0)};
+    }
     else if (op == "full") { outs = {empty(dt, {2, 3})}; attrs = {attr_ints("shape", shape23), attr_float("fill_value", 1.5)}; }
     else if (op == "cast") { ins = {in({2, 3}, dt)}; outs = {empty(OAR_FLOAT64, {2, 3})}; attrs = {attr_dtype("dtype", OAR_FLOAT64)}; }
     else if (op == "copy_") { ins = {in({3}, dt)}; outs = {empty(OAR_INT32, {2, 3})}; }
     else if (op == "where") { ins = {in({2, 1}, OAR_BOOL), in({2, 3}, OAR_FLOAT32), in({3}, OAR_FLOAT32)}; outs = {empty(OAR_FLOAT32, {2, 3})}; }
-    else if (op == "sum" || op == "mean" || op == "max" || op == "min") {
+    else if (is({"sum", "mean", "max", "min", "amax", "amin", "prod", "logsumexp", "p_norm", "all", "any"})) {
       ins = {in({2, 3}, dt)};
-      outs = {empty(op == "sum" && dt == OAR_BOOL ? OAR_INT64 : dt, {3})};
+      const bool logical = op == "all" || op == "any";
+      outs = {empty(logical ? OAR_BOOL : (op == "sum" || op == "prod") && dt == OAR_BOOL ? OAR_INT64 : dt, {3})};
       attrs = {attr_ints("axis", axis0), attr_bool("keepdim", false)};
+    } else if (op == "argmax" || op == "argmin") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_INT64, {3})};
+      attrs = {attr_int("axis", 0)};
     } else if (op == "matmul") { ins = {in({2, 3}, dt), in({3, 2}, dt)}; outs = {empty(dt, {2, 2})}; }
     else if (op == "scale") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_float("scale", 3.0), attr_float("bias", 1.0)}; }
     else if (op == "pow") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_int("y", 3)}; }
+    else if (op == "index_select" || op == "gather") {
+      ins = {in({2, 3}, dt == OAR_INT64 ? OAR_BOOL : dt), in({2}, OAR_INT64)};  // int64: keyed by the index of bool x
+      outs = {empty(dt == OAR_INT64 ? OAR_BOOL : dt, {2, 2})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "index_add") {
+      ins = {in({2, 3}, dt), in({2}, OAR_INT64), in({2, 2}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "take_along_axis_base") {
+      ins = {in({2, 3}, dt), in({2, 1}, OAR_INT64)};
+      outs = {empty(dt, {2, 1})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "embedding_base") {
+      ins = {in({2}, dt), in({3, 4}, OAR_FLOAT32)};
+      outs = {empty(OAR_FLOAT32, {2, 4})};
+    } else if (op == "embedding_grad") {
+      ins = {in({2}, dt), in({2, 4}, OAR_FLOAT32)};
+      outs = {empty(OAR_FLOAT32, {3, 4})};
+      attrs = {attr_int("num_weights", 3)};
+    } else if (op == "one_hot") {
+      ins = {in({2}, dt)};
+      outs = {empty(OAR_FLOAT32, {2, 3})};
+      attrs = {attr_int("num_classes", 3)};
+    } else if (op == "arange") {
+      outs = {empty(dt, {4})};
+      attrs = {attr_int("start", 1), attr_int("end", 5), attr_int("step", 1)};
+    } else if (op == "layer_norm_base") {
+      ins = {in({2, 3}, dt), in({3}, dt), in({3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(dt, {2}), empty(dt, {2})};
+      attrs = {attr_float("epsilon", 1e-5), attr_int("begin_norm_axis", 1)};
+    } else if (op == "batch_norm_base") {
+      ins = {in({2, 3}, dt), in({3}, dt), in({3}, dt), in({3}, dt), in({3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(dt, {3}), empty(dt, {3})};
+      attrs = {attr_bool("use_batch_stats", true), attr_bool("update_running", false), attr_float("epsilon", 1e-5),
+               attr_int("channel_axis", 1)};
+    } else if (op == "hard_cross_entropy") {
+      ins = {in({2, 3}, dt), in({2}, OAR_INT64), in({3}, dt)};
+      outs = {empty(dt, {2}), empty(dt, {2}), empty(dt, {2})};
+    }
+    else if (op == "convolution" || op == "convolution_input_grad" || op == "convolution_weight_grad") {
+      // x [1, 2, 3, 3] * weight [2, 1, 2, 2], groups 2 -> y [1, 2, 2, 2]
+      if (op == "convolution") { ins = {in({1, 2, 3, 3}, dt), in({2, 1, 2, 2}, dt), in({2}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      else if (op == "convolution_input_grad") { ins = {in({1, 2, 2, 2}, dt), in({2, 1, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 3, 3})}; }
+      else { ins = {in({1, 2, 3, 3}, dt), in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {2, 1, 2, 2})}; }
+      attrs = {attr_ints("stride", ones2), attr_ints("padding", zeros4), attr_ints("dilation", ones2),
+               attr_int("groups", 2), attr_bool("channel_last", false)};
+    } else if (op == "pool_max" || op == "pool_avg" || op == "pool_avg_grad") {
+      if (op == "pool_avg_grad") { ins = {in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 4, 4})}; }
+      else { ins = {in({1, 2, 4, 4}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      if (op == "pool_max") outs.push_back(empty(OAR_INT32, {1, 2, 2, 2}));
+      attrs = {attr_ints("kernel_size", twos2), attr_ints("stride", twos2), attr_ints("padding", zeros4),
+               attr_bool("exclusive", true), attr_bool("adaptive", false), attr_bool("channel_last", false)};
+    } else if (op == "pool_max_grad" || op == "pool_max_gather") {
+      DevTensor mask = empty(OAR_INT32, {1, 2, 2, 2});
+      const std::vector<int32_t> zeros(8, 0);
+      CHECK_OK(g_device->memcpy_h2d(0, s, mask.base, zeros.data(), mask.nbytes));
+      if (op == "pool_max_grad") { ins = {in({1, 2, 2, 2}, dt), mask}; outs = {empty(dt, {1, 2, 4, 4})}; }
+      else { ins = {in({1, 2, 4, 4}, dt), mask}; outs = {empty(dt, {1, 2, 2, 2})}; }
+    }
+    else if (op == "tile") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {4, 3})}; attrs = {attr_ints("repeat_times", tile_reps)}; }
+    else if (op == "flip") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_ints("axis", axis0)}; }
+    else if (op == "pad_nd") { ins = {in({2, 3}, dt)}; outs = {empty(dt, {3, 4})}; attrs = {attr_ints("pads", pads)}; }
+    else if (op == "pad_nd_grad") { ins = {in({3, 4}, dt)}; outs = {empty(dt, {2, 3})}; attrs = {attr_ints("pads", pads)}; }
+    else if (op == "slice_grad" || op == "strided_slice_grad") {
+      ins = {in({2, 2}, dt)};
+      outs = {empty(dt, {2, 3})};
+      attrs = {attr_ints("axes", slice_axes), attr_ints("starts", slice_starts), attr_ints("ends", slice_ends),
+               attr_ints("strides", ones2)};  // strides: one entry per axis
+      attrs.back().count = 1;
+    }
+    else if (op == "argsort" || op == "topk_indices") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(OAR_INT64, {2, op == "argsort" ? 3 : 2})};
+      attrs = {attr_int("axis", 1), attr_int("k", 2)};
+    } else if (op == "put_along_axis_base") {
+      ins = {in({2, 3}, dt == OAR_INT64 ? OAR_BOOL : dt), in({2, 1}, OAR_INT64), in({2, 1}, dt == OAR_INT64 ? OAR_BOOL : dt)};
+      outs = {empty(dt == OAR_INT64 ? OAR_BOOL : dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "cumsum_scan" || op == "cumprod_scan" || op == "logcumsumexp_scan") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(dt == OAR_BOOL ? OAR_INT64 : dt, {2, 3})};
+      attrs = {attr_int("axis", 1)};
+    } else if (op == "cum_extreme_scan") {
+      ins = {in({2, 3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(OAR_INT64, {2, 3})};
+      attrs = {attr_int("axis", 1), attr_bool("is_max", true)};
+    }
+    else if (op == "interp" || op == "interp_grad") {
+      if (op == "interp") { ins = {in({1, 2, 2, 2}, dt)}; outs = {empty(dt, {1, 2, 3, 3})}; }
+      else { ins = {in({1, 2, 3, 3}, dt)}; outs = {empty(dt, {1, 2, 2, 2})}; }
+      attrs = {attr_bool("align_corners", false)};
+    } else if (op == "grid_sample_base") {
+      ins = {in({1, 2, 3, 3}, dt), in({1, 2, 2, 2}, dt)};
+      outs = {empty(dt, {1, 2, 2, 2})};
+      attrs = {attr_int("inputs_count", 2), attr_bool("align_corners", true)};
+    } else if (op == "affine_grid_base") {
+      outs = {empty(dt, {2, 3, 3})};
+      attrs = {attr_int("depth", 0), attr_int("height", 2), attr_int("width", 3)};
+    }
+    else if (op == "check_values") { ins = {in({2, 3}, dt), in({2, 3}, OAR_BOOL)}; outs = {empty(dt, {2, 3})}; }
+    else if (op == "rnn_layer") {
+      // c0, sequence_length and weight_ho not passed: absent
+      ins = {in({2, 1, 2}, dt), in({3, 2}, dt), in({3, 3}, dt), in({3}, dt), in({3}, dt), in({1, 3}, dt)};
+      outs = {empty(dt, {2, 1, 3}), empty(dt, {1, 3}), empty(dt, {0}), empty(dt, {2, 1, 3})};
+      attrs = {attr_string("mode", "RNN_TANH")};
+    }
+    else if (op == "sdpa_core") {
+      ins = {in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt)};  // dmask not passed: absent
+      outs = {empty(dt, {1, 2, 1, 3}), empty(dt, {1, 1, 2, 2})};
+      attrs = {attr_int("inputs_count", 3), attr_float("scale", 0.5), attr_bool("is_causal", true)};
+    }
+    else if (op == "masked_fill") { ins = {in({2, 3}, dt), in({3}, OAR_BOOL)}; outs = {empty(dt, {2, 3})}; attrs = {attr_int("value", 7)}; }
     else { ins = {in({2, 3}, dt)}; outs = {empty(dt, {2, 3})}; }  // the unary maps
     CHECK_OK(call(op.c_str(), dt, ins, outs, attrs, s));
     CHECK_OK(g_device->synchronize_stream(0, s));

@@ -32,7 +32,7 @@ void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const Ten
     rows.run([&](const std::array<int64_t, 2>& off) {
       double hi = -INFINITY;
       for (int64_t i = 0; i < len; ++i) {
-        buf[i] = static_cast<double>(xp[off[0] + i * x_step]);
+        buf[i] = convert<double>(xp[off[0] + i * x_step]);
         hi = std::max(hi, buf[i]);
       }
       double total = 0;
@@ -40,7 +40,7 @@ void enqueue_softmax(const OarKernelContext* ctx, const TensorDesc& x, const Ten
       const double log_total = std::log(total);
       for (int64_t i = 0; i < len; ++i)
         op[off[1] + i * out_step] =
-            static_cast<T>(log ? buf[i] - log_total : std::exp(buf[i]) / total);
+            convert<T>(log ? buf[i] - log_total : std::exp(buf[i]) / total);
     });
   });
 }
@@ -60,9 +60,9 @@ OarStatus softmax_or_log(const OarKernelContext* ctx, bool log) {
     if (nd == 0 ? (axis != 0 && axis != -1) : (axis < -nd || axis >= nd))
       fail("axis %lld is out of range for x with %d dimensions", static_cast<long long>(axis), nd);
     if (axis < 0) axis += nd == 0 ? 1 : nd;
-    if (x.dtype == OAR_FLOAT32) enqueue_softmax<float>(ctx, x, out, static_cast<int>(axis), log);
-    else if (x.dtype == OAR_FLOAT64) enqueue_softmax<double>(ctx, x, out, static_cast<int>(axis), log);
-    else unsupported("softmax needs float32 or float64, got %s", dtype_name(x.dtype));
+    visit_float_dtype(x.dtype, op_name(ctx), [&](auto tag) {
+      enqueue_softmax<decltype(tag)>(ctx, x, out, static_cast<int>(axis), log);
+    });
   });
 }
 }  // namespace

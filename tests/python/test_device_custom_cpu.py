@@ -95,7 +95,19 @@ def test_missing_kernel_names_op_dtype_and_device():
     with pytest.raises(NotImplementedError, match="erfinv.*custom_cpu.*float32"):
         oar.erfinv(x * 0.5)
     with pytest.raises(NotImplementedError, match="custom_cpu"):
-        oar.argsort(x)
+        oar.nonzero(x)  # its output's shape depends on the values: no device kernel can have it
+
+
+def test_check_values_raises_from_the_device():
+    # The kernel waits for ok's values, then fails with the message (as oar's External error:
+    # the ABI has one error status); with every value true it passes x through.
+    from oar import _C
+    x = on_dev(np.array([1.0, -2.0], np.float32))
+    with pytest.raises(OSError, match="check_values on Place.custom_cpu:0.*x must be positive"):
+        _C.check_values(x, x > 0, "x must be positive")
+    y = _C.check_values(x, x > -5, "unused")
+    assert y.place == oar.CustomPlace("custom_cpu", 0)
+    np.testing.assert_array_equal(y.numpy(), [1.0, -2.0])
 
 
 def test_set_device_and_creation_ops():

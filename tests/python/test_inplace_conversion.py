@@ -91,7 +91,7 @@ def test_conversion_methods():
     assert x.new_ones([2], dtype="int32").dtype == oar.int32
     np.testing.assert_array_equal(x.new_full([2], 7).numpy(), [7, 7])
     assert x.new_empty([4]).shape == [4]
-    assert x.cpu() is x and x.itemsize == 4 and x.is_same_shape(T(np.ones(3)))
+    assert x.itemsize == 4 and x.is_same_shape(T(np.ones(3)))
     assert not x.requires_grad
     x.requires_grad_()
     assert x.requires_grad and not x.stop_gradient
@@ -124,16 +124,23 @@ def test_generated_binary_inplace_on_a_recorded_tensor():
     np.testing.assert_allclose(q.grad.numpy(), 2 * a * a * b, rtol=1e-12)
 
 
+@pytest.mark.host_only  # where a host tensor lives (a device run checks its own place elsewhere)
+def test_host_tensor_place_attributes():
+    x = T(np.array([[1.5, -2.0], [3.0, 4.0]], np.float32))
+    assert x.cpu() is x and x.to("cpu") is x
+    assert x.device == "cpu" and x.get_device() == -1
+
+
 def test_dtype_named_casts_and_attributes():
     x = T(np.array([[1.5, -2.0], [3.0, 4.0]], np.float32))
     for name in ("uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
                  "float64", "complex64", "complex128"):
         assert getattr(x, name)().dtype.name == name
-    assert x.to("float64").dtype == oar.float64 and x.to("cpu") is x
+    assert x.to("float64").dtype == oar.float64
     assert x.to(T(np.array([1]))).dtype == oar.int64
     assert x.strides == [2, 1] and x.T.strides == [1, 2] and x.stride(0) == 2 and x.get_strides() == [2, 1]
     assert x.offset == 0 and x[1].offset == 8  # bytes, as Paddle
-    assert x.device == "cpu" and x.get_device() == -1 and not x.is_cuda and x.is_dense()
+    assert not x.is_cuda and x.is_dense()
     assert not x.is_sparse() and not x.persistable and x.placements is None
     v0 = x.inplace_version
     x.set_value(np.zeros((2, 2)))
