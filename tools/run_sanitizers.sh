@@ -55,6 +55,9 @@ STAGE="$BUILD/python"
 rm -rf "$STAGE" && mkdir -p "$STAGE"
 cp -r python/oar "$STAGE/"
 cp "$BUILD"/liboar.so "$BUILD"/_C.*.so "$BUILD"/_C.pyi "$STAGE/oar/"
+# The C++ headers the installed package carries (oar.sysconfig.get_include()), from .venv's install.
+SITE=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+[ -d "$SITE/oar/include" ] && cp -r "$SITE/oar/include" "$STAGE/oar/"
 # pytest captures the process's stderr, where a report that ends it would be lost: reports go to
 # files, printed when the run fails.
 LOGS="$ROOT/$BUILD/sanitizer-logs"

@@ -12,4 +12,9 @@ def to_dlpack(x):
 def from_dlpack(dlpack):
     """A tensor sharing memory with a DLPack capsule or any object with ``__dlpack__`` (a NumPy
     array, a torch tensor, ...), on the capsule's device."""
+    if hasattr(dlpack, "__dlpack__"):
+        # The capsule is made here, in Python, rather than by the binding's own call of
+        # __dlpack__ (nanobind's method call with no arguments passes memcpy a null pointer,
+        # which UBSan reports).
+        dlpack = dlpack.__dlpack__()
     return _C._from_dlpack(dlpack)
