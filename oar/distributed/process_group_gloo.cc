@@ -135,6 +135,38 @@ void check_count(const char* op, const char* arg, size_t n, int size) {
               size, "), got ", n);
 }
 
+// The reduction `op` over `t`'s elements, checked: AVG needs a floating dtype (it divides the sum).
+CombineFn reducer_for(const char* what, DType t, ReduceOp op) {
+  const CombineFn fn = combine_for(t, what);
+  OAR_ENFORCE(op != ReduceOp::Avg || is_floating(t), TypeMismatch, what,
+              ": ReduceOp.AVG needs a floating-point tensor, got ", dtype_name(t));
+  return fn;
+}
+
+// The same reduction as Gloo calls it: c = a op b over n elements.
+gloo::AllreduceOptions::Func gloo_reducer(CombineFn fn, ReduceOp op) {
+  return [fn, op](void* c, const void* a, const void* b, size_t n) { fn(op, c, a, b, n); };
+}
+
+// The tensors (all alike) as the rows of one contiguous buffer: Gloo's input of several parts.
+Tensor stack_rows(const std::vector<Tensor>& parts) {
+  Tensor rows = Tensor::make({static_cast<int64_t>(parts.size()), parts[0].numel()}, parts[0].dtype());
+  const size_t bytes = static_cast<size_t>(parts[0].numel()) * parts[0].element_size();
+  for (size_t i = 0; i < parts.size(); ++i)
+    std::memcpy(static_cast<char*>(rows.raw_data()) + i * bytes, Dense(parts[i]).data(), bytes);
+  return rows;
+}
+
+// Row i of `rows` into out[i] (each out[i] as many elements as a row; strided ones written back).
+void unstack_rows(const Tensor& rows, const std::vector<Tensor>& out) {
+  const size_t bytes = static_cast<size_t>(rows.numel()) * rows.element_size() / out.size();
+  for (size_t i = 0; i < out.size(); ++i) {
+    Dense o(out[i]);
+    std::memcpy(o.data(), static_cast<char*>(rows.raw_data()) + i * bytes, bytes);
+    o.write_back();
+  }
+}
+
 }  // namespace
 
 ProcessGroupGloo::ProcessGroupGloo(gloo::rendezvous::Store& store, int rank, int size, const std::string& prefix,
@@ -223,17 +255,14 @@ std::shared_ptr<Task> ProcessGroupGloo::enqueue(const char* op, std::function<vo
 
 std::shared_ptr<Task> ProcessGroupGloo::all_reduce(Tensor tensor, ReduceOp op, bool sync) {
   check_host("all_reduce", tensor);
-  const CombineFn fn = combine_for(tensor.dtype(), "all_reduce");
-  if (op == ReduceOp::Avg) OAR_ENFORCE(is_floating(tensor.dtype()), TypeMismatch,
-                                       "all_reduce: ReduceOp.AVG needs a floating-point tensor, got ",
-                                       dtype_name(tensor.dtype()));
+  const CombineFn fn = reducer_for("all_reduce", tensor.dtype(), op);
   return enqueue("all_reduce", [this, tensor, op, fn] {
     Dense d(tensor);
     gloo::AllreduceOptions opts(context_);
     by_width(tensor.element_size(), [&](auto w) {
       opts.setOutput(reinterpret_cast<decltype(w)*>(d.data()), static_cast<size_t>(tensor.numel()));
     });
-    opts.setReduceFunction([fn, op](void* c, const void* a, const void* b, size_t n) { fn(op, c, a, b, n); });
+    opts.setReduceFunction(gloo_reducer(fn, op));
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::allreduce(opts);
@@ -260,10 +289,7 @@ std::shared_ptr<Task> ProcessGroupGloo::broadcast(Tensor tensor, int src, bool s
 std::shared_ptr<Task> ProcessGroupGloo::reduce(Tensor tensor, int dst, ReduceOp op, bool sync) {
   check_host("reduce", tensor);
   check_rank("reduce", "dst", dst, size_);
-  const CombineFn fn = combine_for(tensor.dtype(), "reduce");
-  if (op == ReduceOp::Avg) OAR_ENFORCE(is_floating(tensor.dtype()), TypeMismatch,
-                                       "reduce: ReduceOp.AVG needs a floating-point tensor, got ",
-                                       dtype_name(tensor.dtype()));
+  const CombineFn fn = reducer_for("reduce", tensor.dtype(), op);
   return enqueue("reduce", [this, tensor, dst, op, fn] {
     Dense d(tensor);
     // Gloo's reduce works in the output buffer on every rank: the others reduce into scratch,
@@ -275,7 +301,7 @@ std::shared_ptr<Task> ProcessGroupGloo::reduce(Tensor tensor, int dst, ReduceOp 
       opts.setInput(reinterpret_cast<W*>(d.data()), static_cast<size_t>(tensor.numel()));
       opts.setOutput(reinterpret_cast<W*>(scratch.raw_data()), static_cast<size_t>(tensor.numel()));
     });
-    opts.setReduceFunction([fn, op](void* c, const void* a, const void* b, size_t n) { fn(op, c, a, b, n); });
+    opts.setReduceFunction(gloo_reducer(fn, op));
     opts.setRoot(dst);
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
@@ -300,11 +326,7 @@ std::shared_ptr<Task> ProcessGroupGloo::all_gather(std::vector<Tensor> out, Tens
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::allgather(opts);
-    for (int i = 0; i < size_; ++i) {
-      Dense o(out[i]);
-      std::memcpy(o.data(), static_cast<char*>(all.raw_data()) + i * in.bytes(), in.bytes());
-      o.write_back();
-    }
+    unstack_rows(all, out);
   }, sync);
 }
 
@@ -312,22 +334,17 @@ std::shared_ptr<Task> ProcessGroupGloo::reduce_scatter(Tensor out, std::vector<T
   check_host("reduce_scatter", out);
   check_count("reduce_scatter", "tensor_list", inputs.size(), size_);
   for (const Tensor& t : inputs) check_like("reduce_scatter", t, out, "each input");
-  const CombineFn fn = combine_for(out.dtype(), "reduce_scatter");
-  if (op == ReduceOp::Avg) OAR_ENFORCE(is_floating(out.dtype()), TypeMismatch,
-                                       "reduce_scatter: ReduceOp.AVG needs a floating-point tensor, got ",
-                                       dtype_name(out.dtype()));
+  const CombineFn fn = reducer_for("reduce_scatter", out.dtype(), op);
   // Gloo's reduce-scatter algorithms work on float only: all-reduce the stacked inputs and keep
   // this rank's part (the same result; twice the traffic of a ring reduce-scatter).
   return enqueue("reduce_scatter", [this, out, inputs, op, fn] {
     const size_t part = static_cast<size_t>(out.numel()) * out.element_size();
-    Tensor all = Tensor::make({static_cast<int64_t>(size_), out.numel()}, out.dtype());
-    for (int i = 0; i < size_; ++i) std::memcpy(static_cast<char*>(all.raw_data()) + i * part,
-                                                Dense(inputs[i]).data(), part);
+    Tensor all = stack_rows(inputs);
     gloo::AllreduceOptions opts(context_);
     by_width(out.element_size(), [&](auto w) {
       opts.setOutput(reinterpret_cast<decltype(w)*>(all.raw_data()), static_cast<size_t>(all.numel()));
     });
-    opts.setReduceFunction([fn, op](void* c, const void* a, const void* b, size_t n) { fn(op, c, a, b, n); });
+    opts.setReduceFunction(gloo_reducer(fn, op));
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::allreduce(opts);
@@ -379,12 +396,7 @@ std::shared_ptr<Task> ProcessGroupGloo::gather(std::vector<Tensor> out, Tensor t
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::gather(opts);
-    if (rank_ != dst) return;
-    for (int i = 0; i < size_; ++i) {
-      Dense o(out[i]);
-      std::memcpy(o.data(), static_cast<char*>(all.raw_data()) + i * in.bytes(), in.bytes());
-      o.write_back();
-    }
+    if (rank_ == dst) unstack_rows(all, out);
   }, sync);
 }
 
@@ -395,21 +407,15 @@ std::shared_ptr<Task> ProcessGroupGloo::all_to_all(std::vector<Tensor> out, std:
   for (const Tensor& o : out) check_like("alltoall", o, inputs[0], "each output");
   return enqueue("alltoall", [this, out, inputs] {
     const size_t part = static_cast<size_t>(inputs[0].numel()) * inputs[0].element_size();
-    Tensor send = Tensor::make({static_cast<int64_t>(size_), inputs[0].numel()}, inputs[0].dtype());
-    Tensor recv = Tensor::make({static_cast<int64_t>(size_), inputs[0].numel()}, inputs[0].dtype());
-    for (int i = 0; i < size_; ++i) std::memcpy(static_cast<char*>(send.raw_data()) + i * part,
-                                                Dense(inputs[i]).data(), part);
+    Tensor send = stack_rows(inputs);
+    Tensor recv = Tensor::make(send.shape(), send.dtype());
     gloo::AlltoallOptions opts(context_);
     opts.setInput(static_cast<char*>(send.raw_data()), part * size_);
     opts.setOutput(static_cast<char*>(recv.raw_data()), part * size_);
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::alltoall(opts);
-    for (int i = 0; i < size_; ++i) {
-      Dense o(out[i]);
-      std::memcpy(o.data(), static_cast<char*>(recv.raw_data()) + i * part, part);
-      o.write_back();
-    }
+    unstack_rows(recv, out);
   }, sync);
 }
 

@@ -382,7 +382,7 @@ class Executor::Run {
     bool ok = t.dtype() == want.dtype && t.ndim() == static_cast<int64_t>(want.shape.size());
     for (size_t i = 0; ok && i < want.shape.size(); ++i) ok = want.shape[i] < 0 || want.shape[i] == t.shape()[i];
     OAR_ENFORCE(ok, InvalidArgument, what, " '", name, "': expected ", want.str(), ", got ", describe(t));
-    return t.place() == expected_place() ? t : t.to(expected_place());  // the run's place (see run)
+    return t.to(expected_place());  // the run's place (see run); itself when already there
   }
 
   std::string context(const Plan::Step& s, const Error& e) const {

@@ -196,7 +196,7 @@ def destroy_process_group(group=None):
     _state["groups"].pop(_group(group).id, None)
 
 
-def _pg(group, op):
+def _pg(group):
     g = _group(group)
     if not g.is_member():
         return None
@@ -225,19 +225,19 @@ def _reduce_op(op):
 
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     """Reduces `tensor` over the group's ranks; every rank gets the result in place."""
-    pg = _pg(group, "all_reduce")
+    pg = _pg(group)
     return pg and pg.all_reduce(_tensor("all_reduce", "tensor", tensor), _reduce_op(op), sync_op)
 
 
 def broadcast(tensor, src, group=None, sync_op=True):
     """Copies global rank `src`'s tensor into every rank's `tensor`."""
-    pg = _pg(group, "broadcast")
+    pg = _pg(group)
     return pg and pg.broadcast(_tensor("broadcast", "tensor", tensor), _rank_in(group, src, "broadcast", "src"), sync_op)
 
 
 def reduce(tensor, dst, op=ReduceOp.SUM, group=None, sync_op=True):
     """Reduces `tensor` over the group's ranks into global rank `dst`'s tensor."""
-    pg = _pg(group, "reduce")
+    pg = _pg(group)
     return pg and pg.reduce(_tensor("reduce", "tensor", tensor), _rank_in(group, dst, "reduce", "dst"),
                             _reduce_op(op), sync_op)
 
@@ -248,7 +248,7 @@ def _empty_like(t):
 
 def all_gather(tensor_list, tensor, group=None, sync_op=True):
     """Gathers every rank's `tensor` into `tensor_list` (filled when empty), in rank order."""
-    pg = _pg(group, "all_gather")
+    pg = _pg(group)
     if pg is None:
         return None
     _tensor("all_gather", "tensor", tensor)
@@ -266,7 +266,7 @@ def _to_bytes_tensor(obj):
 
 def all_gather_object(object_list, obj, group=None):
     """Gathers a picklable object from every rank into `object_list`, in rank order."""
-    pg = _pg(group, "all_gather_object")
+    pg = _pg(group)
     if pg is None:
         return
     from .. import to_tensor, zeros
@@ -285,7 +285,7 @@ def all_gather_object(object_list, obj, group=None):
 
 def broadcast_object_list(object_list, src, group=None):
     """Replaces `object_list` on every rank by global rank `src`'s (picklable objects)."""
-    pg = _pg(group, "broadcast_object_list")
+    pg = _pg(group)
     if pg is None:
         return
     from .. import to_tensor, zeros
@@ -300,14 +300,14 @@ def broadcast_object_list(object_list, src, group=None):
 
 def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=True):
     """`tensor` gets the reduction over ranks of each rank's tensor_list[this rank]."""
-    pg = _pg(group, "reduce_scatter")
+    pg = _pg(group)
     return pg and pg.reduce_scatter(_tensor("reduce_scatter", "tensor", tensor), list(tensor_list),
                                     _reduce_op(op), sync_op)
 
 
 def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
     """`tensor` gets global rank `src`'s tensor_list[this rank]."""
-    pg = _pg(group, "scatter")
+    pg = _pg(group)
     if pg is None:
         return None
     root = _rank_in(group, src, "scatter", "src")
@@ -318,7 +318,7 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
 
 def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
     """Global rank `dst` gets every rank's `tensor` in `gather_list` (filled when empty)."""
-    pg = _pg(group, "gather")
+    pg = _pg(group)
     if pg is None:
         return None
     root = _rank_in(group, dst, "gather", "dst")
@@ -330,7 +330,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
 
 def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
     """Rank i's in_tensor_list[j] goes to rank j's out_tensor_list[i] (filled when empty)."""
-    pg = _pg(group, "alltoall")
+    pg = _pg(group)
     if pg is None:
         return None
     ins = list(in_tensor_list)
@@ -342,7 +342,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
 def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=None, group=None, sync_op=True):
     """alltoall on one tensor split along dim 0 (equal parts, or `in_split_sizes`); the parts
     received are written into `out_tensor` in rank order (`out_split_sizes`)."""
-    pg = _pg(group, "alltoall_single")
+    pg = _pg(group)
     if pg is None:
         return None
     n = pg.size
@@ -379,13 +379,13 @@ def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=
 
 def send(tensor, dst=0, group=None, sync_op=True):
     """Sends `tensor` to global rank `dst` (which calls recv)."""
-    pg = _pg(group, "send")
+    pg = _pg(group)
     return pg and pg.send(_tensor("send", "tensor", tensor), _rank_in(group, dst, "send", "dst"), sync_op)
 
 
 def recv(tensor, src=0, group=None, sync_op=True):
     """Receives into `tensor` what global rank `src` sends."""
-    pg = _pg(group, "recv")
+    pg = _pg(group)
     return pg and pg.recv(_tensor("recv", "tensor", tensor), _rank_in(group, src, "recv", "src"), sync_op)
 
 
@@ -403,7 +403,7 @@ def irecv(tensor, src=None, group=None):
 
 def barrier(group=None):
     """Waits until every rank of the group has called barrier."""
-    pg = _pg(group, "barrier")
+    pg = _pg(group)
     if pg is not None:
         pg.barrier(True)
 

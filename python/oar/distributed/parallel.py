@@ -6,6 +6,7 @@ end-of-backward callback) and writing the averages into .grad."""
 import contextlib
 
 from .. import _C
+from ..autograd import no_grad
 from ..nn.layer.layers import Layer
 from . import collective
 
@@ -48,7 +49,7 @@ class DataParallel(Layer):
         g = collective._group(group)
         self._params = [p for p in layers.parameters() if not p.stop_gradient]
         if self._world > 1:
-            with _C_no_grad():
+            with no_grad():
                 for t in list(layers.parameters()) + [b for b in layers.buffers() if b is not None]:
                     collective.broadcast(t, src=g.ranks[0], group=group)
         self._buckets = self._make_buckets(comm_buffer_size, last_comm_buffer_size)
@@ -63,7 +64,7 @@ class DataParallel(Layer):
         limit = first_mb * 2 ** 20
         for p in reversed(self._params):
             current.append(p)
-            filled += _numel(p) * p.element_size()
+            filled += p.numel() * p.element_size()
             if filled >= limit:
                 buckets.append(current)
                 current, filled, limit = [], 0, size_mb * 2 ** 20
@@ -109,12 +110,12 @@ class DataParallel(Layer):
                                f"{[names.get(id(p), '?') for p in missing][:8]}; pass "
                                "find_unused_parameters=True if some parameters are unused in some steps")
         self._launch_ready(state, fill_missing=True)
-        with _C_no_grad():
+        with no_grad():
             for bucket, flat, task in state["tasks"]:
                 task.wait()
                 offset = 0
                 for p in bucket:
-                    n = _numel(p)
+                    n = p.numel()
                     avg = _C.scale(_C.reshape(flat[offset:offset + n], p.shape), 1.0 / self._world, 0.0, True)
                     offset += n
                     if p.grad is None:
@@ -143,15 +144,3 @@ class DataParallel(Layer):
 
     set_dict = set_state_dict
     load_dict = set_state_dict
-
-
-def _numel(t):
-    n = 1
-    for d in t.shape:
-        n *= d
-    return n
-
-
-def _C_no_grad():
-    from ..autograd import no_grad
-    return no_grad()

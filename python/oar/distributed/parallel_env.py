@@ -28,7 +28,8 @@ class ParallelEnv:
         self._rank = _int_env("PADDLE_TRAINER_ID", 0)
         self._world_size = _int_env("PADDLE_TRAINERS_NUM", 1)
         self._local_rank = _int_env("PADDLE_LOCAL_RANK", _int_env("PADDLE_RANK_IN_NODE", self._rank))
-        self._device_id = _int_env("FLAGS_selected_gpus", 0) if os.environ.get("FLAGS_selected_gpus", "").isdigit() else 0
+        gpus = os.environ.get("FLAGS_selected_gpus", "")
+        self._device_id = int(gpus) if gpus.isdigit() else 0  # one device per rank, as the launcher gives
         self._trainer_endpoints = [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
         self._current_endpoint = os.environ.get("PADDLE_CURRENT_ENDPOINT", "")
         self._pg_timeout = _int_env("PADDLE_PG_TIMEOUT", 1800000)  # milliseconds, as Paddle's
