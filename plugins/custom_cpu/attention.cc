@@ -18,38 +18,15 @@
 #include "plugins/custom_cpu/strided.h"
 
 namespace oar_custom_cpu {
-namespace {
-
-// A tensor's elements in row-major order, read on the stream (empty when absent).
-template <typename T>
-struct Reader {
-  StridedWalker<1> walk;
-  const T* data = nullptr;
-  Reader() = default;
-  explicit Reader(const std::optional<TensorDesc>& t) {
-    if (!t) return;
-    walk = StridedWalker<1>(t->shape, {t->strides});
-    data = t->as<const T>();
-  }
-  std::vector<T> read() const {
-    std::vector<T> v;
-    if (data == nullptr) return v;
-    walk.run([&](const std::array<int64_t, 1>& off) { v.push_back(data[off[0]]); });
-    return v;
-  }
-};
-
-}  // namespace
 
 OarStatus sdpa_core_kernel(const OarKernelContext* ctx) {
   return run_kernel(ctx, [&] {
     const int64_t n_in = int_attr(ctx, "inputs_count", 3);
     if (n_in != 3 && n_in != 4) fail("expected {query, key, value} and maybe a mask, got %lld tensors", static_cast<long long>(n_in));
     const TensorDesc q = input(ctx, 0, "query"), k = input(ctx, 1, "key"), v = input(ctx, 2, "value");
-    std::optional<TensorDesc> mask, dmask;
+    std::optional<TensorDesc> mask;
     if (n_in == 4) mask = input(ctx, 3, "mask");
-    const int di = static_cast<int>(n_in);
-    if (di < ctx->num_inputs && ctx->inputs != nullptr && ctx->inputs[di].ndim >= 0) dmask = input(ctx, di, "dmask");
+    const std::optional<TensorDesc> dmask = optional_input(ctx, static_cast<int>(n_in), "dmask");
     const TensorDesc out = output(ctx, 0), probs = output(ctx, 1);
     if (q.ndim() != 4 || k.ndim() != 4 || v.ndim() != 4) fail("query, key and value must be 4-d");
     const int64_t B = q.shape[0], Sq = q.shape[1], H = q.shape[2], D = q.shape[3];

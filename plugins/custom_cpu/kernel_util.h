@@ -15,6 +15,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdarg>
@@ -286,6 +287,33 @@ inline TensorDesc describe(const OarKernelContext* ctx, const OarTensor& t, cons
          shape_str(d.shape).c_str(), ctx->device_id);
   return d;
 }
+
+// An optional tensor argument: nullopt when absent (ndim -1) or not passed.
+inline std::optional<TensorDesc> optional_input(const OarKernelContext* ctx, int i, const char* role) {
+  if (i >= ctx->num_inputs || ctx->inputs == nullptr || ctx->inputs[i].ndim < 0) return std::nullopt;
+  return describe(ctx, ctx->inputs[i], role);
+}
+
+// A tensor's elements in row-major order, read on the stream (read() is empty for an absent
+// tensor): for kernels that need a small operand whole, whatever its strides.
+template <typename T>
+struct Reader {
+  StridedWalker<1> walk;
+  const T* data = nullptr;
+  Reader() = default;
+  explicit Reader(const std::optional<TensorDesc>& t) {
+    if (!t) return;
+    walk = StridedWalker<1>(t->shape, {t->strides});
+    data = t->as<const T>();
+  }
+  std::vector<T> read() const {
+    std::vector<T> v;
+    if (data == nullptr) return v;
+    v.reserve(static_cast<size_t>(walk.numel()));
+    walk.run([&](const std::array<int64_t, 1>& off) { v.push_back(data[off[0]]); });
+    return v;
+  }
+};
 
 inline TensorDesc input(const OarKernelContext* ctx, int i, const char* role) {
   if (i >= ctx->num_inputs || ctx->inputs == nullptr) fail("expects input '%s' (#%d); got %d inputs", role, i, ctx->num_inputs);

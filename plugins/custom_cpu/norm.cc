@@ -18,34 +18,6 @@
 namespace oar_custom_cpu {
 namespace {
 
-// An optional tensor argument: nullopt when absent (ndim -1) or not passed.
-std::optional<TensorDesc> optional_input(const OarKernelContext* ctx, int i, const char* role) {
-  if (i >= ctx->num_inputs || ctx->inputs == nullptr || ctx->inputs[i].ndim < 0) return std::nullopt;
-  return describe(ctx, ctx->inputs[i], role);
-}
-
-// t's elements in row-major order (read on the stream); empty for an absent tensor.
-template <typename T>
-struct Gather {
-  StridedWalker<1> walk;
-  const T* data = nullptr;
-
-  Gather() = default;
-  explicit Gather(const std::optional<TensorDesc>& t) {
-    if (t) {
-      walk = StridedWalker<1>(t->shape, {t->strides});
-      data = t->as<const T>();
-    }
-  }
-  std::vector<T> read() const {
-    std::vector<T> v;
-    if (data == nullptr) return v;
-    v.reserve(static_cast<size_t>(walk.numel()));
-    walk.run([&](const std::array<int64_t, 1>& off) { v.push_back(data[off[0]]); });
-    return v;
-  }
-};
-
 void expect_param(const std::optional<TensorDesc>& t, int32_t dtype, int64_t n, const char* role) {
   if (!t) return;
   expect_dtype(*t, dtype, role);
@@ -85,7 +57,7 @@ OarStatus layer_norm_kernel(const OarKernelContext* ctx) {
     expect_param(bias, x.dtype, n, "bias");
     visit_f32_f64(x.dtype, op_name(ctx), [&](auto tag) {
       using T = decltype(tag);
-      const Gather<T> xs(x), ws(weight), bs(bias);
+      const Reader<T> xs(x), ws(weight), bs(bias);
       T* yp = out.as<T>();
       T* mp = mean.as<T>();
       T* rp = rstd.as<T>();
@@ -161,7 +133,7 @@ OarStatus batch_norm_kernel(const OarKernelContext* ctx) {
     for (const auto* p : {&rmean, &rvar, &weight, &bias}) expect_param(*p, x.dtype, C, "parameter");
     visit_f32_f64(x.dtype, op_name(ctx), [&](auto tag) {
       using T = decltype(tag);
-      const Gather<T> xs(x), rms(use_batch_stats ? std::nullopt : rmean), rvs(use_batch_stats ? std::nullopt : rvar),
+      const Reader<T> xs(x), rms(use_batch_stats ? std::nullopt : rmean), rvs(use_batch_stats ? std::nullopt : rvar),
           ws(weight), bs(bias);
       T* yp = out.as<T>();
       T* sm = smean.as<T>();

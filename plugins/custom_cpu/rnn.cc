@@ -26,30 +26,6 @@ namespace {
 
 enum class Mode { Tanh, Relu, Lstm, Gru };
 
-std::optional<TensorDesc> optional_input(const OarKernelContext* ctx, int i, const char* role) {
-  if (i >= ctx->num_inputs || ctx->inputs == nullptr || ctx->inputs[i].ndim < 0) return std::nullopt;
-  return describe(ctx, ctx->inputs[i], role);
-}
-
-// A tensor's elements in row-major order, read on the stream (empty when absent).
-template <typename T>
-struct Reader {
-  StridedWalker<1> walk;
-  const T* data = nullptr;
-  Reader() = default;
-  explicit Reader(const std::optional<TensorDesc>& t) {
-    if (!t) return;
-    walk = StridedWalker<1>(t->shape, {t->strides});
-    data = t->as<const T>();
-  }
-  std::vector<T> read() const {
-    std::vector<T> v;
-    if (data == nullptr) return v;
-    walk.run([&](const std::array<int64_t, 1>& off) { v.push_back(data[off[0]]); });
-    return v;
-  }
-};
-
 template <typename T> T sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
 
 // C[M, N] = A[M, K] @ B^T (B [N, K]) (+ bias[N] per row when given).
