@@ -24,6 +24,8 @@ Spec entry (one per op):
                                 # on a device the op runs on the host and moves its result)
   draws: indirect               # random only through the random ops it calls (passes keep it;
                                 # on a device it runs there, its draws on the host)
+  reads: metadata               # the kernel reads only its inputs' shapes and dtypes (shape, numel):
+                                # it runs on the host for every place and the result moves there
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
   doc: |                        # the Python docstring (Paddle-style: summary, Args, Returns, Examples)
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
@@ -134,6 +136,9 @@ class Op:
         self.draws = spec.get("draws", False)  # False, True (itself) or "indirect"
         if self.draws not in (False, True, "indirect"):
             raise SystemExit(f"gen_ops: op '{self.name}': draws must be true or indirect, got {self.draws!r}")
+        self.reads = spec.get("reads")
+        if self.reads not in (None, "metadata"):
+            raise SystemExit(f"gen_ops: op '{self.name}': reads must be metadata, got {self.reads!r}")
         self.view = spec.get("view", False)
         self.composite = spec.get("composite", False)
         if self.composite not in (False, True):
@@ -461,11 +466,17 @@ def gen_function(op):
                 body.append(f"  const std::vector<Meta> metas = infer_meta::{op.infer_meta}(\"{op.name}\", {call_args});")
                 for k, o in enumerate(op.outputs):
                     body.append(f"  Tensor {o} = Tensor::make(metas[{k}].shape, metas[{k}].dtype, place_);")
-            body.append("  if (place_.is_host()) [[likely]] {")
-            body.append(f"    {subst(op.kernel)};")
-            body.append("  } else {")
-            body.append(f"    {gen_device_launch(op, rename, op.outputs)};")
-            body.append("  }")
+            if op.reads == "metadata":  # no device memory read: a host kernel serves every place
+                body[-1] = body[-1].replace(", place_);", ", CPUPlace());")
+                body.append(f"  {subst(op.kernel)};")
+                body.append("  if (!place_.is_host()) [[unlikely]] "
+                            f"{op.outputs[0]} = ops::copy_to_place({op.outputs[0]}, place_);")
+            else:
+                body.append("  if (place_.is_host()) [[likely]] {")
+                body.append(f"    {subst(op.kernel)};")
+                body.append("  } else {")
+                body.append(f"    {gen_device_launch(op, rename, op.outputs)};")
+                body.append("  }")
         else:  # the kernel creates its outputs
             body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
             body.append(f'    ops::unsupported_on_device("{op.name}", place_);')

@@ -35,6 +35,9 @@ OarStatus to_status(cudaError_t err, const char* what) {
 size_t dtype_size(int32_t dtype) {
   switch (dtype) {
     case OAR_BOOL: return 1;
+    case OAR_INT8: return 1;
+    case OAR_UINT8: return 1;
+    case OAR_INT16: return 2;
     case OAR_INT32: return 4;
     case OAR_INT64: return 8;
     case OAR_FLOAT16: return 2;

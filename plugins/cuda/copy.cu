@@ -1,5 +1,5 @@
 // Ops that move values without arithmetic: cast, assign, copy_ (into a strided destination),
-// full and where.
+// full and where, for every real dtype oar stores (StorageTypes, dtype.cuh).
 //
 // Contract: cast converts inputs[0] to outputs[0]'s dtype (oar's conversion rules, dtype.cuh);
 // assign is a same-dtype copy; copy_ broadcasts and casts inputs[0] into outputs[0], which may be
@@ -8,6 +8,7 @@
 // x where condition (bool) holds, else y, all three broadcast to out. Same-dtype contiguous copies
 // of equal shape are a cudaMemcpyAsync; same-dtype copies between layouts contiguous along
 // different dims (transposes) take the tiled kernel of transpose.cu.
+#include "plugins/cuda/compact.h"
 #include "plugins/cuda/elementwise.cuh"
 #include "plugins/cuda/kernels.h"
 #include "plugins/cuda/transpose.h"
@@ -64,9 +65,9 @@ OarStatus convert_copy(const OarKernelContext* ctx, bool same_dtype_only) {
   if (x.dtype == out.dtype && try_transpose_copy(ctx, stream, x, out, &st)) return st;
   const OarTensor* const ins[2] = {&x, nullptr};
   bool found_src = false;
-  const bool found = dispatch(AllTypes{}, out.dtype, [&](auto dtag) {
+  const bool found = dispatch(StorageTypes{}, out.dtype, [&](auto dtag) {
     using D = typename decltype(dtag)::type;
-    found_src = dispatch(AllTypes{}, x.dtype, [&](auto stag) {
+    found_src = dispatch(StorageTypes{}, x.dtype, [&](auto stag) {
       using S = typename decltype(stag)::type;
       st = run_elementwise<D, S>(ctx, stream, CastFn<D, S>{}, out, ins);
     });
@@ -93,7 +94,7 @@ OarStatus k_full(const OarKernelContext* ctx) {
   if (OarStatus st = begin_kernel(ctx, &stream)) return st;
   const OarTensor* const ins[1] = {nullptr};
   OarStatus st = OAR_STATUS_OK;
-  const bool found = dispatch(AllTypes{}, out.dtype, [&](auto tag) {
+  const bool found = dispatch(StorageTypes{}, out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     // Integer Scalars convert exactly (int64 fill values above 2^53 stay exact).
     const T v = is_int ? convert<T>(ivalue) : convert<T>(fvalue);
@@ -117,11 +118,32 @@ OarStatus k_where(const OarKernelContext* ctx) {
   if (OarStatus st = begin_kernel(ctx, &stream)) return st;
   const OarTensor* const ins[4] = {&cond, &x, &y, nullptr};
   OarStatus st = OAR_STATUS_OK;
-  const bool found = dispatch(AllTypes{}, out.dtype, [&](auto tag) {
+  const bool found = dispatch(StorageTypes{}, out.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     st = run_elementwise<T, bool, T, T>(ctx, stream, WhereFn<T>{}, out, ins);
   });
   return found ? st : unsupported(ctx, out.dtype);
+}
+
+OarStatus copy_to_contiguous(const OarKernelContext* ctx, cudaStream_t stream,
+                             const OarTensor& src, void* dst) {
+  if (src.numel == 0) return OAR_STATUS_OK;
+  int64_t strides[64];
+  int64_t expect = 1;
+  for (int32_t d = src.ndim - 1; d >= 0; --d) {
+    strides[d] = expect;
+    expect *= src.shape[d];
+  }
+  OarTensor out = src;
+  out.data = dst;
+  out.strides = strides;
+  const OarTensor* const ins[2] = {&src, nullptr};
+  OarStatus st = OAR_STATUS_OK;
+  const bool found = dispatch(StorageTypes{}, src.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    st = run_elementwise<T, T>(ctx, stream, CastFn<T, T>{}, out, ins);
+  });
+  return found ? st : unsupported(ctx, src.dtype);
 }
 
 }  // namespace oar_cuda

@@ -25,6 +25,9 @@ template <class... Ts> struct Types {};
 
 template <class T> constexpr int32_t dtype_of() {
   if constexpr (std::is_same_v<T, bool>) return OAR_BOOL;
+  else if constexpr (std::is_same_v<T, int8_t>) return OAR_INT8;
+  else if constexpr (std::is_same_v<T, uint8_t>) return OAR_UINT8;
+  else if constexpr (std::is_same_v<T, int16_t>) return OAR_INT16;
   else if constexpr (std::is_same_v<T, int32_t>) return OAR_INT32;
   else if constexpr (std::is_same_v<T, int64_t>) return OAR_INT64;
   else if constexpr (std::is_same_v<T, half>) return OAR_FLOAT16;
@@ -37,6 +40,9 @@ template <class T> constexpr int32_t dtype_of() {
 using FloatTypes = Types<float, double, half, bf16>;
 using NumericTypes = Types<float, double, half, bf16, int32_t, int64_t>;
 using AllTypes = Types<float, double, half, bf16, int32_t, int64_t, bool>;
+// Every real dtype oar stores: what moves values without arithmetic (cast, assign, copy_, full,
+// where) handles; arithmetic kernels take AllTypes (oar promotes the small integers first).
+using StorageTypes = Types<float, double, half, bf16, int32_t, int64_t, bool, int8_t, uint8_t, int16_t>;
 
 template <class... Ts, class F>
 bool dispatch(Types<Ts...>, int32_t dtype, F&& f) {

@@ -5,8 +5,8 @@
 // from the result and their transpose flags do not apply); the flags swap the last two dims;
 // batch dims broadcast (outputs[0]'s shape is already the broadcast result). Inputs may be any
 // view whose last two dims are row- or column-major (a column-major matrix is a transposed
-// operand to cuBLASLt); otherwise the kernel fails with "matmul on gpu needs contiguous inputs"
-// and oar makes them contiguous first. Batch dims may have any strides (0 for broadcast): when
+// operand to cuBLASLt); any other view (an expanded gradient, a strided slice) is first copied
+// to contiguous scratch (compact.h). Batch dims may have any strides (0 for broadcast): when
 // they coalesce into one uniform stride it is a single strided-batched call, else one call per
 // outer batch index. float16/bfloat16 accumulate in float32; float32 uses full FP32 unless
 // OAR_CUDA_ALLOW_TF32=1 (TF32 tensor cores), float64 computes in FP64.
@@ -27,6 +27,7 @@
 #include <unordered_map>
 
 #include "plugins/cuda/common.h"
+#include "plugins/cuda/compact.h"
 #include "plugins/cuda/kernels.h"
 
 namespace oar_cuda {
@@ -236,6 +237,18 @@ OarStatus make_plan(const OarKernelContext* ctx, LtDevice* d, const Key& key, cu
   return OAR_STATUS_OK;
 }
 
+// Whether cuBLASLt can read the operand's matrix dims in place (describe's rule, for either
+// orientation; batch dims may have any strides).
+bool matrix_layout_ok(const OarTensor& t) {
+  if (t.ndim == 1) return t.shape[0] <= 1 || t.strides[0] >= 1;
+  if (t.ndim < 2) return true;
+  const int64_t p = t.shape[t.ndim - 2], q = t.shape[t.ndim - 1];
+  Operand unused;
+  return describe(p, q, t.strides[t.ndim - 1], t.strides[t.ndim - 2], &unused);
+}
+
+OarStatus matmul_views(const OarKernelContext* ctx, const OarTensor& x, const OarTensor& y);
+
 }  // namespace
 
 void release_stream_resources(int device, cudaStream_t stream) {
@@ -254,8 +267,22 @@ void release_stream_resources(int device, cudaStream_t stream) {
 
 OarStatus k_matmul(const OarKernelContext* ctx) {
   if (!expect_io(ctx, 2, 1)) return OAR_STATUS_ERROR;
-  const OarTensor& x = ctx->inputs[0];
-  const OarTensor& y = ctx->inputs[1];
+  OarTensor x = ctx->inputs[0], y = ctx->inputs[1];
+  CompactView xc, yc;
+  if (!matrix_layout_ok(x) || !matrix_layout_ok(y)) {
+    cudaStream_t stream;
+    if (OarStatus st = begin_kernel(ctx, &stream)) return st;
+    if (!matrix_layout_ok(x))
+      if (OarStatus st = xc.make(ctx, stream, ctx->inputs[0], &x)) return st;
+    if (!matrix_layout_ok(y))
+      if (OarStatus st = yc.make(ctx, stream, ctx->inputs[1], &y)) return st;
+  }
+  return matmul_views(ctx, x, y);
+}
+
+namespace {
+
+OarStatus matmul_views(const OarKernelContext* ctx, const OarTensor& x, const OarTensor& y) {
   const OarTensor& out = ctx->outputs[0];
   if (x.dtype != y.dtype || out.dtype != x.dtype)
     return fail(ctx, "matmul on gpu needs x, y and out of one dtype, got %s, %s and %s",
@@ -422,4 +449,5 @@ OarStatus k_matmul(const OarKernelContext* ctx) {
   return OAR_STATUS_OK;
 }
 
+}  // namespace
 }  // namespace oar_cuda

@@ -18,6 +18,7 @@ constexpr uint32_t kFloat =
     bit(OAR_FLOAT16) | bit(OAR_BFLOAT16) | bit(OAR_FLOAT32) | bit(OAR_FLOAT64);
 constexpr uint32_t kNumeric = kFloat | bit(OAR_INT32) | bit(OAR_INT64);
 constexpr uint32_t kAll = kNumeric | bit(OAR_BOOL);
+constexpr uint32_t kStorage = kAll | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16);
 
 struct Entry {
   const char* op;
@@ -58,11 +59,11 @@ const Entry kKernels[] = {
     {"pow", k_pow, kNumeric},
     // copy.cu: where is keyed by its condition (bool) but registered for every dtype, in case
     // oar keys it by x instead.
-    {"cast", k_cast, kAll},
-    {"assign", k_assign, kAll},
-    {"copy_", k_copy_, kAll},
-    {"full", k_full, kAll},
-    {"where", k_where, kAll},
+    {"cast", k_cast, kStorage},
+    {"assign", k_assign, kStorage},
+    {"copy_", k_copy_, kStorage},
+    {"full", k_full, kStorage},
+    {"where", k_where, kStorage},
     // reduce.cu
     {"sum", k_sum, kAll},
     {"mean", k_mean, kAll},

@@ -59,12 +59,15 @@ def test_manual_seed_rejects(seed):
 
 
 def test_bad_devices_and_states():
-    with pytest.raises(ValueError, match="should not be 'gpu'"):
-        oar.Generator("gpu")
+    if oar.device.cuda.device_count() == 0:  # Paddle's CPU build refuses accelerators
+        with pytest.raises(ValueError, match="should not be 'gpu'"):
+            oar.Generator("gpu")
+        with pytest.raises(ValueError, match="CPU only"):
+            oar.Generator(oar.CUDAPlace(0))
+    else:  # draws happen on the host for every place: one generator serves the GPU too
+        assert oar.Generator("gpu") is oar.Generator(oar.CUDAPlace(0)) is oar.Generator()
     with pytest.raises(ValueError, match="device must be"):
         oar.Generator("foo")
-    with pytest.raises(ValueError, match="CPU only"):
-        oar.Generator(oar.CUDAPlace(0))
     with pytest.raises(TypeError, match="set_state"):
         oar.Generator().set_state(5)
     with pytest.raises(TypeError, match="set_state"):

@@ -61,12 +61,28 @@ def test_array_and_tensor_forms_keep_their_dtype():
     ((2.5,), {}, ValueError), (("a",), {}, ValueError), ((np.float64(2.0),), {}, ValueError),
     ((2, 3.0), {}, ValueError), ((True,), {}, TypeError), ((-1,), {}, ValueError),
     ((np.zeros(2), "x"), {}, TypeError), ((np.zeros(2),), {"foo": 1}, TypeError),
-    ((np.zeros(2),), {"place": oar.CUDAPlace(0)}, ValueError),
-    ((np.zeros(2),), {"place": oar.CUDAPinnedPlace()}, RuntimeError),
 ])
 def test_bad_arguments(args, kwargs, err):
     with pytest.raises(err, match="FloatTensor"):
         oar.FloatTensor(*args, **kwargs)
+
+
+_HAS_GPU = oar.device.cuda.device_count() > 0
+
+
+@pytest.mark.skipif(_HAS_GPU, reason="a GPU is present: its places are valid")
+@pytest.mark.parametrize("place,err", [(oar.CUDAPlace(0), ValueError), (oar.CUDAPinnedPlace(), RuntimeError)])
+def test_gpu_places_without_a_gpu(place, err):
+    with pytest.raises(err, match="FloatTensor"):
+        oar.FloatTensor(np.zeros(2), place=place)
+
+
+@pytest.mark.skipif(not _HAS_GPU, reason="needs a GPU")
+def test_gpu_places_with_a_gpu():
+    t = oar.FloatTensor(np.array([1.0, 2.0]), place=oar.CUDAPlace(0))
+    assert str(t.place) == "Place(gpu:0)" and t.numpy().tolist() == [1.0, 2.0]
+    p = oar.FloatTensor(np.array([3.0]), place=oar.CUDAPinnedPlace())
+    assert str(p.place) == "Place(gpu_pinned)" and p.numpy().tolist() == [3.0]
 
 
 def test_matches_paddle_live():

@@ -7,7 +7,7 @@ from .. import _C
 from ..framework.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, CustomPlace, Place, from_key, to_key  # noqa: F401
 from .stream import Event, Stream, _key, current_stream, set_stream, stream_guard  # noqa: F401
 
-__all__ = ["set_device", "get_device", "get_all_device_type", "get_all_custom_device_type",
+__all__ = ["set_device", "get_device", "set_default_device", "device_guard", "get_all_device_type", "get_all_custom_device_type",
            "get_available_device", "get_available_custom_device", "is_compiled_with_cuda",
            "is_compiled_with_custom_device", "is_compiled_with_rocm", "is_compiled_with_xpu",
            "is_compiled_with_ipu", "is_compiled_with_cinn", "is_compiled_with_distribute", "device_count",
@@ -30,6 +30,32 @@ def set_device(device):
 def get_device():
     """The expected place as a string: 'cpu', 'gpu:0', 'custom_cpu:0', ..."""
     return _C._get_device()
+
+
+def set_default_device(device):
+    """paddle.set_default_device: set_device that also takes a device index (an int: the GPU of
+    that index where a GPU is present; the CPU otherwise, as Paddle's CPU build does)."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = f"gpu:{device}" if device_count("gpu") > 0 else "cpu"
+    set_device(device)
+
+
+class device_guard:
+    """paddle.device_guard(device): inside the block `device` is the expected place (where new
+    tensors and ops without tensor inputs go); the previous one comes back when it ends."""
+
+    def __init__(self, device):
+        self._target = device
+        self._previous = None
+
+    def __enter__(self):
+        self._previous = get_device()
+        set_device(self._target)
+        return self
+
+    def __exit__(self, *exc):
+        set_device(self._previous)
+        return False
 
 
 def load_custom_device(path):
