@@ -122,5 +122,26 @@ OarStatus k_act2_grad(const OarKernelContext* ctx);
 OarStatus k_act2_grad2(const OarKernelContext* ctx);
 OarStatus k_clip(const OarKernelContext* ctx);
 OarStatus k_masked_fill(const OarKernelContext* ctx);
+// reduce2.cu, index.cu, scan.cu (more reductions, indexing, scans and sorts).
+OarStatus k_prod(const OarKernelContext* ctx);
+OarStatus k_all(const OarKernelContext* ctx);
+OarStatus k_any(const OarKernelContext* ctx);
+OarStatus k_logsumexp(const OarKernelContext* ctx);
+OarStatus k_p_norm(const OarKernelContext* ctx);
+OarStatus k_argmax(const OarKernelContext* ctx);
+OarStatus k_argmin(const OarKernelContext* ctx);
+OarStatus k_index_select(const OarKernelContext* ctx);  // index_select and gather
+OarStatus k_index_add(const OarKernelContext* ctx);
+OarStatus k_take_along_axis(const OarKernelContext* ctx);
+OarStatus k_put_along_axis(const OarKernelContext* ctx);
+OarStatus k_embedding(const OarKernelContext* ctx);
+OarStatus k_embedding_grad(const OarKernelContext* ctx);
+OarStatus k_one_hot(const OarKernelContext* ctx);
+OarStatus k_cumsum(const OarKernelContext* ctx);
+OarStatus k_cumprod(const OarKernelContext* ctx);
+OarStatus k_logcumsumexp(const OarKernelContext* ctx);
+OarStatus k_cum_extreme(const OarKernelContext* ctx);
+OarStatus k_argsort(const OarKernelContext* ctx);
+OarStatus k_topk_indices(const OarKernelContext* ctx);
 
 }  // namespace oar_cuda

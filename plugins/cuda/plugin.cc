@@ -128,6 +128,31 @@ const Entry kKernels[] = {
     {"act2_grad2", k_act2_grad2, kFloat},
     {"clip", k_clip, kNumeric},
     {"masked_fill", k_masked_fill, kAll},
+    // reduce2.cu (amax/amin are reduce.cu's max/min, as on custom_cpu), index.cu, scan.cu.
+    // Index ops are keyed by x (by the index when x is bool; embedding and one_hot by the ids).
+    {"amax", k_max, kAll},
+    {"amin", k_min, kAll},
+    {"prod", k_prod, kAll},
+    {"all", k_all, kAll},
+    {"any", k_any, kAll},
+    {"logsumexp", k_logsumexp, kFloat},
+    {"p_norm", k_p_norm, kFloat},
+    {"argmax", k_argmax, kAll},
+    {"argmin", k_argmin, kAll},
+    {"index_select", k_index_select, kAll},
+    {"gather", k_index_select, kAll},
+    {"index_add", k_index_add, kAll},
+    {"take_along_axis_base", k_take_along_axis, kAll},
+    {"put_along_axis_base", k_put_along_axis, kAll},
+    {"embedding_base", k_embedding, bit(OAR_INT32) | bit(OAR_INT64)},
+    {"embedding_grad", k_embedding_grad, bit(OAR_INT32) | bit(OAR_INT64)},
+    {"one_hot", k_one_hot, bit(OAR_INT32) | bit(OAR_INT64)},
+    {"cumsum_scan", k_cumsum, kAll},
+    {"cumprod_scan", k_cumprod, kAll},
+    {"logcumsumexp_scan", k_logcumsumexp, kFloat},
+    {"cum_extreme_scan", k_cum_extreme, kNumeric},
+    {"argsort", k_argsort, kAll},
+    {"topk_indices", k_topk_indices, kAll},
 };
 
 }  // namespace
