@@ -143,5 +143,25 @@ OarStatus k_logcumsumexp(const OarKernelContext* ctx);
 OarStatus k_cum_extreme(const OarKernelContext* ctx);
 OarStatus k_argsort(const OarKernelContext* ctx);
 OarStatus k_topk_indices(const OarKernelContext* ctx);
+// shape.cu, norm.cu, pool.cu: shape moves, normalisation, cross entropy and pooling
+// (plugins/custom_cpu/{creation,shape,norm,loss,pool}.cc are the reference).
+OarStatus k_arange(const OarKernelContext* ctx);
+OarStatus k_concat(const OarKernelContext* ctx);
+OarStatus k_flip(const OarKernelContext* ctx);
+OarStatus k_tile(const OarKernelContext* ctx);
+OarStatus k_tril_triu(const OarKernelContext* ctx);  // tril and triu, told apart by ctx->op
+OarStatus k_pad_nd(const OarKernelContext* ctx);
+OarStatus k_pad_nd_grad(const OarKernelContext* ctx);
+OarStatus k_slice_grad(const OarKernelContext* ctx);
+OarStatus k_strided_slice_grad(const OarKernelContext* ctx);
+OarStatus k_check_values(const OarKernelContext* ctx);
+OarStatus k_layer_norm(const OarKernelContext* ctx);
+OarStatus k_batch_norm(const OarKernelContext* ctx);
+OarStatus k_hard_cross_entropy(const OarKernelContext* ctx);
+OarStatus k_pool_max(const OarKernelContext* ctx);
+OarStatus k_pool_avg(const OarKernelContext* ctx);
+OarStatus k_pool_avg_grad(const OarKernelContext* ctx);
+OarStatus k_pool_max_grad(const OarKernelContext* ctx);
+OarStatus k_pool_max_gather(const OarKernelContext* ctx);
 
 }  // namespace oar_cuda

@@ -19,6 +19,8 @@ constexpr uint32_t kFloat =
 constexpr uint32_t kNumeric = kFloat | bit(OAR_INT32) | bit(OAR_INT64);
 constexpr uint32_t kAll = kNumeric | bit(OAR_BOOL);
 constexpr uint32_t kStorage = kAll | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16);
+// shape.cu / norm.cu / pool.cu: the ops custom_cpu has for float32 and float64 only.
+constexpr uint32_t kF32F64 = bit(OAR_FLOAT32) | bit(OAR_FLOAT64);
 
 struct Entry {
   const char* op;
@@ -153,6 +155,27 @@ const Entry kKernels[] = {
     {"cum_extreme_scan", k_cum_extreme, kNumeric},
     {"argsort", k_argsort, kAll},
     {"topk_indices", k_topk_indices, kAll},
+    // shape.cu, norm.cu, pool.cu (dtype sets as custom_cpu's; pad_nd and its gradient also
+    // take the 16-bit floats)
+    {"arange", k_arange, kNumeric},
+    {"concat", k_concat, kAll},
+    {"flip", k_flip, kAll},
+    {"tile", k_tile, kAll},
+    {"tril", k_tril_triu, kAll},
+    {"triu", k_tril_triu, kAll},
+    {"pad_nd", k_pad_nd, kFloat},
+    {"pad_nd_grad", k_pad_nd_grad, kFloat},
+    {"slice_grad", k_slice_grad, kAll},
+    {"strided_slice_grad", k_strided_slice_grad, kAll},
+    {"check_values", k_check_values, kAll},
+    {"layer_norm_base", k_layer_norm, kF32F64},
+    {"batch_norm_base", k_batch_norm, kF32F64},
+    {"hard_cross_entropy", k_hard_cross_entropy, kF32F64},
+    {"pool_max", k_pool_max, kFloat},
+    {"pool_avg", k_pool_avg, kFloat},
+    {"pool_avg_grad", k_pool_avg_grad, kFloat},
+    {"pool_max_grad", k_pool_max_grad, kFloat},
+    {"pool_max_gather", k_pool_max_gather, kFloat},
 };
 
 }  // namespace
