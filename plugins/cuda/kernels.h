@@ -66,4 +66,15 @@ OarStatus k_matmul(const OarKernelContext* ctx);
 OarStatus k_softmax(const OarKernelContext* ctx);
 OarStatus k_log_softmax(const OarKernelContext* ctx);
 
+// conv.cu, attention.cu, interp.cu (GEMMs through conv_blas.cc): convolutions, attention,
+// resampling.
+OarStatus k_convolution(const OarKernelContext* ctx);
+OarStatus k_convolution_input_grad(const OarKernelContext* ctx);
+OarStatus k_convolution_weight_grad(const OarKernelContext* ctx);
+OarStatus k_sdpa_core(const OarKernelContext* ctx);
+OarStatus k_interp(const OarKernelContext* ctx);
+OarStatus k_interp_grad(const OarKernelContext* ctx);
+OarStatus k_grid_sample(const OarKernelContext* ctx);
+OarStatus k_affine_grid_base(const OarKernelContext* ctx);
+
 }  // namespace oar_cuda
