@@ -163,5 +163,15 @@ OarStatus k_pool_avg(const OarKernelContext* ctx);
 OarStatus k_pool_avg_grad(const OarKernelContext* ctx);
 OarStatus k_pool_max_grad(const OarKernelContext* ctx);
 OarStatus k_pool_max_gather(const OarKernelContext* ctx);
+// conv.cu, attention.cu, interp.cu (GEMMs through conv_blas.cc): convolutions, attention,
+// resampling.
+OarStatus k_convolution(const OarKernelContext* ctx);
+OarStatus k_convolution_input_grad(const OarKernelContext* ctx);
+OarStatus k_convolution_weight_grad(const OarKernelContext* ctx);
+OarStatus k_sdpa_core(const OarKernelContext* ctx);
+OarStatus k_interp(const OarKernelContext* ctx);
+OarStatus k_interp_grad(const OarKernelContext* ctx);
+OarStatus k_grid_sample(const OarKernelContext* ctx);
+OarStatus k_affine_grid_base(const OarKernelContext* ctx);
 
 }  // namespace oar_cuda

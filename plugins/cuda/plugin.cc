@@ -176,6 +176,15 @@ const Entry kKernels[] = {
     {"pool_avg_grad", k_pool_avg_grad, kFloat},
     {"pool_max_grad", k_pool_max_grad, kFloat},
     {"pool_max_gather", k_pool_max_gather, kFloat},
+    // conv.cu, attention.cu, interp.cu
+    {"convolution", k_convolution, kFloat},
+    {"convolution_input_grad", k_convolution_input_grad, kFloat},
+    {"convolution_weight_grad", k_convolution_weight_grad, kFloat},
+    {"sdpa_core", k_sdpa_core, kFloat},
+    {"interp", k_interp, kFloat},
+    {"interp_grad", k_interp_grad, kFloat},
+    {"grid_sample_base", k_grid_sample, kFloat},
+    {"affine_grid_base", k_affine_grid_base, kFloat},
 };
 
 }  // namespace
