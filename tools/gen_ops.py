@@ -26,6 +26,9 @@ Spec entry (one per op):
                                 # on a device it runs there, its draws on the host)
   reads: metadata               # the kernel reads only its inputs' shapes and dtypes (shape, numel):
                                 # it runs on the host for every place and the result moves there
+  device_kernel: expr           # C++ statement for a device place instead of the backend launch, for
+                                # an op whose host kernel also writes an input (batch_norm's running
+                                # statistics), which a backend kernel may not (device_ext.h)
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
   doc: |                        # the Python docstring (Paddle-style: summary, Args, Returns, Examples)
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
@@ -136,6 +139,7 @@ class Op:
         self.draws = spec.get("draws", False)  # False, True (itself) or "indirect"
         if self.draws not in (False, True, "indirect"):
             raise SystemExit(f"gen_ops: op '{self.name}': draws must be true or indirect, got {self.draws!r}")
+        self.device_kernel = spec.get("device_kernel")
         self.reads = spec.get("reads")
         if self.reads not in (None, "metadata"):
             raise SystemExit(f"gen_ops: op '{self.name}': reads must be metadata, got {self.reads!r}")
@@ -475,7 +479,7 @@ def gen_function(op):
                 body.append("  if (place_.is_host()) [[likely]] {")
                 body.append(f"    {subst(op.kernel)};")
                 body.append("  } else {")
-                body.append(f"    {gen_device_launch(op, rename, op.outputs)};")
+                body.append(f"    {subst(op.device_kernel) if op.device_kernel else gen_device_launch(op, rename, op.outputs)};")
                 body.append("  }")
         else:  # the kernel creates its outputs
             body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
@@ -937,7 +941,7 @@ def main():
         text = ("namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
                 + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + api_includes(families_called(text, stem)) +
-              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n#include \"oar/ops/device_kernels.h\"\n"
               + headers.includes(fam_ops[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + bodies + text)
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n" + api_includes([stem]) + "\nnamespace oar::python {\n\n"

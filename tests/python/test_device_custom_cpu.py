@@ -182,6 +182,30 @@ def test_training_loop_on_the_device_matches_cpu():
     np.testing.assert_allclose(w_d, w_h, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("layer", ["BatchNorm1D", "BatchNorm2D"])
+def test_batch_norm_training_updates_running_statistics_on_the_device(layer):
+    # A backend kernel writes only its outputs, so the running statistics that the host kernel
+    # updates in place are updated by ops after the device kernel (ops::batch_norm_on_device).
+    rng = np.random.default_rng(5)
+    shape = (8, 4) if layer == "BatchNorm1D" else (8, 4, 5, 5)
+    xs = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
+
+    def run(place):
+        oar.seed(3)
+        bn = getattr(oar.nn, layer)(4, momentum=0.8)
+        bn.to(place)
+        x = oar.to_tensor(xs, place=place, stop_gradient=False)
+        for _ in range(3):
+            y = bn(x)
+        y.sum().backward()
+        bn.eval()
+        ev = bn(x)
+        return [t.numpy() for t in (y, x.grad, bn._mean, bn._variance, ev)]
+
+    for d, h in zip(run(oar.CustomPlace("custom_cpu", 0)), run(oar.CPUPlace())):
+        np.testing.assert_allclose(d, h, rtol=1e-5, atol=1e-5)
+
+
 def test_allocator_statistics_are_per_device():
     oar.device.synchronize(DEV)
     before = oar.device.memory_allocated(DEV)

@@ -189,10 +189,14 @@ def test_nll_loss(dtype):
     assert_close(F.nll_loss(T(lp), T(lab), reduction="sum"), -(lp[0, 2] + lp[2, 1]), dtype)
 
 
-def test_nll_loss_grad_and_errors():
+def test_nll_loss_grad():
     check_grad(lambda x: F.nll_loss(x, T(np.array([2, -100, 1]))), [rand((3, 4), seed=13)], what="nll_loss")
     check_grad(lambda x: F.nll_loss(x, T(np.array([[0, 1], [2, 0]])), reduction="sum"), [rand((2, 3, 2), seed=14)],
                what="nll_loss 3-D")
+
+
+@pytest.mark.host_only  # the label check runs inside the host kernel (a device gives NaN there)
+def test_nll_loss_errors():
     with pytest.raises(ValueError, match="nll_loss: label value 7 at position 1 is out of range"):
         F.nll_loss(T(X), T(np.array([2, 7, 1])))
     with pytest.raises(ValueError, match=r"nll_loss: argument 'label' expected shape \[3\], got \[2\]"):

@@ -21,8 +21,10 @@ Tensor hard_cross_entropy_grad(const Tensor& input, const Tensor& label, const T
     check_same_meta("hard_cross_entropy_grad", "lse", lse, fwd[2].shape, fwd[2].dtype);
     check_same_meta("hard_cross_entropy_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
   }
-  if (autograd::grad_enabled() && autograd::any_requires_grad({&input, &weight, &out_grad})) {
-    // create_graph=True: the same gradient with differentiable ops.
+  if ((autograd::grad_enabled() && autograd::any_requires_grad({&input, &weight, &out_grad})) ||
+      !input.place().is_host()) {
+    // create_graph=True: the same gradient with differentiable ops (also a device's path: it has
+    // no kernel for the fused host one).
     const int64_t C = input.shape()[1];
     const Tensor valid = not_equal(label, full_like(label, ignore_index));
     const Tensor safe = where(valid, label, zeros_like(label));

@@ -34,13 +34,21 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor
   const int64_t n = rows == 0 ? 0 : x.numel() / rows;
   const Shape pshape =
       weight.defined() ? weight.shape() : Shape(x.shape().begin() + begin_norm_axis, x.shape().end());
-  if (autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad})) {
+  const bool differentiable = autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad});
+  if (differentiable || !x.place().is_host()) {
     // create_graph=True: the same gradient written with differentiable ops (statistics
-    // recomputed from x), so that it can be differentiated again.
+    // recomputed from x), so that it can be differentiated again. A device has no kernel for the
+    // fused host one: the same ops, with the statistics the forward saved.
     const Tensor xr = reshape(x, {rows, n}), gr = reshape(out_grad, {rows, n});
-    const Tensor d = xr - oar::mean(xr, {1}, true);
-    const Tensor r = rsqrt(oar::mean(d * d, {1}, true) + epsilon);
-    const Tensor h = d * r;
+    Tensor r, h;
+    if (differentiable) {
+      const Tensor d = xr - oar::mean(xr, {1}, true);
+      r = rsqrt(oar::mean(d * d, {1}, true) + epsilon);
+      h = d * r;
+    } else {
+      r = reshape(rstd, {rows, 1});
+      h = (xr - reshape(mean, {rows, 1})) * r;
+    }
     const Tensor g = weight.defined() ? gr * reshape(weight, {1, n}) : gr;
     Tensor dx, dw, db;
     if (want_x)
@@ -70,9 +78,11 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor
     check_same_meta("batch_norm_grad", "saved_rstd", saved_rstd, fwd[2].shape, fwd[2].dtype);
     check_same_meta("batch_norm_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
   }
-  if (autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad})) {
+  const bool differentiable = autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad});
+  if (differentiable || !x.place().is_host()) {
     // create_graph=True: the same gradient written with differentiable ops (batch statistics
-    // recomputed from x), so that it can be differentiated again.
+    // recomputed from x), so that it can be differentiated again. A device has no kernel for the
+    // fused host one: the same ops, with the statistics the forward saved.
     const int64_t ax = channel_axis < 0 ? channel_axis + x.ndim() : channel_axis;
     int64_t outer = 1, inner = 1;
     const int64_t C = x.shape()[ax];
@@ -80,7 +90,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor
     for (int64_t d = ax + 1; d < x.ndim(); ++d) inner *= x.shape()[d];
     const Tensor x3 = reshape(x, {outer, C, inner}), g3 = reshape(out_grad, {outer, C, inner});
     Tensor h, r;
-    if (use_batch_stats) {
+    if (use_batch_stats && differentiable) {
       const Tensor d = x3 - mean(x3, {0, 2}, true);
       r = rsqrt(mean(d * d, {0, 2}, true) + epsilon);
       h = d * r;

@@ -149,12 +149,52 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
 }
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types
+namespace {
+
+// [B, S, Hk, D] -> [B, H, S, D], each key/value head serving H / Hk query heads (grouped queries).
+Tensor heads_first(const Tensor& t, int64_t H) {
+  const Tensor th = transpose(t, {0, 2, 1, 3});
+  const int64_t B = th.shape()[0], Hk = th.shape()[1], S = th.shape()[2], D = th.shape()[3];
+  if (Hk == H) return th;
+  return reshape(expand(unsqueeze(th, {2}), {B, Hk, H / Hk, S, D}), {B, H, S, D});
+}
+
+// The gradient of heads_first: [B, H, S, D] summed over each group -> [B, S, Hk, D].
+Tensor heads_back(const Tensor& g, int64_t Hk) {
+  const int64_t B = g.shape()[0], H = g.shape()[1], S = g.shape()[2], D = g.shape()[3];
+  const Tensor grouped = H == Hk ? g : sum(reshape(g, {B, Hk, H / Hk, S, D}), {2});
+  return transpose(grouped, {0, 2, 1, 3});
+}
+
+// sdpa_backward written with ops, for devices (no kernel for the fused host one): with W = P
+// (times the dropout mask), dV = W^T dO, dP = dO V^T (through the mask), dS = P (dP - rowsum(dP P)),
+// dQ = scale dS K, dK = scale dS^T Q; a float mask's gradient is dS.
+std::vector<Tensor> sdpa_grad_with_ops(const TensorList& inputs, const Tensor& probs, const Tensor& dmask,
+                                       const Tensor& out_grad, double scale) {
+  const int64_t H = inputs[0].shape()[2], Hk = inputs[1].shape()[2];
+  const Tensor q = transpose(inputs[0], {0, 2, 1, 3}), k = heads_first(inputs[1], H),
+               v = heads_first(inputs[2], H), dout = transpose(out_grad, {0, 2, 1, 3});
+  const Tensor w = dmask.defined() ? multiply(probs, dmask) : probs;
+  const Tensor dv = matmul(w, dout, true, false);
+  Tensor dp = matmul(dout, v, false, true);
+  if (dmask.defined()) dp = multiply(dp, dmask);
+  const Tensor ds = multiply(probs, subtract(dp, sum(multiply(dp, probs), {-1}, std::nullopt, true)));
+  const Tensor dss = oar::scale(ds, scale);
+  std::vector<Tensor> grads{transpose(matmul(dss, k), {0, 2, 1, 3}), heads_back(matmul(dss, q, true, false), Hk),
+                            heads_back(dv, Hk)};
+  if (inputs.size() > 3) grads.push_back(inputs[3].dtype() == DType::Bool ? Tensor() : ds);
+  return grads;
+}
+
+}  // namespace
+
 std::vector<Tensor> sdpa_grad(const TensorList& inputs, const Tensor& probs, const Tensor& dmask,
                               const Tensor& out_grad, double scale) {
   // the forward's checks, and probs and the gradient shaped as it made them
   const auto fwd = infer_meta::sdpa_core("sdpa_grad", inputs, dmask, scale, false);
   check_same_meta("sdpa_grad", "probs", probs, fwd[1].shape, fwd[1].dtype);
   check_same_meta("sdpa_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
+  if (!inputs[0].place().is_host()) return sdpa_grad_with_ops(inputs, probs, dmask, out_grad, scale);
   return kernels::sdpa_backward(inputs, probs, dmask, out_grad, scale);
 }
 #endif
