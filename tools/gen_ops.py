@@ -26,9 +26,11 @@ Spec entry (one per op):
                                 # on a device it runs there, its draws on the host)
   reads: metadata               # the kernel reads only its inputs' shapes and dtypes (shape, numel):
                                 # it runs on the host for every place and the result moves there
-  device_kernel: expr           # C++ statement for a device place instead of the backend launch, for
-                                # an op whose host kernel also writes an input (batch_norm's running
-                                # statistics), which a backend kernel may not (device_ext.h)
+  device_kernel: expr           # C++ for a device place instead of the backend launch (see
+                                # oar/ops/device_kernels.h): a statement filling the outputs, for an op
+                                # whose host kernel also writes an input (batch_norm's running
+                                # statistics); or, for a kernel that makes its output (data-dependent
+                                # shapes: indexing), an expression giving it
   public: false                 # bound as oar._C.<op> for oar's own Python layers, not exported as oar.<op>
   doc: |                        # the Python docstring (Paddle-style: summary, Args, Returns, Examples)
 Argument types: Tensor, Tensor? (may be undefined), Tensor[], Scalar, IntArray, int, float, bool,
@@ -482,12 +484,20 @@ def gen_function(op):
                 body.append(f"    {subst(op.device_kernel) if op.device_kernel else gen_device_launch(op, rename, op.outputs)};")
                 body.append("  }")
         else:  # the kernel creates its outputs
-            body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
-            body.append(f'    ops::unsupported_on_device("{op.name}", place_);')
-            if len(op.outputs) == 1:
-                body.append(f"  Tensor {op.outputs[0]} = {subst(op.kernel)};")
+            if op.device_kernel:  # an expression giving the result on a device
+                if len(op.outputs) != 1:
+                    raise SystemExit(f"gen_ops: op '{op.name}': device_kernel for a kernel that makes its "
+                                     "outputs needs a single output")
+                body.append(f"  const Place place_ = {place_expr(op, rename)};")
+                body.append(f"  Tensor {op.outputs[0]} = place_.is_host() ? {subst(op.kernel)} : "
+                            f"{subst(op.device_kernel)};")
             else:
-                body.append(f"  auto [{', '.join(op.outputs)}] = {subst(op.kernel)};")
+                body.append(f"  if (const Place place_ = {place_expr(op, rename)}; !place_.is_host()) [[unlikely]]")
+                body.append(f'    ops::unsupported_on_device("{op.name}", place_);')
+                if len(op.outputs) == 1:
+                    body.append(f"  Tensor {op.outputs[0]} = {subst(op.kernel)};")
+                else:
+                    body.append(f"  auto [{', '.join(op.outputs)}] = {subst(op.kernel)};")
         out_names = list(op.outputs)
     # Backward formulas see the promoted inputs under their own names.
     rec = gen_record(op, out_names)

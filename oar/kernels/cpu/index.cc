@@ -111,17 +111,24 @@ struct TrueCounts {
 // ---- advanced indexing ----
 
 // The resolved form of a list of index tensors against x.
-struct AdvancedIndex {
-  Shape shape;                   // the index tensors broadcast together (B)
-  int64_t dims = 0;              // how many leading dims of x they address (k)
-  std::vector<int64_t> offsets;  // per position of B (row-major): sum_d index_d * strides[d]
-};
-
 struct IndexComponent {
   Shape shape;
   std::vector<int64_t> values;  // already wrapped into [0, dim)
   int64_t dim;
 };
+
+// Whether dims [from, rank) of t are laid out contiguously (size-1 dims ignored).
+bool trailing_contiguous(const Tensor& t, int64_t from) {
+  int64_t expected = 1;
+  for (int64_t d = t.ndim() - 1; d >= from; --d) {
+    if (t.shape()[d] == 1) continue;
+    if (t.strides()[d] != expected) return false;
+    expected *= t.shape()[d];
+  }
+  return true;
+}
+
+}  // namespace
 
 AdvancedIndex resolve_indices(const char* op, const Shape& x_shape, const Strides& strides,
                               const std::vector<Tensor>& indices) {
@@ -232,19 +239,6 @@ AdvancedIndex resolve_indices(const char* op, const Shape& x_shape, const Stride
   }
   return adv;
 }
-
-// Whether dims [from, rank) of t are laid out contiguously (size-1 dims ignored).
-bool trailing_contiguous(const Tensor& t, int64_t from) {
-  int64_t expected = 1;
-  for (int64_t d = t.ndim() - 1; d >= from; --d) {
-    if (t.shape()[d] == 1) continue;
-    if (t.strides()[d] != expected) return false;
-    expected *= t.shape()[d];
-  }
-  return true;
-}
-
-}  // namespace
 
 std::vector<int64_t> read_index(const char* op, const char* arg, const Tensor& index, int64_t n,
                                 int64_t axis) {

@@ -15,6 +15,17 @@ namespace oar::kernels {
 std::vector<int64_t> read_index(const char* op, const char* arg, const Tensor& index, int64_t n,
                                 int64_t axis);
 
+// Advanced indexing resolved: the index tensors (int32/int64, a bool mask standing for its
+// nonzero coordinates; host tensors) checked against x's shape (OutOfRange -> IndexError) and
+// broadcast together to B; offsets[i] = sum_d index_d * strides[d] per position of B.
+struct AdvancedIndex {
+  Shape shape;                   // the index tensors broadcast together (B)
+  int64_t dims = 0;              // how many leading dims of x they address (k)
+  std::vector<int64_t> offsets;  // per position of B (row-major): sum_d index_d * strides[d]
+};
+AdvancedIndex resolve_indices(const char* op, const Shape& x_shape, const Strides& strides,
+                              const std::vector<Tensor>& indices);
+
 // out = x indexed by `index` along `axis` (out is x's shape with that dim = index.numel(), or
 // without it for a 0-D index).
 void index_select(const char* op, const Tensor& x, const Tensor& index, int64_t axis,

@@ -87,14 +87,28 @@ def is_compiled_with_cuda():
 
 
 def is_compiled_with_custom_device(device_type):
+    """Whether a plug-in of that custom device type (e.g. 'custom_cpu') is loaded."""
     return device_type in get_all_custom_device_type()
 
 
 def is_compiled_with_rocm():
+    """False: oar has no ROCm backend."""
     return False
 
 
-is_compiled_with_xpu = is_compiled_with_ipu = is_compiled_with_cinn = is_compiled_with_rocm
+def is_compiled_with_xpu():
+    """False: oar has no XPU backend."""
+    return False
+
+
+def is_compiled_with_ipu():
+    """False: oar has no IPU backend."""
+    return False
+
+
+def is_compiled_with_cinn():
+    """False: oar has no CINN compiler."""
+    return False
 
 
 def is_compiled_with_distribute():
