@@ -21,7 +21,7 @@ Spec entry (one per op):
   inplace: name_                # also generate an in-place variant (x is overwritten)
   python: false                 # no Python binding (a hand-written one exists)
   draws: true                   # takes numbers from the random generator (passes keep each draw;
-                                # on a device the op runs on the host and moves its result)
+                                # on a device: the backend's Philox kernel, see device_random.h)
   draws: indirect               # random only through the random ops it calls (passes keep it;
                                 # on a device it runs there, its draws on the host)
   reads: metadata               # the kernel reads only its inputs' shapes and dtypes (shape, numel):
@@ -406,29 +406,16 @@ def gen_device_launch(op, rename, outs):
 
 
 def gen_composite_placement(op):
-    """A composite runs its body on its inputs' device (so the ops it creates land there). One
-    that draws from the generator itself (uniform, bernoulli, dropout_mask: `draws`) runs on the
-    host and moves its result, so a seed gives the same numbers on every device; a composite that
-    is random only through such a call (dropout, attention) stays on the device."""
+    """A composite runs its body on its inputs' device (so the ops it creates land there); one
+    without tensor inputs runs on the expected place. An op that draws from the generator itself
+    (`draws`: uniform, bernoulli, dropout_mask) makes its result there too and fills it through
+    ops::draw_into (oar/ops/device_random.h): the backend's Philox kernel, or a host draw copied
+    over, so a seed gives the same numbers on every device."""
     has_inputs = any(a.is_tensor or a.type == "Tensor[]" for a in op.args)
-    if has_inputs and op.draws is True and op.ret_type() == "Tensor" and \
-            not any(a.type == "Tensor[]" for a in op.args):
-        # Random with tensor inputs (bernoulli, dropout, ...): the same call on host copies of
-        # the inputs, the result moved back (both moves differentiable).
-        args = ", ".join(f"to_place({a.name}, CPUPlace())" if a.is_tensor else a.name for a in op.args)
-        return (f"  if (const Place place_ = {place_expr(op)}; !place_.is_host()) [[unlikely]]\n"
-                f"    return to_place({op.name}({args}), place_);\n")
     if has_inputs:
         return (f"  const Place place_ = {place_expr(op)};\n"
                 "  std::optional<ExpectedPlaceGuard> on_device_;\n"
                 "  if (!place_.is_host()) [[unlikely]] on_device_.emplace(place_);\n")
-    if op.draws is True and op.ret_type() == "Tensor":
-        args = ", ".join(a.name for a in op.args)
-        return ("  if (const Place place_ = expected_place(); !place_.is_host()) [[unlikely]] {\n"
-                "    Tensor host_result_;\n"
-                f"    {{ ExpectedPlaceGuard on_host_(CPUPlace()); host_result_ = {op.name}({args}); }}\n"
-                "    return to_place(host_result_, place_);\n"
-                "  }\n")
     return ""
 
 

@@ -38,6 +38,8 @@ class MetaTensor {
   int64_t numel() const { return t_.numel(); }
   bool is_contiguous() const { return true; }
   MetaTensor contiguous() const { return *this; }
+  // Programs are place-free (the run decides: docs/devices.md), so types carry no place.
+  Place place() const { return CPUPlace(); }
 
  private:
   Tensor t_;

@@ -6,6 +6,7 @@
 #ifndef OAR_SHAPE_ONLY  // used by the eager-only parts below
 #include "oar/kernels/cpu/nn_common.h"
 #include "oar/core/random.h"
+#include "oar/ops/device_random.h"
 #endif
 
 namespace OAR_COMPOSITE_NAMESPACE {
@@ -34,11 +35,13 @@ Tensor embedding(const Tensor& x, const Tensor& weight, std::optional<int64_t> p
 }
 
 Tensor dropout_mask(const IntArray& shape, double p, double keep_value, DType dtype) {
-  Tensor mask = Tensor::make(Shape(shape.begin(), shape.end()), dtype);
+  Tensor mask = Tensor::make(Shape(shape.begin(), shape.end()), dtype, expected_place());
 #ifndef OAR_SHAPE_ONLY  // the draw; a program knows the type above and draws when it runs
   Generator& g = default_generator();
   const uint64_t offset = g.reserve(static_cast<uint64_t>((mask.numel() + 3) / 4));
-  kernels::dropout_mask(p, keep_value, g.seed(), offset, mask);
+  ops::draw_into("random_dropout_mask", mask, {}, {{"p", ir::to_attribute(p)}, {"keep_value", ir::to_attribute(keep_value)}},
+                 g.seed(), offset,
+                 [&](const Tensor& o, const std::vector<Tensor>&) { kernels::dropout_mask(p, keep_value, g.seed(), offset, o); });
 #endif
   return mask;
 }
