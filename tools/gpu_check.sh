@@ -12,7 +12,8 @@
 #                             (plugins/cuda/tools/gpu_check.sh), oar's GPU tests through the op
 #                             layer (tests/cpp/device_gpu_test.cc) and bench/bench_gpu.cc; then the
 #                             Python suite with gpu:0 as the expected place (OAR_TEST_DEVICE, see
-#                             tests/python/conftest.py), whose skips list the kernels CUDA lacks.
+#                             tests/python/conftest.py), whose skips list the kernels CUDA lacks,
+#                             and bench/bench_gpu.py (training steps beside PyTorch there).
 # Output goes to stdout and to $OUT/oar_gpu_check.log (the pytest log to $OUT/pytest_gpu.log) when
 # OUT is set. Exit status: nonzero when a test fails. OAR_GPU_CHECK_SKIP_PLUGIN=1 skips the
 # plug-in's own test and benchmark; OAR_GPU_CHECK_PYTEST_ARGS replaces the pytest selection
@@ -104,6 +105,9 @@ run() {
     grep -oE 'has no kernel for [A-Za-z0-9_ ()]+' "$log/pytest_gpu.log" | sort | uniq -c | sort -rn | head -60
     tail -3 "$log/pytest_gpu.log"
     [[ $rc == 0 ]] || status=1
+    echo; echo "==== bench/bench_gpu.py: training steps beside PyTorch ($(date +%T))"
+    PYTHONPATH="$site" PYTHONUNBUFFERED=1 timeout "${OAR_GPU_CHECK_BENCH_TIMEOUT:-240}" python3 bench/bench_gpu.py ||
+      echo "BENCH FAILED (exit $?)"
   fi
   echo; echo "==== done: status $status"
   return $status
