@@ -35,9 +35,10 @@ const char* op_name(ReduceOp op) {
 }
 
 // c[i] = a[i] op b[i] for n elements of T; half types reduce in float. Avg sums (the caller
-// divides once at the end).
-template <typename T>
-void combine(ReduceOp op, void* c, const void* a, const void* b, size_t n) {
+// divides once at the end). The op is a template argument so that each loop is a plain
+// elementwise loop the compiler vectorises (Gloo calls this on every received segment).
+template <typename T, ReduceOp Op>
+void combine(void* c, const void* a, const void* b, size_t n) {
   T* out = static_cast<T*>(c);
   const T* x = static_cast<const T*>(a);
   const T* y = static_cast<const T*>(b);
@@ -45,33 +46,41 @@ void combine(ReduceOp op, void* c, const void* a, const void* b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const Math u = static_cast<Math>(x[i]), v = static_cast<Math>(y[i]);
     Math r;
-    switch (op) {
-      case ReduceOp::Max: r = u < v ? v : u; break;
-      case ReduceOp::Min: r = v < u ? v : u; break;
-      case ReduceOp::Prod:
-        if constexpr (std::is_same_v<T, bool>) r = u && v; else r = u * v;
-        break;
-      default:
-        if constexpr (std::is_same_v<T, bool>) r = u || v; else r = u + v;
+    if constexpr (Op == ReduceOp::Max) r = u < v ? v : u;
+    else if constexpr (Op == ReduceOp::Min) r = v < u ? v : u;
+    else if constexpr (Op == ReduceOp::Prod) {
+      if constexpr (std::is_same_v<T, bool>) r = u && v; else r = u * v;
+    } else {
+      if constexpr (std::is_same_v<T, bool>) r = u || v; else r = u + v;
     }
     out[i] = static_cast<T>(r);
   }
 }
 
-using CombineFn = void (*)(ReduceOp, void*, const void*, const void*, size_t);
+using CombineFn = void (*)(void*, const void*, const void*, size_t);
 
-CombineFn combine_for(DType t, const char* what) {
+template <typename T>
+CombineFn combine_of(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Max: return &combine<T, ReduceOp::Max>;
+    case ReduceOp::Min: return &combine<T, ReduceOp::Min>;
+    case ReduceOp::Prod: return &combine<T, ReduceOp::Prod>;
+    default: return &combine<T, ReduceOp::Sum>;  // Avg too: the sum, divided afterwards
+  }
+}
+
+CombineFn combine_for(DType t, ReduceOp op, const char* what) {
   switch (t) {
-    case DType::Bool: return &combine<bool>;
-    case DType::Int8: return &combine<int8_t>;
-    case DType::UInt8: return &combine<uint8_t>;
-    case DType::Int16: return &combine<int16_t>;
-    case DType::Int32: return &combine<int32_t>;
-    case DType::Int64: return &combine<int64_t>;
-    case DType::Float16: return &combine<float16>;
-    case DType::BFloat16: return &combine<bfloat16>;
-    case DType::Float32: return &combine<float>;
-    case DType::Float64: return &combine<double>;
+    case DType::Bool: return combine_of<bool>(op);
+    case DType::Int8: return combine_of<int8_t>(op);
+    case DType::UInt8: return combine_of<uint8_t>(op);
+    case DType::Int16: return combine_of<int16_t>(op);
+    case DType::Int32: return combine_of<int32_t>(op);
+    case DType::Int64: return combine_of<int64_t>(op);
+    case DType::Float16: return combine_of<float16>(op);
+    case DType::BFloat16: return combine_of<bfloat16>(op);
+    case DType::Float32: return combine_of<float>(op);
+    case DType::Float64: return combine_of<double>(op);
     default: OAR_THROW(TypeMismatch, what, ": gloo cannot reduce ", dtype_name(t), " tensors");
   }
 }
@@ -137,16 +146,12 @@ void check_count(const char* op, const char* arg, size_t n, int size) {
 
 // The reduction `op` over `t`'s elements, checked: AVG needs a floating dtype (it divides the sum).
 CombineFn reducer_for(const char* what, DType t, ReduceOp op) {
-  const CombineFn fn = combine_for(t, what);
+  const CombineFn fn = combine_for(t, op, what);
   OAR_ENFORCE(op != ReduceOp::Avg || is_floating(t), TypeMismatch, what,
               ": ReduceOp.AVG needs a floating-point tensor, got ", dtype_name(t));
   return fn;
 }
 
-// The same reduction as Gloo calls it: c = a op b over n elements.
-gloo::AllreduceOptions::Func gloo_reducer(CombineFn fn, ReduceOp op) {
-  return [fn, op](void* c, const void* a, const void* b, size_t n) { fn(op, c, a, b, n); };
-}
 
 // The tensors (all alike) as the rows of one contiguous buffer: Gloo's input of several parts.
 Tensor stack_rows(const std::vector<Tensor>& parts) {
@@ -262,7 +267,7 @@ std::shared_ptr<Task> ProcessGroupGloo::all_reduce(Tensor tensor, ReduceOp op, b
     by_width(tensor.element_size(), [&](auto w) {
       opts.setOutput(reinterpret_cast<decltype(w)*>(d.data()), static_cast<size_t>(tensor.numel()));
     });
-    opts.setReduceFunction(gloo_reducer(fn, op));
+    opts.setReduceFunction(fn);
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::allreduce(opts);
@@ -301,7 +306,7 @@ std::shared_ptr<Task> ProcessGroupGloo::reduce(Tensor tensor, int dst, ReduceOp 
       opts.setInput(reinterpret_cast<W*>(d.data()), static_cast<size_t>(tensor.numel()));
       opts.setOutput(reinterpret_cast<W*>(scratch.raw_data()), static_cast<size_t>(tensor.numel()));
     });
-    opts.setReduceFunction(gloo_reducer(fn, op));
+    opts.setReduceFunction(fn);
     opts.setRoot(dst);
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
@@ -344,7 +349,7 @@ std::shared_ptr<Task> ProcessGroupGloo::reduce_scatter(Tensor out, std::vector<T
     by_width(out.element_size(), [&](auto w) {
       opts.setOutput(reinterpret_cast<decltype(w)*>(all.raw_data()), static_cast<size_t>(all.numel()));
     });
-    opts.setReduceFunction(gloo_reducer(fn, op));
+    opts.setReduceFunction(fn);
     opts.setTag(next_tag());
     opts.setTimeout(timeout_);
     gloo::allreduce(opts);
