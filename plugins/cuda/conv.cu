@@ -15,7 +15,14 @@
 // sums the dcol entries of the taps that read it, deterministic), dW_g += dy_g col_g^T with the
 // images of a chunk along the reduction (out_grad packed as [m][nl][o] for that). A 1x1,
 // stride-1, unpadded channel-first forward reads x directly instead of a column buffer.
+//
+// cuDNN first: when cuDNN could be loaded at run time (cudnn_loader.h) each kernel hands the
+// case to conv_cudnn.cc (operands packed and aligned here, the weight transposed to cuDNN's NHWC
+// filter layout for channel_last, the bias filled in first and accumulated onto, as the GEMM
+// does), and runs the im2col path above only when cuDNN declines or fails; that path then
+// rewrites the whole output. OAR_CUDA_DISABLE_CUDNN=1 forces im2col.
 #include "plugins/cuda/conv.cuh"
+#include "plugins/cuda/conv_cudnn.h"
 #include "plugins/cuda/kernels.h"
 
 namespace oar_cuda {
@@ -511,6 +518,164 @@ OarStatus conv_weight_grad(const OarKernelContext* ctx, cudaStream_t stream, con
   return OAR_STATUS_OK;
 }
 
+// ---- cuDNN ------------------------------------------------------------------------------------
+
+// The cuDNN description of the convolution g, or false when cuDNN is unavailable or the case is
+// degenerate (no channels, taps or positions: the im2col path handles those).
+bool cudnn_case(const Geo& g, bool cl, int32_t dtype, CudnnConv* p) {
+  if (g.N == 0 || g.Cg == 0 || g.Mg == 0 || g.K == 0 || g.O == 0 || g.I == 0) return false;
+  if (!cudnn_conv_available()) return false;
+  p->nd = g.nd;
+  p->N = g.N;
+  p->C = g.C;
+  p->M = g.M;
+  p->G = g.G;
+  for (int d = 0; d < g.nd; ++d) {
+    p->in_sp[d] = g.in_sp[d];
+    p->out_sp[d] = g.out_sp[d];
+    p->ks[d] = g.ks[d];
+    p->stride[d] = g.stride[d];
+    p->pad[d] = g.pad[d];
+    p->dil[d] = g.dil[d];
+  }
+  p->cl = cl;
+  p->dtype = dtype;
+  return true;
+}
+
+// The order of dims that turns a [M, C/G, K...] weight into cuDNN's NHWC filter [M, K..., C/G];
+// the identity when !cl.
+void filter_perm(int ndim, bool cl, int* perm) {
+  for (int i = 0; i < ndim; ++i) perm[i] = i;
+  if (!cl) return;
+  for (int i = 1; i < ndim - 1; ++i) perm[i] = i + 1;
+  perm[ndim - 1] = 1;
+}
+
+// *data = t's elements in the dim order perm (view dim i is t's dim perm[i]), packed and 16-byte
+// aligned: t.data itself when that already holds, else a copy in `buf`.
+template <class T>
+OarStatus cv_packed(const OarKernelContext* ctx, cudaStream_t stream, const OarTensor& t,
+                    const int* perm, Scratch& buf, const T** data) {
+  if (t.ndim > 16) return fail(ctx, "%s on gpu: too many dims", ctx->op);
+  int64_t shape[16], in_strides[16], strides[16];
+  bool identity = true;
+  for (int i = 0; i < t.ndim; ++i) {
+    shape[i] = t.shape[perm[i]];
+    in_strides[i] = t.strides[perm[i]];
+    identity = identity && perm[i] == i;
+  }
+  if (identity && is_contiguous(t) && reinterpret_cast<uintptr_t>(t.data) % 16 == 0) {
+    *data = static_cast<const T*>(t.data);
+    return OAR_STATUS_OK;
+  }
+  if (OarStatus st = buf.alloc(ctx, stream, static_cast<size_t>(t.numel) * sizeof(T))) return st;
+  int64_t acc = 1;
+  for (int d = t.ndim - 1; d >= 0; --d) {
+    strides[d] = acc;
+    acc *= shape[d];
+  }
+  OarTensor in = t;
+  in.shape = shape;
+  in.strides = in_strides;
+  OarTensor out = in;
+  out.data = buf.p;
+  out.strides = strides;
+  const OarTensor* const ins[2] = {&in, nullptr};
+  *data = buf.as<const T>();
+  return run_elementwise<T, T>(ctx, stream, CvIdentity<T>{}, out, ins);
+}
+
+// The forward through cuDNN; false: not done (the caller runs conv_forward).
+template <class T>
+bool cudnn_forward(const OarKernelContext* ctx, cudaStream_t stream, const OarTensor& x,
+                   const OarTensor& w, const OarTensor* bias, const OarTensor& out, const Geo& g,
+                   bool cl) {
+  CudnnConv p;
+  if (!cudnn_case(g, cl, dtype_of<T>(), &p)) return false;
+  int ident[16], fperm[16];
+  filter_perm(x.ndim, false, ident);
+  filter_perm(w.ndim, cl, fperm);
+  Scratch xbuf, wbuf;
+  const T* xp = nullptr;
+  const T* wp = nullptr;
+  if (cv_packed<T>(ctx, stream, x, ident, xbuf, &xp) ||
+      cv_packed<T>(ctx, stream, w, fperm, wbuf, &wp))
+    return false;
+  if (bias) {
+    bias_fill_kernel<T><<<cv_blocks(ctx->device_id, out.numel), kThreads, 0, stream>>>(
+        static_cast<T*>(out.data), static_cast<const T*>(bias->data), bias->strides[0], g.M,
+        g.O, cl, out.numel);
+    if (check_launch(ctx, "bias")) return false;
+  }
+  return cudnn_conv_forward(ctx, stream, p, xp, wp, out.data, bias != nullptr);
+}
+
+// The input gradient through cuDNN; false: not done.
+template <class T>
+bool cudnn_input_grad(const OarKernelContext* ctx, cudaStream_t stream, const OarTensor& dy,
+                      const OarTensor& w, const OarTensor& dx, const Geo& g, bool cl) {
+  CudnnConv p;
+  if (!cudnn_case(g, cl, dtype_of<T>(), &p)) return false;
+  int ident[16], fperm[16];
+  filter_perm(dy.ndim, false, ident);
+  filter_perm(w.ndim, cl, fperm);
+  Scratch ybuf, wbuf;
+  const T* yp = nullptr;
+  const T* wp = nullptr;
+  if (cv_packed<T>(ctx, stream, dy, ident, ybuf, &yp) ||
+      cv_packed<T>(ctx, stream, w, fperm, wbuf, &wp))
+    return false;
+  return cudnn_conv_backward_data(ctx, stream, p, yp, wp, dx.data);
+}
+
+// The weight gradient through cuDNN; false: not done. Channel-last writes cuDNN's [M, K..., C/G]
+// into scratch, then transposes it into dw.
+template <class T>
+bool cudnn_weight_grad(const OarKernelContext* ctx, cudaStream_t stream, const OarTensor& x,
+                       const OarTensor& dy, const OarTensor& dw, const Geo& g, bool cl) {
+  CudnnConv p;
+  if (!cudnn_case(g, cl, dtype_of<T>(), &p)) return false;
+  int ident[16];
+  filter_perm(x.ndim, false, ident);
+  Scratch xbuf, ybuf;
+  const T* xp = nullptr;
+  const T* yp = nullptr;
+  if (cv_packed<T>(ctx, stream, x, ident, xbuf, &xp) ||
+      cv_packed<T>(ctx, stream, dy, ident, ybuf, &yp))
+    return false;
+  if (!cl) return cudnn_conv_backward_filter(ctx, stream, p, xp, yp, dw.data);
+  Scratch tbuf;
+  if (tbuf.alloc(ctx, stream, static_cast<size_t>(dw.numel) * sizeof(T))) return false;
+  if (!cudnn_conv_backward_filter(ctx, stream, p, xp, yp, tbuf.p)) return false;
+  // dw viewed in the filter's dim order [M, K..., C/G] (its strides permuted) <- tbuf packed.
+  int fperm[16];
+  filter_perm(dw.ndim, true, fperm);
+  int64_t shape[16], dw_strides[16], t_strides[16], contig[16];
+  int64_t acc = 1;
+  for (int d = dw.ndim - 1; d >= 0; --d) {
+    contig[d] = acc;
+    acc *= dw.shape[d];
+  }
+  for (int i = 0; i < dw.ndim; ++i) {
+    shape[i] = dw.shape[fperm[i]];
+    dw_strides[i] = contig[fperm[i]];
+  }
+  acc = 1;
+  for (int d = dw.ndim - 1; d >= 0; --d) {
+    t_strides[d] = acc;
+    acc *= shape[d];
+  }
+  OarTensor src = dw, dst = dw;
+  src.data = tbuf.p;
+  src.shape = shape;
+  src.strides = t_strides;
+  dst.shape = shape;
+  dst.strides = dw_strides;
+  const OarTensor* const ins[2] = {&src, nullptr};
+  return run_elementwise<T, T>(ctx, stream, CvIdentity<T>{}, dst, ins) == OAR_STATUS_OK;
+}
+
 }  // namespace
 
 // convolution: x, weight, bias? -> out.
@@ -538,7 +703,9 @@ OarStatus k_convolution(const OarKernelContext* ctx) {
   OarStatus st = OAR_STATUS_OK;
   const bool found = dispatch(FloatTypes{}, x.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    st = conv_forward<T>(ctx, stream, x, w, bias, out, g, xs, cl);
+    st = cudnn_forward<T>(ctx, stream, x, w, bias, out, g, cl)
+             ? OAR_STATUS_OK
+             : conv_forward<T>(ctx, stream, x, w, bias, out, g, xs, cl);
   });
   return found ? st : unsupported(ctx, x.dtype);
 }
@@ -561,7 +728,9 @@ OarStatus k_convolution_input_grad(const OarKernelContext* ctx) {
   OarStatus st = OAR_STATUS_OK;
   const bool found = dispatch(FloatTypes{}, dy.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    st = conv_input_grad<T>(ctx, stream, dy, w, dx, g, xs, cl);
+    st = cudnn_input_grad<T>(ctx, stream, dy, w, dx, g, cl)
+             ? OAR_STATUS_OK
+             : conv_input_grad<T>(ctx, stream, dy, w, dx, g, xs, cl);
   });
   return found ? st : unsupported(ctx, dy.dtype);
 }
@@ -584,7 +753,9 @@ OarStatus k_convolution_weight_grad(const OarKernelContext* ctx) {
   OarStatus st = OAR_STATUS_OK;
   const bool found = dispatch(FloatTypes{}, x.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    st = conv_weight_grad<T>(ctx, stream, x, dy, dw, g, xs, ys);
+    st = cudnn_weight_grad<T>(ctx, stream, x, dy, dw, g, cl)
+             ? OAR_STATUS_OK
+             : conv_weight_grad<T>(ctx, stream, x, dy, dw, g, xs, ys);
   });
   return found ? st : unsupported(ctx, x.dtype);
 }

@@ -6,6 +6,7 @@
 // up 3, then the mean of 10); host times from steady_clock. Prints "SKIP: no GPU" without one.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,54 @@ void bench_launch(OarStream stream) {
   for (Buf* p : {&a, &b, &c, &bc, &x, &y, &z, &s}) release(*p);
 }
 
+// Convolution through cuDNN (when it loads) and through im2col + GEMM (OAR_CUDA_DISABLE_CUDNN=1),
+// ResNet-50-like layers with batch 32: forward, input gradient and weight gradient.
+void bench_conv(OarStream stream) {
+  struct Layer { const char* name; int64_t C, H, M, k, stride; bool cl; };
+  const Layer layers[] = {{"conv 3x3 64->64 56^2", 64, 56, 64, 3, 1, false},
+                          {"conv 3x3 64->64 56^2 nhwc", 64, 56, 64, 3, 1, true},
+                          {"conv 3x3 256->256 14^2 s2", 256, 28, 256, 3, 2, false},
+                          {"conv 1x1 256->64 56^2", 256, 56, 64, 1, 1, false},
+                          {"conv 7x7 3->64 224^2 s2", 3, 224, 64, 7, 2, false}};
+  const int64_t N = 32;
+  for (int dt : {OAR_FLOAT32, OAR_BFLOAT16}) {
+    for (const Layer& l : layers) {
+      const int64_t pad = l.k / 2, O = (l.H + 2 * pad - l.k) / l.stride + 1;
+      const std::vector<int64_t> xs = l.cl ? std::vector<int64_t>{N, l.H, l.H, l.C}
+                                           : std::vector<int64_t>{N, l.C, l.H, l.H};
+      const std::vector<int64_t> ys = l.cl ? std::vector<int64_t>{N, O, O, l.M}
+                                           : std::vector<int64_t>{N, l.M, O, O};
+      Buf x = random_buf(dt, xs), w = random_buf(dt, {l.M, l.C, l.k, l.k});
+      Buf y = random_buf(dt, ys), dy = random_buf(dt, ys), dx = random_buf(dt, xs);
+      Buf dw = random_buf(dt, {l.M, l.C, l.k, l.k}), b = random_buf(dt, {l.M});
+      abi::Attrs a;
+      a.ints("stride", {l.stride, l.stride}).ints("padding", {pad, pad, pad, pad});
+      a.ints("dilation", {1, 1}).add("groups", OAR_ATTR_INT, 1).boolean("channel_last", l.cl);
+      const double flops = 2.0 * N * l.M * O * O * l.C * l.k * l.k;
+      double ms[2][3];
+      for (int mode = 0; mode < 2; ++mode) {
+        setenv("OAR_CUDA_DISABLE_CUDNN", mode ? "1" : "0", 1);
+        ms[mode][0] = time_ms(stream, 10, [&] {
+          must(abi::call(*R, "convolution", dt, {x.view(), w.view(), b.view()}, {y.view()}, a, stream), "convolution");
+        });
+        ms[mode][1] = time_ms(stream, 10, [&] {
+          must(abi::call(*R, "convolution_input_grad", dt, {dy.view(), w.view()}, {dx.view()}, a, stream), "input_grad");
+        });
+        ms[mode][2] = time_ms(stream, 10, [&] {
+          must(abi::call(*R, "convolution_weight_grad", dt, {x.view(), dy.view()}, {dw.view()}, a, stream), "weight_grad");
+        });
+      }
+      unsetenv("OAR_CUDA_DISABLE_CUDNN");
+      const char* part[] = {"fwd", "dgrad", "wgrad"};
+      for (int p = 0; p < 3; ++p)
+        std::printf("| %-28s %-8s %-5s | %8.3f ms (%6.1f TFLOP/s) | %8.3f ms (%6.1f TFLOP/s) | %5.2fx |\n",
+                    l.name, abi::dname(dt), part[p], ms[0][p], flops / (ms[0][p] * 1e-3) / 1e12,
+                    ms[1][p], flops / (ms[1][p] * 1e-3) / 1e12, ms[1][p] / ms[0][p]);
+      for (Buf* q : {&x, &w, &y, &dy, &dx, &dw, &b}) release(*q);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -181,5 +230,7 @@ int main(int argc, char** argv) {
   bench_bandwidth(stream);
   std::printf("\n| kernel call (stream not synchronised in between) | host, 500 calls | 10000 calls + sync |\n|---|---|---|\n");
   bench_launch(stream);
+  std::printf("\n| convolution, batch 32 | cuDNN (if loaded) | im2col + GEMM | speed-up |\n|---|---|---|---|\n");
+  bench_conv(stream);
   return 0;
 }

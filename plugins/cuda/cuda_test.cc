@@ -793,6 +793,150 @@ void test_matmul() {
   free_all({&x, &y, &out});
 }
 
+// ---- convolution: cuDNN and im2col (conv.cu, conv_cudnn.cc) ------------------------------------
+
+// Every case runs twice: as the plug-in chooses (cuDNN when it loads, conv_cudnn.h) and with
+// OAR_CUDA_DISABLE_CUDNN=1 (im2col + GEMM), both against a double reference. float32 tolerances
+// hold only without TF32, so they also check that cuDNN's float32 path uses none.
+struct ConvCase {
+  const char* name;
+  int64_t N, C, M, G;
+  Shape in, ks, stride, pad_lo, pad_hi, dil;
+  bool cl, bias, strided;  // strided: x and out_grad as permuted views
+};
+
+void conv_case(const ConvCase& cc, int dt, bool cudnn) {
+  const int nd = static_cast<int>(cc.in.size());
+  const int64_t Cg = cc.C / cc.G, Mg = cc.M / cc.G;
+  Shape out(nd);
+  for (int d = 0; d < nd; ++d)
+    out[d] = (cc.in[d] + cc.pad_lo[d] + cc.pad_hi[d] - cc.dil[d] * (cc.ks[d] - 1) - 1) /
+                 cc.stride[d] + 1;
+  auto image_shape = [&](int64_t c, const Shape& sp) {
+    Shape s = {cc.N};
+    if (!cc.cl) s.push_back(c);
+    s.insert(s.end(), sp.begin(), sp.end());
+    if (cc.cl) s.push_back(c);
+    return s;
+  };
+  auto image_index = [&](int64_t n, int64_t c, const Shape& sp) {
+    Shape s = {n};
+    if (!cc.cl) s.push_back(c);
+    s.insert(s.end(), sp.begin(), sp.end());
+    if (cc.cl) s.push_back(c);
+    return s;
+  };
+  const Shape xs = image_shape(cc.C, cc.in), ys = image_shape(cc.M, out);
+  Shape ws = {cc.M, Cg};
+  ws.insert(ws.end(), cc.ks.begin(), cc.ks.end());
+  std::vector<int> rev(xs.size());  // a permuted view: dims stored in reverse order
+  for (size_t i = 0; i < rev.size(); ++i) rev[i] = static_cast<int>(rev.size() - 1 - i);
+  Tensor x = cc.strided ? make_permuted(dt, xs, rev, uniform(-1, 1)) : make(dt, xs, uniform(-1, 1));
+  Tensor dy = cc.strided ? make_permuted(dt, ys, rev, uniform(-1, 1)) : make(dt, ys, uniform(-1, 1));
+  Tensor w = make(dt, ws, uniform(-1, 1));
+  Tensor b = make(dt, {cc.M}, uniform(-1, 1));
+  Tensor y = make(dt, ys, constant(0)), dx = make(dt, xs, constant(0)), dw = make(dt, ws, constant(0));
+
+  // References over the row-major (storage) order of y, dx and dw, with sums of |terms|.
+  auto flat = [](const Shape& shape, const Shape& idx) {
+    int64_t f = 0;
+    for (size_t d = 0; d < shape.size(); ++d) f = f * shape[d] + idx[d];
+    return static_cast<size_t>(f);
+  };
+  std::vector<double> ry(y.storage.size(), 0), my(ry.size(), 0);
+  std::vector<double> rdx(dx.storage.size(), 0), mdx(rdx.size(), 0);
+  std::vector<double> rdw(dw.storage.size(), 0), mdw(rdw.size(), 0);
+  Shape kpos(nd), opos(nd);
+  for_each_index(ys, [&](const Shape& yi) {
+    const int64_t n = yi[0], m = cc.cl ? yi.back() : yi[1];
+    for (int d = 0; d < nd; ++d) opos[d] = yi[(cc.cl ? 1 : 2) + d];
+    const size_t fy = flat(ys, yi);
+    if (cc.bias) {
+      ry[fy] += b.at({m});
+      my[fy] += std::fabs(b.at({m}));
+    }
+    const double g = dy.at(yi);
+    for (int64_t cg = 0; cg < Cg; ++cg) {
+      const int64_t c = (m / Mg) * Cg + cg;
+      for_each_index(cc.ks, [&](const Shape& k) {
+        Shape ip(nd);
+        for (int d = 0; d < nd; ++d) {
+          ip[d] = opos[d] * cc.stride[d] - cc.pad_lo[d] + k[d] * cc.dil[d];
+          if (ip[d] < 0 || ip[d] >= cc.in[d]) return;
+        }
+        Shape wi = {m, cg};
+        wi.insert(wi.end(), k.begin(), k.end());
+        const Shape xi = image_index(n, c, ip);
+        const double xv = x.at(xi), wv = w.at(wi);
+        ry[fy] += xv * wv;
+        my[fy] += std::fabs(xv * wv);
+        const size_t fx = flat(xs, xi), fw = flat(ws, wi);
+        rdx[fx] += g * wv;
+        mdx[fx] += std::fabs(g * wv);
+        rdw[fw] += xv * g;
+        mdw[fw] += std::fabs(xv * g);
+      });
+    }
+  });
+
+  Attrs a;
+  Shape pad;
+  for (int d = 0; d < nd; ++d) {
+    pad.push_back(cc.pad_lo[d]);
+    pad.push_back(cc.pad_hi[d]);
+  }
+  a.ints("stride", cc.stride).ints("padding", pad).ints("dilation", cc.dil);
+  a.add("groups", OAR_ATTR_INT, cc.G).boolean("channel_last", cc.cl);
+  setenv("OAR_CUDA_DISABLE_CUDNN", cudnn ? "0" : "1", 1);
+  const std::string base = std::string("conv ") + cc.name + " " + abi::dname(dt) +
+                           (cudnn ? " [cudnn]" : " [im2col]");
+  const Tol t = tol_of(dt);
+  auto check = [&](const std::string& name, Tensor& got, const std::vector<double>& want,
+                   const std::vector<double>& mag) {
+    abi::download(*R, got);
+    size_t bad = 0;
+    char detail[200] = "";
+    for (size_t o = 0; o < want.size(); ++o) {
+      const double err = std::fabs(got.storage[o] - want[o]);
+      if (!(err <= t.atol + t.rtol * std::fabs(want[o]) + 2 * t.rtol * mag[o]) && !bad++)
+        std::snprintf(detail, sizeof detail, "element %zu: got %.9g want %.9g", o,
+                      got.storage[o], want[o]);
+    }
+    report(bad == 0, name, bad ? std::to_string(bad) + " differ; " + detail : "");
+  };
+  std::vector<OarTensor> fwd_in = {x.view(), w.view()};
+  if (cc.bias) fwd_in.push_back(b.view());
+  if (expect_call(base + " forward", abi::call(*R, "convolution", dt, fwd_in, {y.view()}, a)))
+    check(base + " forward", y, ry, my);
+  if (expect_call(base + " input_grad",
+                  abi::call(*R, "convolution_input_grad", dt, {dy.view(), w.view()}, {dx.view()}, a)))
+    check(base + " input_grad", dx, rdx, mdx);
+  if (expect_call(base + " weight_grad",
+                  abi::call(*R, "convolution_weight_grad", dt, {x.view(), dy.view()}, {dw.view()}, a)))
+    check(base + " weight_grad", dw, rdw, mdw);
+  unsetenv("OAR_CUDA_DISABLE_CUDNN");
+  free_all({&x, &dy, &w, &b, &y, &dx, &dw});
+}
+
+void test_conv() {
+  const std::vector<ConvCase> cases = {
+      {"2d nchw 3x3 pad 1 bias", 2, 4, 6, 1, {9, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, false, true, false},
+      {"2d nhwc stride 2 dil 2 groups 2 bias", 2, 4, 6, 2, {9, 8}, {3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 1}, true, true, false},
+      {"2d nchw depthwise 5x5 stride 2", 3, 8, 8, 8, {11, 10}, {5, 5}, {2, 2}, {2, 2}, {2, 2}, {1, 1}, false, false, false},
+      {"2d nchw 1x1", 2, 16, 8, 1, {6, 5}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, false, true, false},
+      {"2d nchw asymmetric pad (im2col)", 2, 3, 4, 1, {7, 6}, {3, 2}, {1, 1}, {0, 1}, {1, 0}, {1, 1}, false, true, false},
+      {"2d nhwc strided views", 2, 6, 4, 2, {8, 7}, {3, 3}, {1, 2}, {1, 1}, {1, 1}, {1, 1}, true, true, true},
+      {"2d nchw strided views", 2, 4, 6, 1, {7, 9}, {2, 3}, {2, 1}, {0, 1}, {0, 1}, {1, 2}, false, false, true},
+      {"1d ncl stride 2 bias", 3, 4, 6, 2, {17}, {3}, {2}, {1}, {1}, {1}, false, true, false},
+      {"1d nlc dil 3", 2, 5, 3, 1, {20}, {4}, {1}, {3}, {3}, {3}, true, false, false},
+      {"3d ncdhw groups 2 bias", 2, 4, 4, 2, {5, 6, 5}, {3, 3, 3}, {1, 2, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, false, true, false},
+      {"3d ndhwc stride 2", 2, 3, 4, 1, {6, 5, 7}, {3, 2, 3}, {2, 1, 2}, {1, 0, 1}, {1, 0, 1}, {1, 1, 1}, true, true, false},
+  };
+  for (const ConvCase& cc : cases)
+    for (int dt : kFloatDtypes)
+      for (bool cudnn : {true, false}) conv_case(cc, dt, cudnn);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -809,7 +953,8 @@ int main(int argc, char** argv) {
       {"device", test_device},  {"streams/events", test_streams_events},
       {"binary", test_binary},  {"unary", test_unary},
       {"copy/full/where", test_copy_ops}, {"reduce", test_reduce},
-      {"matmul", test_matmul}};
+      {"matmul", test_matmul},
+      {"convolution (cuDNN and im2col)", test_conv}};
   for (const auto& [name, fn] : families) {
     const int before = g_failures;
     const auto t = std::chrono::steady_clock::now();

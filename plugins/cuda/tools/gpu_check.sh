@@ -9,6 +9,10 @@
 # cost, so the ratio shows in one log. Everything goes to stdout and to $OUT/gpu_check.log when
 # OUT is set. OAR_CUDA_SANITIZE=1 also runs the test under compute-sanitizer (memcheck);
 # OAR_CUDA_TEST_TIMEOUT / OAR_CUDA_BENCH_TIMEOUT (seconds) bound the two programs.
+# Convolutions: the test runs every conv case twice, through cuDNN (dlopen'ed: $OAR_CUDNN_PATH,
+# the loader path, else PyTorch's wheel copy) and with OAR_CUDA_DISABLE_CUDNN=1 (im2col + GEMM);
+# the benchmark times both side by side and runs with OAR_CUDA_VERBOSE=1, so the log shows
+# whether cuDNN loaded and which algorithm each shape got.
 # Exit status: nonzero when the build or the test fails.
 set -u -o pipefail
 
@@ -49,7 +53,7 @@ if [[ "${OAR_CUDA_SANITIZE:-0}" == "1" ]] && command -v compute-sanitizer >/dev/
 fi
 
 section "oar_cuda_bench"
-timeout "${OAR_CUDA_BENCH_TIMEOUT:-600}" "$bin/oar_cuda_bench" "$bin/liboar_cuda.so" || { echo "BENCH FAILED (exit $?)"; }
+OAR_CUDA_VERBOSE=1 timeout "${OAR_CUDA_BENCH_TIMEOUT:-600}" "$bin/oar_cuda_bench" "$bin/liboar_cuda.so" || { echo "BENCH FAILED (exit $?)"; }
 
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
   section "PyTorch reference (same shapes)"
@@ -104,6 +108,31 @@ for name, fn, nbytes in [("add f32 64M", lambda: torch.add(big, big2, out=out), 
     e.record(); e.synchronize()
     ms = s.elapsed_time(e) / 10
     print(f"| torch {name:25s} | {ms:9.3f} ms | {nbytes/(ms*1e-3)/1e9:8.0f} GB/s |")
+# Convolutions as oar_cuda_bench's bench_conv (cuDNN through PyTorch, no TF32, batch 32).
+torch.backends.cudnn.allow_tf32 = False
+torch.backends.cudnn.benchmark = False
+for dtype in (torch.float32, torch.bfloat16):
+    for name, c, h, m, k, st, cl in [("conv 3x3 64->64 56^2", 64, 56, 64, 3, 1, False),
+                                     ("conv 3x3 64->64 56^2 nhwc", 64, 56, 64, 3, 1, True),
+                                     ("conv 3x3 256->256 14^2 s2", 256, 28, 256, 3, 2, False),
+                                     ("conv 1x1 256->64 56^2", 256, 56, 64, 1, 1, False),
+                                     ("conv 7x7 3->64 224^2 s2", 3, 224, 64, 7, 2, False)]:
+        fmt = torch.channels_last if cl else torch.contiguous_format
+        x = torch.rand(32, c, h, h, device="cuda", dtype=dtype).to(memory_format=fmt)
+        w = torch.rand(m, c, k, k, device="cuda", dtype=dtype).to(memory_format=fmt)
+        b = torch.rand(m, device="cuda", dtype=dtype)
+        y = torch.nn.functional.conv2d(x, w, b, st, k // 2)
+        dy = torch.rand_like(y)
+        parts = [("fwd", lambda: torch.nn.functional.conv2d(x, w, b, st, k // 2)),
+                 ("dgrad", lambda: torch.ops.aten.convolution_backward(dy, x, w, None, [st, st], [k // 2] * 2, [1, 1], False, [0, 0], 1, [True, False, False])),
+                 ("wgrad", lambda: torch.ops.aten.convolution_backward(dy, x, w, None, [st, st], [k // 2] * 2, [1, 1], False, [0, 0], 1, [False, True, False]))]
+        for part, fn in parts:
+            for _ in range(3): fn()
+            s.record()
+            for _ in range(10): fn()
+            e.record(); e.synchronize()
+            ms = s.elapsed_time(e) / 10
+            print(f"| torch {name:28s} {str(dtype):15s} {part:5s} | {ms:8.3f} ms |")
 PY
 else
   section "PyTorch not available: no reference numbers"
