@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "plugins/cuda/common.h"
+#include "plugins/cuda/compact.h"
 #include "plugins/cuda/conv_blas.h"
 #include "plugins/cuda/dtype.cuh"
 #include "plugins/cuda/elementwise.cuh"
@@ -95,19 +96,9 @@ OarStatus cv_contiguous(const OarKernelContext* ctx, cudaStream_t stream, const 
     *data = static_cast<const T*>(t.data);
     return OAR_STATUS_OK;
   }
-  if (t.ndim > 16) return fail(ctx, "%s on gpu: too many dims", ctx->op);
   if (OarStatus st = buf.alloc(ctx, stream, static_cast<size_t>(t.numel) * sizeof(T))) return st;
-  int64_t strides[16];
-  for (int d = t.ndim - 1, s = 1; d >= 0; --d) {
-    strides[d] = s;
-    s *= t.shape[d];
-  }
-  OarTensor out = t;
-  out.data = buf.p;
-  out.strides = strides;
-  const OarTensor* const ins[2] = {&t, nullptr};
   *data = buf.as<const T>();
-  return run_elementwise<T, T>(ctx, stream, CvIdentity<T>{}, out, ins);
+  return copy_to_contiguous(ctx, stream, t, buf.p);
 }
 
 // Blocks for a grid-stride loop over n items.
