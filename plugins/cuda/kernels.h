@@ -173,5 +173,9 @@ OarStatus k_interp(const OarKernelContext* ctx);
 OarStatus k_interp_grad(const OarKernelContext* ctx);
 OarStatus k_grid_sample(const OarKernelContext* ctx);
 OarStatus k_affine_grid_base(const OarKernelContext* ctx);
+// rnn.cu (dev-rnn): one recurrent layer (RNN tanh/relu, LSTM, GRU), forward and backward through
+// time (cuBLAS GEMMs through conv_blas.cc, fused gate kernels).
+OarStatus k_rnn_layer(const OarKernelContext* ctx);
+OarStatus k_rnn_layer_grad(const OarKernelContext* ctx);
 
 }  // namespace oar_cuda

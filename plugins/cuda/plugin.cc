@@ -185,6 +185,9 @@ const Entry kKernels[] = {
     {"interp_grad", k_interp_grad, kFloat},
     {"grid_sample_base", k_grid_sample, kFloat},
     {"affine_grid_base", k_affine_grid_base, kFloat},
+    // rnn.cu (dev-rnn): float32 and float64, as the host
+    {"rnn_layer", k_rnn_layer, kF32F64},
+    {"rnn_layer_grad", k_rnn_layer_grad, kF32F64},
 };
 
 }  // namespace

@@ -183,6 +183,8 @@ const KernelRow kKernels[] = {
     {"affine_grid_base", affine_grid_base_kernel, kFloats},
     {"rnn_layer", rnn_layer_kernel, kFloats},
     {"sdpa_core", sdpa_core_kernel, kFloats},
+    // rnn_grad.cc (dev-rnn)
+    {"rnn_layer_grad", rnn_layer_grad_kernel, kFloats},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

@@ -120,6 +120,9 @@ OarStatus rnn_layer_kernel(const OarKernelContext* ctx);  // x, weights, biases?
 // attention.cc: fused attention forward (its gradient is a host composite).
 OarStatus sdpa_core_kernel(const OarKernelContext* ctx);  // {q, k, v[, mask]}, dmask?; scale, is_causal -> out, probs
 
+// rnn_grad.cc (dev-rnn): one recurrent layer, backward through time (kernels::rnn_layer_grad's arguments).
+OarStatus rnn_layer_grad_kernel(const OarKernelContext* ctx);  // x, weights, biases?, lengths?, weight_ho?, out, reserve, grads? -> 8 gradients?
+
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis

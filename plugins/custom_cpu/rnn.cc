@@ -8,7 +8,7 @@
 // walks t from T - 1 down. Outputs out [T, B, P], last_h [B, P], last_c [B, H] (LSTM, else
 // [0]) and reserve [T, B, R] laid out as the host's (oar/ops/infer_meta/rnn.cc), all
 // contiguous. Inputs may be any strided views (read into contiguous buffers on the stream).
-// The gradient (rnn_layer_grad) is a host composite, not a kernel.
+// The gradient is rnn_grad.cc's rnn_layer_grad kernel (called by the rnn_layer_grad composite).
 #include <algorithm>
 #include <array>
 #include <cmath>

@@ -608,3 +608,30 @@ def test_optimizer_without_a_device_path_names_what_to_write():
                        match=r"HostOnly\.step: parameters on Place\(custom_cpu:0\) need "
                              r"HostOnly\._update_on_device"):
         opt.step()
+
+
+@pytest.mark.parametrize("cls,kw,lengths", [
+    ("LSTM", {}, True), ("GRU", {}, True), ("SimpleRNN", {}, True), ("SimpleRNN", {"activation": "relu"}, True),
+    ("LSTM", {"proj_size": 3}, False), ("GRU", {"time_major": True}, False),
+])
+def test_rnn_layers_train_on_the_device_match_cpu(cls, kw, lengths):
+    # The fused recurrent layer runs as the backend's rnn_layer kernel and its backward through
+    # time as the backend's rnn_layer_grad kernel (no host kernel reads device memory).
+    rng = np.random.default_rng(6)
+    xs = rng.standard_normal((4, 6, 3)).astype(np.float32)
+    lens = np.array([6, 2, 5, 4], np.int64)
+
+    def run(place):
+        oar.seed(2)
+        net = getattr(oar.nn, cls)(3, 5, num_layers=2, direction="bidirect", **kw)
+        net.to(place)
+        x = oar.to_tensor(xs, place=place, stop_gradient=False)
+        seq = oar.to_tensor(lens, place=place) if lengths else None
+        out, st = net(x, sequence_length=seq)
+        states = list(st) if isinstance(st, tuple) else [st]
+        ((out * out).sum() + sum((s * s).sum() for s in states)).backward()  # through out and the last states
+        assert x.grad.place == place and all(p.grad.place == place for p in net.parameters())
+        return [t.numpy() for t in [out, *states, x.grad] + [p.grad for p in net.parameters()]]
+
+    for d, h in zip(run(oar.CustomPlace("custom_cpu", 0)), run(oar.CPUPlace())):
+        np.testing.assert_allclose(d, h, rtol=1e-4, atol=1e-5)

@@ -6,6 +6,8 @@
 #include "oar/kernels/cpu/rnn.h"
 #include "oar/autograd/grad_mode.h"
 #include "oar/autograd/node.h"
+#include "oar/ir/attribute.h"
+#include "oar/ops/device_dispatch.h"
 #endif
 
 namespace OAR_COMPOSITE_NAMESPACE {
@@ -27,8 +29,13 @@ std::vector<Tensor> rnn_layer_grad(const Tensor& x, const Tensor& weight_ih, con
               Unimplemented, "rnn_layer: create_graph=True (double backward) through the fused recurrent ",
               "kernel is not supported; run the cells through oar.nn.RNN for higher-order gradients");
   const kernels::RnnMode m = kernels::rnn_mode(mode, "rnn_layer_grad");
-  auto like = [](bool want, const Tensor& t) {
-    return want && t.defined() ? Tensor::make(t.shape(), t.dtype()) : Tensor();
+  // On a device the gradients are made there and the backend's rnn_layer_grad kernel writes
+  // them (the host kernel cannot read device memory).
+  const Place place = ops::op_place("rnn_layer_grad", {&x, &weight_ih, &weight_hh, &bias_ih, &bias_hh, &h0, &c0,
+                                                       &sequence_length, &weight_ho, &out, &reserve, &out_grad,
+                                                       &last_h_grad, &last_c_grad});
+  auto like = [&place](bool want, const Tensor& t) {
+    return want && t.defined() ? Tensor::make(t.shape(), t.dtype(), place) : Tensor();
   };
   std::vector<Tensor> g{like(want_x, x),
                         like(want_weight_ih, weight_ih),
@@ -39,6 +46,16 @@ std::vector<Tensor> rnn_layer_grad(const Tensor& x, const Tensor& weight_ih, con
                         like(want_c0 && m == kernels::RnnMode::Lstm, c0),
                         Tensor(),
                         like(want_weight_ho, weight_ho)};
+  if (!place.is_host()) {
+    // The kernel's arguments are kernels::rnn_layer_grad's: tensors in its order (absent ones
+    // ndim -1), the flags as attributes, the gradients as outputs (unwanted ones absent).
+    ops::launch("rnn_layer_grad", place,
+                {x, weight_ih, weight_hh, bias_ih, bias_hh, sequence_length, weight_ho, out, reserve,
+                 out_grad, last_h_grad, last_c_grad},
+                ir::AttributeMap{{"mode", ir::to_attribute(mode)}, {"is_reverse", ir::to_attribute(is_reverse)}},
+                {g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[8]});
+    return g;
+  }
   kernels::rnn_layer_grad(x, weight_ih, weight_hh, bias_ih, bias_hh, sequence_length, weight_ho, m,
                           is_reverse, out, reserve, out_grad, last_h_grad, last_c_grad, g[0], g[1], g[2],
                           g[3], g[4], g[5], g[6], g[8]);
