@@ -185,6 +185,13 @@ const Entry kKernels[] = {
     {"interp_grad", k_interp_grad, kFloat},
     {"grid_sample_base", k_grid_sample, kFloat},
     {"affine_grid_base", k_affine_grid_base, kFloat},
+    // random.cu: random draws (keyed by the output's dtype; bernoulli by p's)
+    {"random_uniform", k_random_uniform, kFloat},
+    {"random_normal", k_random_normal, kFloat},
+    {"random_randint", k_random_randint,
+     bit(OAR_INT32) | bit(OAR_INT64) | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16)},
+    {"random_bernoulli", k_random_bernoulli, kFloat},
+    {"random_dropout_mask", k_random_dropout_mask, kFloat},
 };
 
 }  // namespace

@@ -183,6 +183,12 @@ const KernelRow kKernels[] = {
     {"affine_grid_base", affine_grid_base_kernel, kFloats},
     {"rnn_layer", rnn_layer_kernel, kFloats},
     {"sdpa_core", sdpa_core_kernel, kFloats},
+    // random.cc: random draws (registered under the output's dtype; bernoulli under p's)
+    {"random_uniform", random_uniform_kernel, kFloatsH},
+    {"random_normal", random_normal_kernel, kFloatsH},
+    {"random_randint", random_randint_kernel, kInts | kSmallInts},
+    {"random_bernoulli", random_bernoulli_kernel, kFloatsH},
+    {"random_dropout_mask", random_dropout_mask_kernel, kFloatsH},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},
