@@ -9,6 +9,7 @@
 #include "oar/core/random.h"
 #include "oar/core/scalar.h"
 #include "oar/core/shape.h"
+#include "plugins/common/philox.h"
 
 namespace oar {
 
@@ -187,22 +188,8 @@ void set_num_threads(int n) {
 
 // ---- random ----
 std::array<uint32_t, 4> philox4x32(uint64_t counter, uint64_t subsequence, uint64_t key) {
-  uint32_t c0 = static_cast<uint32_t>(counter), c1 = static_cast<uint32_t>(counter >> 32);
-  uint32_t c2 = static_cast<uint32_t>(subsequence), c3 = static_cast<uint32_t>(subsequence >> 32);
-  uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
-  for (int round = 0; round < 10; ++round) {
-    const uint64_t p0 = static_cast<uint64_t>(0xD2511F53u) * c0;
-    const uint64_t p1 = static_cast<uint64_t>(0xCD9E8D57u) * c2;
-    const uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1 ^ k0;
-    const uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3 ^ k1;
-    c1 = static_cast<uint32_t>(p1);
-    c3 = static_cast<uint32_t>(p0);
-    c0 = n0;
-    c2 = n2;
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
-  return {c0, c1, c2, c3};
+  const oar_rng::Block r = oar_rng::philox4x32(counter, subsequence, key);  // shared with devices
+  return {r.w[0], r.w[1], r.w[2], r.w[3]};
 }
 
 void Generator::manual_seed(uint64_t seed) {

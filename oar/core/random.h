@@ -1,5 +1,6 @@
 // Counter-based random numbers (Philox4x32-10). Element i of a draw depends only on
-// (seed, offset, i), so the same seed gives the same numbers for any thread count.
+// (seed, offset, i), so the same seed gives the same numbers for any thread count. The block and
+// the per-element transforms live in plugins/common/philox.h, shared with the device plug-ins.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/common/philox.h"
 #include "plugins/cuda/abi_host.h"
 
 using abi::Attrs;
@@ -935,6 +936,256 @@ void test_conv() {
   for (const ConvCase& cc : cases)
     for (int dt : kFloatDtypes)
       for (bool cudnn : {true, false}) conv_case(cc, dt, cudnn);
+// ---- random draws (random.cu) -----------------------------------------------------------------
+// Each draw compared byte for byte with the same draw computed here on the host through
+// plugins/common/philox.h, the definition oar's host kernels use (tests/cpp/device_random_test.cc
+// checks those against the custom_cpu plug-in): every dtype, odd sizes, seeds and offsets past
+// 2^32 and 2^63, a transposed view of bernoulli's p.
+
+int64_t abi_numel(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+size_t random_esize(int dt) {
+  switch (dt) {
+    case OAR_INT8: case OAR_UINT8: case OAR_BOOL: return 1;
+    case OAR_INT16: case OAR_FLOAT16: case OAR_BFLOAT16: return 2;
+    case OAR_INT32: case OAR_FLOAT32: return 4;
+    default: return 8;
+  }
+}
+
+const char* random_dname(int dt) {
+  switch (dt) {
+    case OAR_INT8: return "int8";
+    case OAR_UINT8: return "uint8";
+    case OAR_INT16: return "int16";
+    default: return abi::dname(dt);
+  }
+}
+
+// v stored as dt (through float for the 16-bit floats, as oar), appended to `bytes`.
+void put_float(int dt, double v, std::vector<unsigned char>& bytes) {
+  unsigned char b[8];
+  if (dt == OAR_FLOAT64) {
+    std::memcpy(b, &v, 8);
+  } else if (dt == OAR_FLOAT32) {
+    const float f = static_cast<float>(v);
+    std::memcpy(b, &f, 4);
+  } else {
+    const float f = static_cast<float>(v);
+    const uint16_t h = dt == OAR_FLOAT16 ? oar_rng::float_to_half_bits(f) : oar_rng::float_to_bf16_bits(f);
+    std::memcpy(b, &h, 2);
+  }
+  bytes.insert(bytes.end(), b, b + random_esize(dt));
+}
+
+void put_int(int dt, int64_t v, std::vector<unsigned char>& bytes) {
+  unsigned char b[8];
+  switch (dt) {
+    case OAR_INT8: { const int8_t x = static_cast<int8_t>(v); std::memcpy(b, &x, 1); break; }
+    case OAR_UINT8: { const uint8_t x = static_cast<uint8_t>(v); std::memcpy(b, &x, 1); break; }
+    case OAR_INT16: { const int16_t x = static_cast<int16_t>(v); std::memcpy(b, &x, 2); break; }
+    case OAR_INT32: { const int32_t x = static_cast<int32_t>(v); std::memcpy(b, &x, 4); break; }
+    default: std::memcpy(b, &v, 8);
+  }
+  bytes.insert(bytes.end(), b, b + random_esize(dt));
+}
+
+// The value (in its compute type, widened to double) of element `i` of dt-typed bytes.
+double get_float(int dt, const std::vector<unsigned char>& bytes, int64_t i) {
+  const unsigned char* p = bytes.data() + i * random_esize(dt);
+  if (dt == OAR_FLOAT64) { double d; std::memcpy(&d, p, 8); return d; }
+  if (dt == OAR_FLOAT32) { float f; std::memcpy(&f, p, 4); return f; }
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return dt == OAR_FLOAT16 ? abi::from_f16(h) : abi::from_bf16(h);
+}
+
+// A raw device buffer and a view of it.
+struct RawTensor {
+  int dtype = OAR_FLOAT32;
+  Shape shape, strides;
+  void* dev = nullptr;
+  size_t bytes = 0;
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+  }
+  OarTensor view() const {
+    return OarTensor{dev, dtype, static_cast<int32_t>(shape.size()), shape.data(), strides.data(), numel()};
+  }
+};
+
+RawTensor raw_tensor(int dt, Shape shape, Shape strides, size_t elements,
+                     const std::vector<unsigned char>* init = nullptr) {
+  RawTensor t;
+  t.dtype = dt;
+  t.shape = std::move(shape);
+  t.strides = std::move(strides);
+  t.bytes = elements * random_esize(dt);
+  abi::check_ok(R->dev->allocate(0, t.bytes ? t.bytes : 16, &t.dev), "allocate");
+  std::vector<unsigned char> fill(t.bytes, 0xA5);  // junk where nothing is written
+  if (init) fill = *init;
+  if (t.bytes) abi::check_ok(R->dev->memcpy_h2d(0, nullptr, t.dev, fill.data(), t.bytes), "memcpy_h2d");
+  return t;
+}
+
+std::vector<unsigned char> raw_download(const RawTensor& t) {
+  std::vector<unsigned char> host(t.bytes);
+  if (t.bytes) abi::check_ok(R->dev->memcpy_d2h(0, nullptr, host.data(), t.dev, t.bytes), "memcpy_d2h");
+  return host;
+}
+
+void raw_release(RawTensor& t) {
+  R->dev->deallocate(0, t.dev, t.bytes ? t.bytes : 16);
+  t.dev = nullptr;
+}
+
+void expect_bytes(const std::string& name, const RawTensor& out, const std::vector<unsigned char>& want) {
+  const std::vector<unsigned char> got = raw_download(out);
+  size_t first = got.size();
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i)
+    if (got[i] != want[i]) {
+      first = i;
+      break;
+    }
+  const bool ok = got.size() == want.size() && first == got.size();
+  report(ok, name, ok ? "" : "first differing element " + std::to_string(first / random_esize(out.dtype)));
+}
+
+Attrs random_state(uint64_t seed, uint64_t offset) {
+  Attrs a;
+  a.add("seed", OAR_ATTR_INT, static_cast<int64_t>(seed));
+  a.add("offset", OAR_ATTR_INT, static_cast<int64_t>(offset));
+  return a;
+}
+
+void test_random() {
+  struct State {
+    uint64_t seed, offset;
+  };
+  const State states[] = {{0, 0}, {42, 3}, {34342423252ULL, 1ULL << 33}, {0xFFFFFFFFFFFFFFFFULL, 5},
+                          {0x8000000000000001ULL, 0xFFFFFFFFFFFFFFF0ULL}};
+  const Shape shapes[] = {{}, {0}, {7}, {3, 5}, {3, 1001}, {1000003}};
+  const int int_dtypes[] = {OAR_INT32, OAR_INT64, OAR_INT8, OAR_UINT8, OAR_INT16};
+  const char* ops[] = {"random_uniform", "random_normal", "random_bernoulli", "random_dropout_mask"};
+  for (const char* op : ops)
+    for (int dt : kFloatDtypes) report(R->kernels.count({op, dt}) == 1, std::string(op) + " registered for " + abi::dname(dt));
+  for (int dt : int_dtypes)
+    report(R->kernels.count({"random_randint", dt}) == 1, std::string("random_randint registered for ") + random_dname(dt));
+
+  // uniform and normal
+  for (int dt : kFloatDtypes)
+    for (const Shape& shape : shapes)
+      for (const State& s : states) {
+        for (int normal = 0; normal < 2; ++normal) {
+          RawTensor out = raw_tensor(dt, shape, abi::contiguous_strides(shape), static_cast<size_t>(abi_numel(shape)));
+          Attrs a = random_state(s.seed, s.offset);
+          const double x = normal ? 0.5 : -2.5, y = normal ? 3.0 : 7.25;
+          a.add(normal ? "mean" : "low", OAR_ATTR_FLOAT, 0, x);
+          a.add(normal ? "std" : "high", OAR_ATTR_FLOAT, 0, y);
+          std::vector<unsigned char> want;
+          for (int64_t i = 0; i < out.numel(); ++i) {
+            const oar_rng::Block r = oar_rng::philox4x32(s.offset + static_cast<uint64_t>(i), 0, s.seed);
+            put_float(dt, normal ? oar_rng::normal_value(x, y, r) : oar_rng::uniform_value(x, y, r), want);
+          }
+          const char* op = normal ? "random_normal" : "random_uniform";
+          const std::string name = std::string(op) + " " + abi::dname(dt) + " numel " + std::to_string(out.numel()) +
+                                   " seed " + std::to_string(s.seed) + " offset " + std::to_string(s.offset);
+          if (expect_call(name, abi::call(*R, op, dt, {}, {out.view()}, a))) expect_bytes(name, out, want);
+          raw_release(out);
+        }
+      }
+
+  // randint, including a range that does not fit int64
+  const std::pair<int64_t, int64_t> ranges[] = {{0, 10}, {-100, 3}, {-(int64_t(1) << 40), int64_t(1) << 50},
+                                                {INT64_MIN, INT64_MAX}};
+  for (int dt : int_dtypes)
+    for (const auto& [low, high] : ranges)
+      for (const State& s : states) {
+        const Shape shape{3, 1001};
+        RawTensor out = raw_tensor(dt, shape, abi::contiguous_strides(shape), 3003);
+        Attrs a = random_state(s.seed, s.offset);
+        a.add("low", OAR_ATTR_INT, low).add("high", OAR_ATTR_INT, high);
+        const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+        std::vector<unsigned char> want;
+        for (int64_t i = 0; i < out.numel(); ++i)
+          put_int(dt, oar_rng::randint_value(low, range, oar_rng::philox4x32(s.offset + static_cast<uint64_t>(i), 0, s.seed)),
+                  want);
+        const std::string name = std::string("random_randint ") + random_dname(dt) + " [" + std::to_string(low) + ", " +
+                                 std::to_string(high) + ") seed " + std::to_string(s.seed);
+        if (expect_call(name, abi::call(*R, "random_randint", dt, {}, {out.view()}, a))) expect_bytes(name, out, want);
+        raw_release(out);
+      }
+
+  // bernoulli on a contiguous p and on its transposed view
+  for (int dt : kFloatDtypes)
+    for (const State& s : states) {
+      std::vector<unsigned char> pbytes;
+      for (int64_t i = 0; i < 37 * 21; ++i) put_float(dt, std::uniform_real_distribution<double>(-0.1, 1.1)(rng), pbytes);
+      RawTensor p = raw_tensor(dt, {37, 21}, {21, 1}, 37 * 21, &pbytes);
+      for (int transposed = 0; transposed < 2; ++transposed) {
+        RawTensor pv = p;
+        if (transposed) {
+          pv.shape = {21, 37};
+          pv.strides = {1, 21};
+        }
+        RawTensor out = raw_tensor(dt, pv.shape, abi::contiguous_strides(pv.shape), 37 * 21);
+        std::vector<unsigned char> want;
+        for (int64_t i = 0; i < 37 * 21; ++i) {
+          const int64_t src = transposed ? (i % 37) * 21 + i / 37 : i;
+          const bool one = oar_rng::bernoulli_value(get_float(dt, pbytes, src),
+                                                    oar_rng::philox4x32(s.offset + static_cast<uint64_t>(i), 0, s.seed));
+          put_float(dt, one ? 1.0 : 0.0, want);
+        }
+        const std::string name = std::string("random_bernoulli ") + abi::dname(dt) + (transposed ? " transposed p" : "") +
+                                 " seed " + std::to_string(s.seed);
+        if (expect_call(name, abi::call(*R, "random_bernoulli", dt, {pv.view()}, {out.view()}, random_state(s.seed, s.offset))))
+          expect_bytes(name, out, want);
+        raw_release(out);
+      }
+      raw_release(p);
+    }
+
+  // dropout masks: four draws per Philox block, sizes that are not multiples of four
+  for (int dt : kFloatDtypes)
+    for (const Shape& shape : shapes)
+      for (double prob : {0.0, 0.1, 0.5, 0.999, 1.0}) {
+        const State s{1234567, 99};
+        const double keep = prob >= 1.0 ? 0.0 : 1.0 / (1.0 - prob);
+        RawTensor out = raw_tensor(dt, shape, abi::contiguous_strides(shape), static_cast<size_t>(abi_numel(shape)));
+        Attrs a = random_state(s.seed, s.offset);
+        a.add("p", OAR_ATTR_FLOAT, 0, prob).add("keep_value", OAR_ATTR_FLOAT, 0, keep);
+        std::vector<unsigned char> want;
+        for (int64_t i = 0; i < out.numel(); ++i) {
+          const oar_rng::Block r = oar_rng::philox4x32(s.offset + static_cast<uint64_t>(i / 4), 0, s.seed);
+          put_float(dt, oar_rng::dropout_drops(r.w[i % 4], prob) ? 0.0 : keep, want);
+        }
+        const std::string name = std::string("random_dropout_mask ") + abi::dname(dt) + " numel " +
+                                 std::to_string(out.numel()) + " p " + std::to_string(prob);
+        if (expect_call(name, abi::call(*R, "random_dropout_mask", dt, {}, {out.view()}, a))) expect_bytes(name, out, want);
+        raw_release(out);
+      }
+
+  // errors: an empty randint range, a missing seed
+  {
+    RawTensor out = raw_tensor(OAR_INT64, {4}, {1}, 4);
+    Attrs a = random_state(1, 0);
+    a.add("low", OAR_ATTR_INT, 5).add("high", OAR_ATTR_INT, 5);
+    report(abi::call(*R, "random_randint", OAR_INT64, {}, {out.view()}, a).status == OAR_STATUS_ERROR,
+           "random_randint refuses low >= high");
+    Attrs b;
+    b.add("low", OAR_ATTR_FLOAT, 0, 0.0);
+    RawTensor f = raw_tensor(OAR_FLOAT32, {4}, {1}, 4);
+    report(abi::call(*R, "random_uniform", OAR_FLOAT32, {}, {f.view()}, b).status == OAR_STATUS_ERROR,
+           "random_uniform refuses a missing seed");
+    raw_release(out);
+    raw_release(f);
+  }
 }
 
 }  // namespace
@@ -955,6 +1206,7 @@ int main(int argc, char** argv) {
       {"copy/full/where", test_copy_ops}, {"reduce", test_reduce},
       {"matmul", test_matmul},
       {"convolution (cuDNN and im2col)", test_conv}};
+      {"random", test_random}};
   for (const auto& [name, fn] : families) {
     const int before = g_failures;
     const auto t = std::chrono::steady_clock::now();

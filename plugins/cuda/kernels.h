@@ -178,4 +178,11 @@ OarStatus k_affine_grid_base(const OarKernelContext* ctx);
 OarStatus k_rnn_layer(const OarKernelContext* ctx);
 OarStatus k_rnn_layer_grad(const OarKernelContext* ctx);
 
+// random.cu: random draws with the bits of oar's host kernels (seed, offset INT attributes).
+OarStatus k_random_uniform(const OarKernelContext* ctx);       // low, high -> float out
+OarStatus k_random_normal(const OarKernelContext* ctx);        // mean, std -> float out
+OarStatus k_random_randint(const OarKernelContext* ctx);       // low, high (INT) -> int out
+OarStatus k_random_bernoulli(const OarKernelContext* ctx);     // p (any view) -> p's dtype
+OarStatus k_random_dropout_mask(const OarKernelContext* ctx);  // p, keep_value -> float out
+
 }  // namespace oar_cuda

@@ -188,6 +188,13 @@ const Entry kKernels[] = {
     // rnn.cu (dev-rnn): float32 and float64, as the host
     {"rnn_layer", k_rnn_layer, kF32F64},
     {"rnn_layer_grad", k_rnn_layer_grad, kF32F64},
+    // random.cu: random draws (keyed by the output's dtype; bernoulli by p's)
+    {"random_uniform", k_random_uniform, kFloat},
+    {"random_normal", k_random_normal, kFloat},
+    {"random_randint", k_random_randint,
+     bit(OAR_INT32) | bit(OAR_INT64) | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16)},
+    {"random_bernoulli", k_random_bernoulli, kFloat},
+    {"random_dropout_mask", k_random_dropout_mask, kFloat},
 };
 
 }  // namespace

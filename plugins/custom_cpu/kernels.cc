@@ -185,6 +185,12 @@ const KernelRow kKernels[] = {
     {"sdpa_core", sdpa_core_kernel, kFloats},
     // rnn_grad.cc (dev-rnn)
     {"rnn_layer_grad", rnn_layer_grad_kernel, kFloats},
+    // random.cc: random draws (registered under the output's dtype; bernoulli under p's)
+    {"random_uniform", random_uniform_kernel, kFloatsH},
+    {"random_normal", random_normal_kernel, kFloatsH},
+    {"random_randint", random_randint_kernel, kInts | kSmallInts},
+    {"random_bernoulli", random_bernoulli_kernel, kFloatsH},
+    {"random_dropout_mask", random_dropout_mask_kernel, kFloatsH},
     // linear algebra
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},

@@ -122,6 +122,13 @@ OarStatus sdpa_core_kernel(const OarKernelContext* ctx);  // {q, k, v[, mask]}, 
 
 // rnn_grad.cc (dev-rnn): one recurrent layer, backward through time (kernels::rnn_layer_grad's arguments).
 OarStatus rnn_layer_grad_kernel(const OarKernelContext* ctx);  // x, weights, biases?, lengths?, weight_ho?, out, reserve, grads? -> 8 gradients?
+// random.cc: draws with the bits of oar's host kernels; seed, offset (INT) on each; no inputs
+// but bernoulli's p.
+OarStatus random_uniform_kernel(const OarKernelContext* ctx);       // low, high -> float out
+OarStatus random_normal_kernel(const OarKernelContext* ctx);        // mean, std -> float out
+OarStatus random_randint_kernel(const OarKernelContext* ctx);       // low, high (INT) -> int out
+OarStatus random_bernoulli_kernel(const OarKernelContext* ctx);     // p (any view) -> p's dtype
+OarStatus random_dropout_mask_kernel(const OarKernelContext* ctx);  // p, keep_value -> float out
 
 OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, transpose_y
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis

@@ -10,6 +10,7 @@
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/loops.h"
 #include "oar/kernels/cpu/shape.h"
+#include "plugins/common/philox.h"
 
 namespace oar::kernels {
 
@@ -84,11 +85,13 @@ void eye(const Tensor& out) {
 }
 
 namespace {
-// Calls f(i, four random words) for every element, in parallel; element i uses counter offset+i.
+// Calls f(i, Philox block) for every element, in parallel; element i uses counter offset+i.
+// The per-element transforms are plugins/common/philox.h's, shared with the device plug-ins so
+// that a draw on a device has the same bits as here.
 template <typename F>
 void for_each_random(int64_t n, uint64_t seed, uint64_t offset, const F& f) {
   parallel_for(0, n, 8192, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) f(i, philox4x32(offset + static_cast<uint64_t>(i), 0, seed));
+    for (int64_t i = b; i < e; ++i) f(i, oar_rng::philox4x32(offset + static_cast<uint64_t>(i), 0, seed));
   });
 }
 }  // namespace
@@ -97,9 +100,8 @@ void uniform(double low, double high, uint64_t seed, uint64_t offset, const Tens
   dispatch_floating(out.dtype(), "uniform", [&](auto tag) {
     using T = decltype(tag);
     T* p = out.data<T>();
-    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
-      const double u = uniform_double(r[0], r[1]);
-      p[i] = convert<T>(low + (high - low) * u);
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const oar_rng::Block& r) {
+      p[i] = convert<T>(oar_rng::uniform_value(low, high, r));
     });
   });
 }
@@ -108,12 +110,8 @@ void normal(double mean, double std, uint64_t seed, uint64_t offset, const Tenso
   dispatch_floating(out.dtype(), "normal", [&](auto tag) {
     using T = decltype(tag);
     T* p = out.data<T>();
-    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
-      // Box-Muller on two uniforms; u1 in (0, 1] keeps the log finite.
-      const double u1 = 1.0 - uniform_double(r[0], r[1]);
-      const double u2 = uniform_double(r[2], r[3]);
-      const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
-      p[i] = convert<T>(mean + std * z);
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const oar_rng::Block& r) {
+      p[i] = convert<T>(oar_rng::normal_value(mean, std, r));  // Box-Muller
     });
   });
 }
@@ -124,9 +122,8 @@ void randint(int64_t low, int64_t high, uint64_t seed, uint64_t offset, const Te
     T* p = out.data<T>();
     // Unsigned arithmetic: the range of [INT64_MIN, INT64_MAX) does not fit int64.
     const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
-    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
-      const uint64_t v = (static_cast<uint64_t>(r[0]) << 32) | r[1];
-      p[i] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + v % range));
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const oar_rng::Block& r) {
+      p[i] = static_cast<T>(oar_rng::randint_value(low, range, r));
     });
   });
 }
@@ -137,8 +134,9 @@ void bernoulli(const Tensor& prob, uint64_t seed, uint64_t offset, const Tensor&
     const Tensor pc = prob.contiguous();
     const T* pp = pc.data<T>();
     T* p = out.data<T>();
-    for_each_random(out.numel(), seed, offset, [&](int64_t i, const std::array<uint32_t, 4>& r) {
-      p[i] = convert<T>(uniform_double(r[0], r[1]) < static_cast<double>(static_cast<compute_t<T>>(pp[i])) ? 1.0 : 0.0);
+    for_each_random(out.numel(), seed, offset, [&](int64_t i, const oar_rng::Block& r) {
+      const double pi = static_cast<double>(static_cast<compute_t<T>>(pp[i]));
+      p[i] = convert<T>(oar_rng::bernoulli_value(pi, r) ? 1.0 : 0.0);
     });
   });
 }

@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "oar/core/parallel.h"
-#include "oar/core/random.h"
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/half_compute.h"
+#include "plugins/common/philox.h"
 
 namespace oar::kernels {
 namespace {
@@ -108,11 +108,9 @@ void dropout_mask(double p, double keep_value, uint64_t seed, uint64_t offset,
     // One Philox block gives 4 draws: element i uses lane i % 4 of counter offset + i / 4.
     parallel_for(0, (n + 3) / 4, 2048, [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b) {
-        const auto r = philox4x32(offset + static_cast<uint64_t>(b), 0, seed);
-        for (int64_t j = 0; j < 4 && b * 4 + j < n; ++j) {
-          const double u = static_cast<double>(r[j]) * (1.0 / 4294967296.0);
-          m[b * 4 + j] = u < p ? zero : keep;
-        }
+        const oar_rng::Block r = oar_rng::philox4x32(offset + static_cast<uint64_t>(b), 0, seed);
+        for (int64_t j = 0; j < 4 && b * 4 + j < n; ++j)
+          m[b * 4 + j] = oar_rng::dropout_drops(r.w[j], p) ? zero : keep;
       }
     });
   });
