@@ -174,4 +174,10 @@ OarStatus k_interp_grad(const OarKernelContext* ctx);
 OarStatus k_grid_sample(const OarKernelContext* ctx);
 OarStatus k_affine_grid_base(const OarKernelContext* ctx);
 
+// optimizer.cu: fused optimizer updates, one parameter per call, in place (outputs alias the
+// inputs they write; plugins/custom_cpu/optimizer.cc is the reference and the contract).
+OarStatus k_optimizer_sgd(const OarKernelContext* ctx);
+OarStatus k_optimizer_momentum(const OarKernelContext* ctx);
+OarStatus k_optimizer_adam(const OarKernelContext* ctx);
+
 }  // namespace oar_cuda

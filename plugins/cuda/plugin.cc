@@ -185,6 +185,10 @@ const Entry kKernels[] = {
     {"interp_grad", k_interp_grad, kFloat},
     {"grid_sample_base", k_grid_sample, kFloat},
     {"affine_grid_base", k_affine_grid_base, kFloat},
+    // optimizer.cu: fused optimizer updates (in place), keyed by the parameter's dtype
+    {"optimizer_sgd", k_optimizer_sgd, kFloat},
+    {"optimizer_momentum", k_optimizer_momentum, kFloat},
+    {"optimizer_adam", k_optimizer_adam, kFloat},
 };
 
 }  // namespace
