@@ -16,6 +16,20 @@
  *   rule), contiguous; the kernel only writes them. One exception: the internal op `copy_`
  *   writes inputs[0] (broadcast to the output's shape, cast to its dtype) into outputs[0], which
  *   may be any view (strides as given);
+ * - in-place kernels, which oar launches directly (oar._C._launch_kernel) rather than for an
+ *   op: their outputs are the SAME tensors as the inputs they update (they alias; the kernel
+ *   reads element i of an input and writes element i of its output), and oar passes them all
+ *   contiguous. They are the fused optimizer updates, one parameter per call, keyed by the
+ *   parameter's dtype (float16, bfloat16, float32, float64; states in float32, float64 for a
+ *   float64 parameter; absent optionals ndim -1 in both lists):
+ *     optimizer_sgd      (param, grad, master?) -> (param, master?)
+ *     optimizer_momentum (param, grad, velocity, master?) -> (param, velocity, master?)
+ *     optimizer_adam     (param, grad, moment1, moment2, moment2_max?, master?, beta1_pow,
+ *                         beta2_pow) -> (param, moment1, moment2, moment2_max?, master?,
+ *                         beta1_pow, beta2_pow)
+ *   with attributes lr, l1, l2, grad_scale (+ mu, use_nesterov, rescale_grad; + beta1, beta2,
+ *   epsilon, decoupled_decay); plugins/custom_cpu/optimizer.cc states the arithmetic, which is
+ *   oar's host kernels' (oar/kernels/cpu/optimizer.cc);
  * - strides are in elements and may be 0 (broadcast views) or describe any view; data points at
  *   element 0 of the view (the offset is already applied);
  * - the kernel enqueues its work on `stream` and may return before it is done; oar orders work

@@ -185,4 +185,10 @@ OarStatus k_random_randint(const OarKernelContext* ctx);       // low, high (INT
 OarStatus k_random_bernoulli(const OarKernelContext* ctx);     // p (any view) -> p's dtype
 OarStatus k_random_dropout_mask(const OarKernelContext* ctx);  // p, keep_value -> float out
 
+// optimizer.cu: fused optimizer updates, one parameter per call, in place (outputs alias the
+// inputs they write; plugins/custom_cpu/optimizer.cc is the reference and the contract).
+OarStatus k_optimizer_sgd(const OarKernelContext* ctx);
+OarStatus k_optimizer_momentum(const OarKernelContext* ctx);
+OarStatus k_optimizer_adam(const OarKernelContext* ctx);
+
 }  // namespace oar_cuda

@@ -195,6 +195,10 @@ const Entry kKernels[] = {
      bit(OAR_INT32) | bit(OAR_INT64) | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16)},
     {"random_bernoulli", k_random_bernoulli, kFloat},
     {"random_dropout_mask", k_random_dropout_mask, kFloat},
+    // optimizer.cu: fused optimizer updates (in place), keyed by the parameter's dtype
+    {"optimizer_sgd", k_optimizer_sgd, kFloat},
+    {"optimizer_momentum", k_optimizer_momentum, kFloat},
+    {"optimizer_adam", k_optimizer_adam, kFloat},
 };
 
 }  // namespace

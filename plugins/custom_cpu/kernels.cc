@@ -195,6 +195,10 @@ const KernelRow kKernels[] = {
     {"matmul", matmul_kernel, kNumericH},
     {"softmax_base", softmax_kernel, kFloatsH},
     {"log_softmax_base", log_softmax_kernel, kFloatsH},
+    // optimizer.cc: fused optimizer updates (in place), keyed by the parameter's dtype
+    {"optimizer_sgd", optimizer_sgd_kernel, kFloatsH},
+    {"optimizer_momentum", optimizer_momentum_kernel, kFloatsH},
+    {"optimizer_adam", optimizer_adam_kernel, kFloatsH},
 };
 
 }  // namespace

@@ -134,4 +134,10 @@ OarStatus matmul_kernel(const OarKernelContext* ctx);  // x, y; transpose_x, tra
 OarStatus softmax_kernel(const OarKernelContext* ctx);  // softmax_base: x; axis
 OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base: x; axis
 
+// optimizer.cc: fused optimizer updates, one parameter per call, in place (outputs alias the
+// inputs they write); the contract is at the top of optimizer.cc.
+OarStatus optimizer_sgd_kernel(const OarKernelContext* ctx);       // param, grad, master?
+OarStatus optimizer_momentum_kernel(const OarKernelContext* ctx);  // param, grad, velocity, master?
+OarStatus optimizer_adam_kernel(const OarKernelContext* ctx);      // ..., moments, master?, beta pows
+
 }  // namespace oar_custom_cpu

@@ -3,6 +3,8 @@
 // oar/device/__init__.py builds Paddle's API (set_device, Stream, Event, cuda.*) over these.
 #include "bind_common.h"
 #include "oar/device/device_registry.h"
+#include "oar/ir/operation.h"
+#include "oar/ops/device_dispatch.h"
 #include "oar/ops/device_ops.h"
 
 namespace oar::python {
@@ -33,10 +35,71 @@ std::pair<device::Backend*, int> device_of(const std::string& text, const char* 
 
 uintptr_t handle(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
+// A Python attribute value for a backend kernel: bool, int, float, str or None.
+ir::Attribute attribute_of(const std::string& name, nb::handle v) {
+  if (v.is_none()) return ir::Attribute::none();
+  if (PyBool_Check(v.ptr())) return ir::Attribute::boolean(v.ptr() == Py_True);
+  if (PyLong_Check(v.ptr())) return ir::Attribute::integer(nb::cast<int64_t>(v));
+  if (PyFloat_Check(v.ptr())) return ir::Attribute::floating(PyFloat_AsDouble(v.ptr()));
+  if (PyUnicode_Check(v.ptr())) return ir::Attribute::string(nb::cast<std::string>(v));
+  OAR_THROW(InvalidArgument, "_launch_kernel: attribute '", name, "' must be a bool, int, float, str "
+            "or None, got ", nb::cast<std::string>(nb::str(v.type())));
+}
+
+// Runs a backend kernel directly (oar::ops::launch): inputs in the kernel's order (None: an
+// absent optional), outputs the tensors it writes, already allocated on the device. For in-place
+// kernels such as optimizer_* the outputs are inputs themselves; their versions are bumped.
+void launch_kernel(const std::string& op, const std::vector<std::optional<Tensor>>& inputs,
+                   const nb::dict& attrs, const std::vector<std::optional<Tensor>>& outputs) {
+  std::vector<Tensor> ins, outs;
+  ins.reserve(inputs.size());
+  for (const auto& t : inputs) ins.push_back(t ? *t : Tensor());
+  outs.reserve(outputs.size());
+  for (const auto& t : outputs) outs.push_back(t ? *t : Tensor());
+  ir::AttributeMap amap;
+  for (auto [k, v] : attrs) {
+    const std::string name = nb::cast<std::string>(k);
+    amap.emplace(name, attribute_of(name, v));
+  }
+  std::vector<Tensor> all(ins);
+  all.insert(all.end(), outs.begin(), outs.end());
+  const Place place = ops::device_place_of(op.c_str(), {}, {&all});
+  OAR_ENFORCE_ARG(!place.is_host(), "_launch_kernel(", op, "): no tensor is on a device; backend "
+                  "kernels run on devices only");
+  bool only_empty = true;  // launch() reads numel() of outputs up to the first non-empty one
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Tensor& t = outs[i];
+    if (!t.defined()) {
+      OAR_ENFORCE_ARG(!only_empty, "_launch_kernel(", op, "): output ", i,
+                      " is None after only empty outputs");
+      continue;
+    }
+    OAR_ENFORCE_ARG(t.place() == place, "_launch_kernel(", op, "): output ", i, " is on ",
+                    t.place().str(), ", not ", place.str());
+    OAR_ENFORCE_ARG(t.is_contiguous(), "_launch_kernel(", op, "): output ", i, " is not contiguous");
+    only_empty = only_empty && t.numel() == 0;
+  }
+  {
+    nb::gil_scoped_release release;
+    ops::launch(op.c_str(), place, ins, amap, outs);
+  }
+  for (const Tensor& t : outs)
+    if (t.defined()) t.bump_version();
+}
+
 }  // namespace
 
 void bind_device(nb::module_& m) {
   m.def("_place_of", [](const Tensor& t) { return place_key(t.place()); });
+  m.def("_launch_kernel", &launch_kernel, nb::arg("op"), nb::arg("inputs"), nb::arg("attrs"),
+        nb::arg("outputs"));
+  // Whether the backend of a device place registered a kernel for (op, dtype); false on the host.
+  m.def("_has_kernel", [](const std::string& op, const std::string& place, DType dtype) {
+    const Place p = parse_place(place, "_has_kernel");
+    if (p.is_host()) return false;
+    const device::Backend* b = device::find_backend(p.device_type());
+    return b != nullptr && device::find_kernel(*b, op, dtype) != nullptr;
+  }, nb::arg("op"), nb::arg("place"), nb::arg("dtype"));
   m.def("_to_place", [](const Tensor& t, const std::string& place) {
     return to_place(t, parse_place(place, "Tensor.to"));
   });

@@ -565,6 +565,153 @@ def test_optimizer_on_the_device_matches_its_host_kernel(case):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
 
 
+# ---- fused optimizer kernels (plugins/custom_cpu/optimizer.cc) ----
+# The device path launches one optimizer_sgd / optimizer_momentum / optimizer_adam per parameter;
+# custom_cpu's arithmetic is the host kernel's, so parameters, states and masters agree bit for
+# bit with the CPU over several steps.
+
+_FUSED_CASES = [
+    ("SGD", dict(learning_rate=0.1)),
+    ("SGD", dict(learning_rate=0.1, weight_decay=0.05)),
+    ("SGD", dict(learning_rate=0.1, weight_decay=oar.regularizer.L1Decay(0.02))),
+    ("SGD", dict(learning_rate=0.1, grad_clip=oar.nn.ClipGradByNorm(0.5))),
+    ("Momentum", dict(learning_rate=0.1)),
+    ("Momentum", dict(learning_rate=0.1, use_nesterov=True, weight_decay=0.05, rescale_grad=0.5)),
+    ("Momentum", dict(learning_rate=0.1, weight_decay=oar.regularizer.L1Decay(0.02),
+                      grad_clip=oar.nn.ClipGradByGlobalNorm(0.5))),
+    ("Adam", dict(learning_rate=0.1)),
+    ("Adam", dict(learning_rate=0.1, weight_decay=0.05, amsgrad=True)),
+    ("Adam", dict(learning_rate=0.1, beta1=0.8, beta2=0.95, epsilon=1e-6,
+                  weight_decay=oar.regularizer.L1Decay(0.02), grad_clip=oar.nn.ClipGradByNorm(0.5))),
+    ("AdamW", dict(learning_rate=0.1)),
+    ("AdamW", dict(learning_rate=0.1, weight_decay=0.1, amsgrad=True,
+                   apply_decay_param_fun=lambda n: n.endswith("w"), lr_ratio=lambda p: 0.5)),
+    ("AdamW", dict(learning_rate=0.1, grad_clip=oar.nn.ClipGradByGlobalNorm(0.5))),
+]
+
+
+def _fused_train(place, name, kw, dtype, multi_precision, steps=4):
+    """`steps` updates of three parameters (two groups, the second with its own learning rate
+    and decay, and a learning-rate scheduler) from gradients that are exact on every place (d/dp sum(p * c) = c). Returns the
+    parameters, states and master weights as numpy arrays."""
+    rng = np.random.default_rng(7)
+    shapes = {"w": [9, 7], "b": [5], "v": [3]}
+    params = {}
+    for key, shape in shapes.items():
+        p = oar.to_tensor(rng.standard_normal(shape).astype(np.float32), place=place).astype(dtype)
+        p.stop_gradient = False
+        p.name = f"fused_{key}"
+        params[key] = p
+    kw = dict(kw)
+    scheduler = oar.optimizer.lr.StepDecay(learning_rate=kw.pop("learning_rate"), step_size=2, gamma=0.5)
+    groups = [{"params": [params["w"], params["b"]]},
+              {"params": [params["v"]], "learning_rate": 0.5,
+               "weight_decay": 0.01 if name != "AdamW" else 0.2}]
+    opt = getattr(oar.optimizer, name)(learning_rate=scheduler, parameters=groups,
+                                       multi_precision=multi_precision, **kw)
+    for _ in range(steps):
+        loss = None
+        for key, p in params.items():
+            c = oar.to_tensor(rng.standard_normal(shapes[key]).astype(np.float32), place=place).astype(dtype)
+            term = (p * c).sum()
+            loss = term if loss is None else loss + term
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        scheduler.step()
+
+    def arr(t):
+        return t.astype("float32").numpy() if t.dtype.name in ("float16", "bfloat16") else t.numpy()
+
+    def stem(n):  # state names without their counters, which differ between the two runs
+        return "_".join(part for part in n.split("_") if not part.isdigit())
+    out = {k: arr(p) for k, p in params.items()}
+    for k, v in opt.state_dict().items():
+        if k == "master_weights":
+            out.update({"master/" + n: m.numpy() for n, m in v.items()})
+        elif k != "LR_Scheduler":
+            out[stem(k)] = arr(v)
+    return out
+
+
+@pytest.mark.parametrize("dtype,multi_precision", [("float32", False), ("float64", False),
+                                                   ("bfloat16", True), ("float16", True),
+                                                   ("bfloat16", False)])
+@pytest.mark.parametrize("case", _FUSED_CASES, ids=[_case_id(c) for c in _FUSED_CASES])
+def test_fused_optimizer_kernel_matches_the_host_bit_for_bit(case, dtype, multi_precision, monkeypatch):
+    name, kw = case
+    launched = []
+    real = oar._C._launch_kernel
+
+    def counting(op, *args):
+        launched.append(op)
+        return real(op, *args)
+    monkeypatch.setattr(oar._C, "_launch_kernel", counting)
+    # The op-by-op rule must not run where the backend has the fused kernel.
+    monkeypatch.setattr(oar.optimizer.Optimizer, "_device_grads",
+                        staticmethod(lambda *a, **k: pytest.fail("the op-by-op update ran")))
+    got = _fused_train(oar.CustomPlace("custom_cpu", 0), name, kw, dtype, multi_precision)
+    op = {"SGD": "optimizer_sgd", "Momentum": "optimizer_momentum"}.get(name, "optimizer_adam")
+    assert launched == [op] * (4 * 3)  # one launch per parameter per step
+    assert oar._C._has_kernel(op, DEV, dtype)
+    launched.clear()
+    want = _fused_train(oar.CPUPlace(), name, kw, dtype, multi_precision)
+    assert not launched
+    assert sorted(got) == sorted(want)
+    if multi_precision:
+        assert any(k.startswith("master/") for k in got)
+    for k in want:
+        if "grad_clip" in kw and dtype == "float64":
+            # The clip factor comes from a norm that the device reduces in another order than
+            # the host (a last-bit difference of the factor in float64), not from the kernel.
+            np.testing.assert_allclose(got[k], want[k], rtol=1e-13, atol=1e-15, err_msg=k)
+        else:
+            np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+
+
+def test_fused_optimizer_kernel_direct_launch():
+    """_launch_kernel with the documented contract: in place, absent optionals as None, and the
+    beta powers advanced after the update has read them."""
+    rng = np.random.default_rng(3)
+    w0 = rng.standard_normal(6).astype(np.float32)
+    g0 = rng.standard_normal(6).astype(np.float32)
+    p, g = on_dev(w0), on_dev(g0)
+    m1, m2 = on_dev(np.zeros(6, np.float32)), on_dev(np.zeros(6, np.float32))
+    b1p, b2p = on_dev(np.array([0.9], np.float32)), on_dev(np.array([0.999], np.float32))
+    attrs = dict(lr=0.1, l1=0.0, l2=0.0, grad_scale=1.0, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 decoupled_decay=0.0)
+    v1 = p._version
+    oar._C._launch_kernel("optimizer_adam", [p, g, m1, m2, None, None, b1p, b2p], attrs,
+                          [p, m1, m2, None, None, b1p, b2p])
+    hp, hg = oar.to_tensor(w0), oar.to_tensor(g0)
+    hm1, hm2 = oar.zeros([6]), oar.zeros([6])
+    hb1, hb2 = oar.to_tensor([0.9]), oar.to_tensor([0.999])
+    oar._C._optim_adam([hp], [hg], [[hm1], [hm2]], [None], [0.1], [0.0], [0.0], [],
+                       beta1_pow=[hb1], beta2_pow=[hb2], beta1=0.9, beta2=0.999, epsilon=1e-8,
+                       amsgrad=False, decay=[])
+    for d, h in ((p, hp), (m1, hm1), (m2, hm2), (b1p, hb1), (b2p, hb2)):
+        np.testing.assert_array_equal(d.numpy(), h.numpy())
+    assert p._version > v1  # written in place
+    assert not oar._C._has_kernel("optimizer_adam", DEV, "int32")
+    assert not oar._C._has_kernel("optimizer_adam", "cpu", "float32")
+    with pytest.raises(OSError, match="'lr' is missing"):  # the kernel's own check
+        oar._C._launch_kernel("optimizer_sgd", [p, g, None], {}, [p, None])
+    with pytest.raises((ValueError, RuntimeError), match="device"):
+        oar._C._launch_kernel("optimizer_sgd", [hp, hg, None], {"lr": 0.1}, [hp, None])
+
+
+def test_fused_optimizer_falls_back_to_ops_without_the_kernel(monkeypatch):
+    """A backend without the fused kernel (has_kernel false) keeps the op-by-op update."""
+    monkeypatch.setattr(oar._C, "_has_kernel", lambda *a: False)
+    launched = []
+    monkeypatch.setattr(oar._C, "_launch_kernel", lambda *a: launched.append(a))
+    got = _fused_train(oar.CustomPlace("custom_cpu", 0), "Adam", dict(learning_rate=0.1), "float32", False)
+    want = _fused_train(oar.CPUPlace(), "Adam", dict(learning_rate=0.1), "float32", False)
+    assert not launched
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6, err_msg=k)
+
+
 def test_lbfgs_on_the_device_matches_cpu():
     xs, ys = _linear_data()
 

@@ -67,17 +67,33 @@ class Adam(Optimizer):
         keys = (('moment1', 0.0), ('moment2', 0.0))
         return keys + (('moment2_max', 0.0),) if self._amsgrad else keys
 
+    _device_kernel = 'optimizer_adam'
+
     def _decoupled_decay(self, batch, opts):
         return []
 
     def _update_on_device(self, batch, opts, group):
-        """The fused kernel's update written with ops (bias corrections folded into the step
-        and epsilon, as Paddle does): m1 = b1 m1 + (1-b1) g, m2 = b2 m2 + (1-b2) g^2,
+        """One launch of the backend's fused kernel (optimizer_adam) per parameter where it has
+        one; otherwise the fused kernel's update written with ops (bias corrections folded into
+        the step and epsilon, as Paddle does): m1 = b1 m1 + (1-b1) g, m2 = b2 m2 + (1-b2) g^2,
         w -= lr sqrt(1-b2^t)/(1-b1^t) m1 / (sqrt(m2) + eps sqrt(1-b2^t)); the folded scalars
         are one-element tensor ops on the beta powers, which stay on the device."""
         beta1_pow, beta2_pow = self._pows(batch, opts)
         h = self._hypers(opts, 'beta1', 'beta2', 'epsilon')
         decay = self._decoupled_decay(batch, opts)
+        if self._fused_on_device(batch):
+            # One launch of the backend's fused kernel per parameter (AdamW: its decoupled
+            # decay as an attribute; AMSGrad: moment2_max present).
+            for i, (p, g) in enumerate(zip(batch['params'], batch['grads'])):
+                m1, m2 = batch['states'][0][i], batch['states'][1][i]
+                m2max = batch['states'][2][i] if self._amsgrad else None
+                m = batch['masters'][i]
+                attrs = self._device_attrs(batch, i, decoupled_decay=float(decay[i]) if decay else 0.0,
+                                           **h)
+                _C._launch_kernel('optimizer_adam',
+                                  [p, g, m1, m2, m2max, m, beta1_pow[i], beta2_pow[i]], attrs,
+                                  [p, m1, m2, m2max, m, beta1_pow[i], beta2_pow[i]])
+            return
         for w, g, i in self._device_grads(batch):
             mt = self._compute_type(w)
             b1, b2 = mt(h['beta1']), mt(h['beta2'])

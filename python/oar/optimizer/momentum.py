@@ -63,11 +63,21 @@ class Momentum(Optimizer):
                                   rescale_grad=rescale_grad)
         self._finish_groups()
 
+    _device_kernel = 'optimizer_momentum'
+
     def _update_on_device(self, batch, opts, group):
-        """v = mu v + g; w -= lr v (Nesterov: w -= lr (g + mu v)), written with ops."""
+        """v = mu v + g; w -= lr v (Nesterov: w -= lr (g + mu v)): one launch of the backend's
+        fused kernel per parameter where it has one, else written with ops."""
         mu = float(opts.get('momentum', self._momentum))
         nesterov = bool(opts.get('use_nesterov', self._use_nesterov))
         rescale = float(opts.get('rescale_grad', self._rescale_grad))
+        if self._fused_on_device(batch):
+            for i, (p, g) in enumerate(zip(batch['params'], batch['grads'])):
+                v, m = batch['states'][0][i], batch['masters'][i]
+                attrs = self._device_attrs(batch, i, mu=mu, use_nesterov=nesterov,
+                                           rescale_grad=rescale)
+                _C._launch_kernel('optimizer_momentum', [p, g, v, m], attrs, [p, v, m])
+            return
         for p, g, i in self._device_grads(batch, rescale):
             vel = batch['states'][0][i]
             v = _C.scale(vel, mu, 0.0, True) + g

@@ -453,6 +453,42 @@ class Optimizer:
         rank = len(like.shape)
         return t if rank == 1 else _C.reshape(t, [1] * rank)
 
+    # The backend kernel that updates one parameter on a device in place (optimizer_sgd,
+    # optimizer_momentum, optimizer_adam; oar/device/device_ext.h and
+    # plugins/custom_cpu/optimizer.cc give its contract), or None: set by the optimizers whose
+    # _update_on_device launches it (_fused_on_device) before falling back to ops.
+    _device_kernel = None
+
+    def _fused_on_device(self, batch):
+        """Whether the batch's parameters can each be updated by one launch of the backend's
+        fused kernel (self._device_kernel): all on one device whose backend registered it for
+        their dtypes, contiguous and not empty. Otherwise the update runs as ops."""
+        op = self._device_kernel
+        params = batch['params']
+        if op is None or not params:
+            return False
+        place = _C._place_of(params[0])
+        checked = set()
+        for p in params:
+            if _C._place_of(p) != place or p.size == 0 or not p.is_contiguous():
+                return False
+            dtype = _dtype_name(p)
+            if dtype not in checked:
+                if not _C._has_kernel(op, place, dtype):
+                    return False
+                checked.add(dtype)
+        return True
+
+    @staticmethod
+    def _device_attrs(batch, i, **extra):
+        """The attributes every fused device kernel takes for parameter i (its learning rate,
+        coupled decay and clip factor), plus the optimizer's own."""
+        scales = batch['grad_scale']
+        attrs = {'lr': float(batch['lrs'][i]), 'l1': float(batch['l1'][i]),
+                 'l2': float(batch['l2'][i]), 'grad_scale': float(scales[i]) if scales else 1.0}
+        attrs.update(extra)
+        return attrs
+
     def _update_on_device(self, batch, opts, group):
         """The update for parameters on a device, which the fused host kernels cannot read:
         every optimizer of oar.optimizer overrides it with the same rule written with ops. A

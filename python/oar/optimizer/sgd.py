@@ -46,7 +46,15 @@ class SGD(Optimizer):
     def _update(self, batch, opts, group):
         _C._optim_sgd(*batch_args(batch))
 
+    _device_kernel = 'optimizer_sgd'
+
     def _update_on_device(self, batch, opts, group):
-        """w -= lr * g, written with ops so that every device with kernels for them runs it."""
+        """w -= lr * g: one launch of the backend's fused kernel per parameter where it has
+        one, else written with ops so that every device with kernels for them runs it."""
+        if self._fused_on_device(batch):
+            for i, (p, g) in enumerate(zip(batch['params'], batch['grads'])):
+                m = batch['masters'][i]
+                _C._launch_kernel('optimizer_sgd', [p, g, m], self._device_attrs(batch, i), [p, m])
+            return
         for p, g, i in self._device_grads(batch):
             p.copy_(p - _C.scale(g, batch['lrs'][i], 0.0, True), False)
