@@ -191,4 +191,38 @@ OarStatus k_optimizer_sgd(const OarKernelContext* ctx);
 OarStatus k_optimizer_momentum(const OarKernelContext* ctx);
 OarStatus k_optimizer_adam(const OarKernelContext* ctx);
 
+// special.cu, misc.cu (cuda-misc): special functions (scalar math in
+// plugins/common/special_math.h), integer and float bit helpers, isclose, and roll, linspace,
+// searchsorted, masked_scatter, unfold/fold, max_unpool.
+OarStatus k_lgamma(const OarKernelContext* ctx);
+OarStatus k_digamma(const OarKernelContext* ctx);
+OarStatus k_polygamma(const OarKernelContext* ctx);
+OarStatus k_erfinv(const OarKernelContext* ctx);
+OarStatus k_i0(const OarKernelContext* ctx);
+OarStatus k_i0e(const OarKernelContext* ctx);
+OarStatus k_i1(const OarKernelContext* ctx);
+OarStatus k_i1e(const OarKernelContext* ctx);
+OarStatus k_gammainc(const OarKernelContext* ctx);
+OarStatus k_gammaincc(const OarKernelContext* ctx);
+OarStatus k_bitwise_and(const OarKernelContext* ctx);
+OarStatus k_bitwise_or(const OarKernelContext* ctx);
+OarStatus k_bitwise_xor(const OarKernelContext* ctx);
+OarStatus k_bitwise_not(const OarKernelContext* ctx);
+OarStatus k_bitwise_left_shift(const OarKernelContext* ctx);
+OarStatus k_bitwise_right_shift(const OarKernelContext* ctx);
+OarStatus k_gcd(const OarKernelContext* ctx);
+OarStatus k_lcm(const OarKernelContext* ctx);
+OarStatus k_copysign(const OarKernelContext* ctx);
+OarStatus k_heaviside(const OarKernelContext* ctx);
+OarStatus k_nextafter(const OarKernelContext* ctx);
+OarStatus k_frexp(const OarKernelContext* ctx);
+OarStatus k_isclose(const OarKernelContext* ctx);
+OarStatus k_roll(const OarKernelContext* ctx);
+OarStatus k_linspace(const OarKernelContext* ctx);
+OarStatus k_searchsorted(const OarKernelContext* ctx);
+OarStatus k_masked_scatter(const OarKernelContext* ctx);
+OarStatus k_unfold(const OarKernelContext* ctx);
+OarStatus k_fold(const OarKernelContext* ctx);
+OarStatus k_max_unpool(const OarKernelContext* ctx);
+
 }  // namespace oar_cuda

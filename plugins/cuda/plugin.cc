@@ -22,6 +22,10 @@ constexpr uint32_t kStorage = kAll | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_IN
 // shape.cu / norm.cu / pool.cu: the ops custom_cpu has for float32 and float64 only.
 constexpr uint32_t kF32F64 = bit(OAR_FLOAT32) | bit(OAR_FLOAT64);
 
+// special.cu, misc.cu (cuda-misc): every integer dtype.
+constexpr uint32_t kMiscInts =
+    bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16) | bit(OAR_INT32) | bit(OAR_INT64);
+
 struct Entry {
   const char* op;
   OarKernelFn fn;
@@ -199,6 +203,37 @@ const Entry kKernels[] = {
     {"optimizer_sgd", k_optimizer_sgd, kFloat},
     {"optimizer_momentum", k_optimizer_momentum, kFloat},
     {"optimizer_adam", k_optimizer_adam, kFloat},
+    // special.cu, misc.cu (cuda-misc): dtype sets as oar's CPU kernels
+    {"lgamma", k_lgamma, kFloat},
+    {"digamma", k_digamma, kFloat},
+    {"polygamma", k_polygamma, kFloat},
+    {"erfinv", k_erfinv, kFloat},
+    {"i0", k_i0, kFloat},
+    {"i0e", k_i0e, kFloat},
+    {"i1", k_i1, kFloat},
+    {"i1e", k_i1e, kFloat},
+    {"gammainc", k_gammainc, kFloat},
+    {"gammaincc", k_gammaincc, kFloat},
+    {"bitwise_and", k_bitwise_and, kMiscInts | bit(OAR_BOOL)},
+    {"bitwise_or", k_bitwise_or, kMiscInts | bit(OAR_BOOL)},
+    {"bitwise_xor", k_bitwise_xor, kMiscInts | bit(OAR_BOOL)},
+    {"bitwise_not", k_bitwise_not, kMiscInts | bit(OAR_BOOL)},
+    {"bitwise_left_shift", k_bitwise_left_shift, kMiscInts},
+    {"bitwise_right_shift", k_bitwise_right_shift, kMiscInts},
+    {"gcd", k_gcd, kMiscInts},
+    {"lcm", k_lcm, kMiscInts},
+    {"copysign", k_copysign, kFloat | kMiscInts},
+    {"heaviside", k_heaviside, kFloat | kMiscInts},
+    {"nextafter", k_nextafter, kF32F64},
+    {"frexp", k_frexp, kFloat},
+    {"isclose", k_isclose, kFloat | kMiscInts},
+    {"roll", k_roll, kStorage},
+    {"linspace", k_linspace, kFloat | kMiscInts},
+    {"searchsorted", k_searchsorted, kFloat | kMiscInts},
+    {"masked_scatter", k_masked_scatter, kStorage},
+    {"unfold_base", k_unfold, kF32F64},
+    {"fold_base", k_fold, kF32F64},
+    {"max_unpool_base", k_max_unpool, kF32F64},
 };
 
 }  // namespace

@@ -139,5 +139,24 @@ OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base:
 OarStatus optimizer_sgd_kernel(const OarKernelContext* ctx);       // param, grad, master?
 OarStatus optimizer_momentum_kernel(const OarKernelContext* ctx);  // param, grad, velocity, master?
 OarStatus optimizer_adam_kernel(const OarKernelContext* ctx);      // ..., moments, master?, beta pows
+// misc.cc (cuda-misc): special functions (x -> out; scalar math in plugins/common/special_math.h),
+// integer bit ops and float helpers; x, y broadcast for the binary ones.
+OarKernelFn special_unary_kernel(const char* op);  // lgamma, digamma, erfinv, i0, i0e, i1, i1e
+OarStatus polygamma_kernel(const OarKernelContext* ctx);    // x; n
+OarStatus gammainc_kernel(const OarKernelContext* ctx);     // x (a), y
+OarStatus gammaincc_kernel(const OarKernelContext* ctx);    // x (a), y
+OarStatus bitwise_and_kernel(const OarKernelContext* ctx);  // bool and the integers
+OarStatus bitwise_or_kernel(const OarKernelContext* ctx);
+OarStatus bitwise_xor_kernel(const OarKernelContext* ctx);
+OarStatus bitwise_not_kernel(const OarKernelContext* ctx);
+OarStatus bitwise_left_shift_kernel(const OarKernelContext* ctx);   // x, y; is_arithmetic (unused)
+OarStatus bitwise_right_shift_kernel(const OarKernelContext* ctx);  // x, y; is_arithmetic
+OarStatus gcd_kernel(const OarKernelContext* ctx);
+OarStatus lcm_kernel(const OarKernelContext* ctx);
+OarStatus copysign_kernel(const OarKernelContext* ctx);
+OarStatus heaviside_kernel(const OarKernelContext* ctx);
+OarStatus nextafter_kernel(const OarKernelContext* ctx);   // float32, float64
+OarStatus isclose_kernel(const OarKernelContext* ctx);     // x, y; rtol, atol, equal_nan -> bool
+OarStatus frexp_kernel(const OarKernelContext* ctx);       // x -> mantissa, exponent
 
 }  // namespace oar_custom_cpu
