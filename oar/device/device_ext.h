@@ -58,6 +58,9 @@ typedef enum OarStatus {
   OAR_STATUS_NOT_READY = 3, /* query_event: recorded work not finished yet */
   OAR_STATUS_UNSUPPORTED = 4, /* a kernel does not handle these dtypes or arguments (a case it
                                  lacks, not a failure): oar raises NotImplementedError */
+  OAR_STATUS_INVALID_VALUE = 5, /* a kernel that checks its inputs' values (check_values, a
+                                   domain check) refused them: oar raises ValueError with the
+                                   kernel's message alone, as the CPU kernel's check does */
 } OarStatus;
 
 /* Same numbering as oar::DType. */

@@ -173,6 +173,8 @@ void launch(const char* op, const Place& place, const std::vector<Tensor>& input
     OAR_THROW(Unimplemented, op, ": the ", b.name, " kernel for dtype ", dtype_name(dtype),
               " does not handle this case (", place.str(), ")",
               error[0] ? std::string(": ") + error : std::string());
+  if (status == OAR_STATUS_INVALID_VALUE)  // the message is the op's own, as on the host
+    OAR_THROW(InvalidArgument, error[0] ? std::string(error) : std::string(op) + ": invalid input values");
   if (status == OAR_STATUS_OUT_OF_MEMORY)
     OAR_THROW(ResourceExhausted, op, " on ", place.str(), ": out of device memory",
               error[0] ? std::string(": ") + error : std::string());

@@ -17,6 +17,16 @@ OarStatus fail(const OarKernelContext* ctx, const char* fmt, ...) {
   return OAR_STATUS_ERROR;
 }
 
+OarStatus invalid_value(const OarKernelContext* ctx, const char* fmt, ...) {
+  if (ctx && ctx->error && ctx->error_size > 0) {
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(ctx->error, ctx->error_size, fmt, args);
+    va_end(args);
+  }
+  return OAR_STATUS_INVALID_VALUE;
+}
+
 OarStatus cuda_fail(const OarKernelContext* ctx, cudaError_t err, const char* what) {
   cudaGetLastError();  // clear the slot: a later launch check must not see this error again
   fail(ctx, "%s failed on gpu:%d: %s (%s)", what, ctx ? ctx->device_id : -1,

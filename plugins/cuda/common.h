@@ -28,6 +28,11 @@ OarStatus fail(const OarKernelContext* ctx, const char* fmt, ...)
 // later launch). Allocation failures map to OAR_STATUS_OUT_OF_MEMORY.
 OarStatus cuda_fail(const OarKernelContext* ctx, cudaError_t err, const char* what);
 
+// Input values the kernel refuses (check_values, a domain check): the message alone, raised by
+// oar as ValueError, as the CPU kernel's check does.
+OarStatus invalid_value(const OarKernelContext* ctx, const char* fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 // The status for a CUDA result in the device interface (no message channel there; the message
 // goes to stderr when OAR_CUDA_VERBOSE is set).
 OarStatus to_status(cudaError_t err, const char* what);

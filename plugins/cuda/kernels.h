@@ -173,7 +173,7 @@ OarStatus k_interp(const OarKernelContext* ctx);
 OarStatus k_interp_grad(const OarKernelContext* ctx);
 OarStatus k_grid_sample(const OarKernelContext* ctx);
 OarStatus k_affine_grid_base(const OarKernelContext* ctx);
-// rnn.cu (dev-rnn): one recurrent layer (RNN tanh/relu, LSTM, GRU), forward and backward through
+// rnn.cu: one recurrent layer (RNN tanh/relu, LSTM, GRU), forward and backward through
 // time (cuBLAS GEMMs through conv_blas.cc, fused gate kernels).
 OarStatus k_rnn_layer(const OarKernelContext* ctx);
 OarStatus k_rnn_layer_grad(const OarKernelContext* ctx);
@@ -191,7 +191,7 @@ OarStatus k_optimizer_sgd(const OarKernelContext* ctx);
 OarStatus k_optimizer_momentum(const OarKernelContext* ctx);
 OarStatus k_optimizer_adam(const OarKernelContext* ctx);
 
-// special.cu, misc.cu (cuda-misc): special functions (scalar math in
+// special.cu, misc.cu: special functions (scalar math in
 // plugins/common/special_math.h), integer and float bit helpers, isclose, and roll, linspace,
 // searchsorted, masked_scatter, unfold/fold, max_unpool.
 OarStatus k_lgamma(const OarKernelContext* ctx);

@@ -22,7 +22,7 @@ constexpr uint32_t kStorage = kAll | bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_IN
 // shape.cu / norm.cu / pool.cu: the ops custom_cpu has for float32 and float64 only.
 constexpr uint32_t kF32F64 = bit(OAR_FLOAT32) | bit(OAR_FLOAT64);
 
-// special.cu, misc.cu (cuda-misc): every integer dtype.
+// special.cu, misc.cu: every integer dtype.
 constexpr uint32_t kMiscInts =
     bit(OAR_INT8) | bit(OAR_UINT8) | bit(OAR_INT16) | bit(OAR_INT32) | bit(OAR_INT64);
 
@@ -189,7 +189,7 @@ const Entry kKernels[] = {
     {"interp_grad", k_interp_grad, kFloat},
     {"grid_sample_base", k_grid_sample, kFloat},
     {"affine_grid_base", k_affine_grid_base, kFloat},
-    // rnn.cu (dev-rnn): float32 and float64, as the host
+    // rnn.cu: float32 and float64, as the host
     {"rnn_layer", k_rnn_layer, kF32F64},
     {"rnn_layer_grad", k_rnn_layer_grad, kF32F64},
     // random.cu: random draws (keyed by the output's dtype; bernoulli by p's)
@@ -203,7 +203,7 @@ const Entry kKernels[] = {
     {"optimizer_sgd", k_optimizer_sgd, kFloat},
     {"optimizer_momentum", k_optimizer_momentum, kFloat},
     {"optimizer_adam", k_optimizer_adam, kFloat},
-    // special.cu, misc.cu (cuda-misc): dtype sets as oar's CPU kernels
+    // special.cu, misc.cu: dtype sets as oar's CPU kernels
     {"lgamma", k_lgamma, kFloat},
     {"digamma", k_digamma, kFloat},
     {"polygamma", k_polygamma, kFloat},

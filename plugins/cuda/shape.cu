@@ -711,7 +711,7 @@ OarStatus k_check_values(const OarKernelContext* ctx) {
     scratch_free(flag, stream);
     if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
     if (err != cudaSuccess) return cuda_fail(ctx, err, "check_values");
-    if (host_flag) return fail(ctx, "%s", message);
+    if (host_flag) return invalid_value(ctx, "%s", message);
   }
   OarKernelContext sub = *ctx;
   sub.num_inputs = 1;

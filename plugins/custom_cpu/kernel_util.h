@@ -48,7 +48,13 @@ struct KernelUnsupported : KernelError {
   using KernelError::KernelError;
 };
 
-// The printf-style message both throwers below carry.
+// Input values the kernel refuses (check_values, a domain check): oar raises ValueError with the
+// message alone, as the CPU kernel's check does.
+struct KernelInvalidValue : KernelError {
+  using KernelError::KernelError;
+};
+
+// The printf-style message the throwers below carry.
 inline std::string format_message(const char* format, va_list args) {
   char message[512];
   std::vsnprintf(message, sizeof message, format, args);
@@ -73,6 +79,15 @@ inline void unsupported(const char* format, ...) {
   throw KernelUnsupported(message);
 }
 
+[[noreturn]] inline void invalid_value(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline void invalid_value(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::string message = format_message(format, args);
+  va_end(args);
+  throw KernelInvalidValue(message);
+}
+
 inline const char* op_name(const OarKernelContext* ctx) { return ctx->op != nullptr ? ctx->op : "?"; }
 
 // Runs the kernel's checks and enqueue; a thrown error becomes ctx->error and ERROR.
@@ -88,6 +103,10 @@ OarStatus run_kernel(const OarKernelContext* ctx, Body&& body) noexcept {
     text = std::string("custom_cpu: ") + e.what();
     message = text.c_str();
     status = OAR_STATUS_UNSUPPORTED;
+  } catch (const KernelInvalidValue& e) {
+    text = e.what();  // the op's own message, unprefixed: oar raises it as the host would
+    message = text.c_str();
+    status = OAR_STATUS_INVALID_VALUE;
   } catch (const std::bad_alloc&) {
     message = "custom_cpu: out of host memory while preparing the kernel";
   } catch (const std::exception& e) {

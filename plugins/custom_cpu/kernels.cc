@@ -183,7 +183,7 @@ const KernelRow kKernels[] = {
     {"affine_grid_base", affine_grid_base_kernel, kFloats},
     {"rnn_layer", rnn_layer_kernel, kFloats},
     {"sdpa_core", sdpa_core_kernel, kFloats},
-    // rnn_grad.cc (dev-rnn)
+    // rnn_grad.cc
     {"rnn_layer_grad", rnn_layer_grad_kernel, kFloats},
     // random.cc: random draws (registered under the output's dtype; bernoulli under p's)
     {"random_uniform", random_uniform_kernel, kFloatsH},
@@ -199,7 +199,7 @@ const KernelRow kKernels[] = {
     {"optimizer_sgd", optimizer_sgd_kernel, kFloatsH},
     {"optimizer_momentum", optimizer_momentum_kernel, kFloatsH},
     {"optimizer_adam", optimizer_adam_kernel, kFloatsH},
-    // misc.cc (cuda-misc): special functions, integer bit ops, float helpers
+    // misc.cc: special functions, integer bit ops, float helpers
     {"lgamma", special_unary_kernel("lgamma"), kFloatsH},
     {"digamma", special_unary_kernel("digamma"), kFloatsH},
     {"erfinv", special_unary_kernel("erfinv"), kFloatsH},

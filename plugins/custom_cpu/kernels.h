@@ -120,7 +120,7 @@ OarStatus rnn_layer_kernel(const OarKernelContext* ctx);  // x, weights, biases?
 // attention.cc: fused attention forward (its gradient is a host composite).
 OarStatus sdpa_core_kernel(const OarKernelContext* ctx);  // {q, k, v[, mask]}, dmask?; scale, is_causal -> out, probs
 
-// rnn_grad.cc (dev-rnn): one recurrent layer, backward through time (kernels::rnn_layer_grad's arguments).
+// rnn_grad.cc: one recurrent layer, backward through time (kernels::rnn_layer_grad's arguments).
 OarStatus rnn_layer_grad_kernel(const OarKernelContext* ctx);  // x, weights, biases?, lengths?, weight_ho?, out, reserve, grads? -> 8 gradients?
 // random.cc: draws with the bits of oar's host kernels; seed, offset (INT) on each; no inputs
 // but bernoulli's p.
@@ -139,7 +139,7 @@ OarStatus log_softmax_kernel(const OarKernelContext* ctx);  // log_softmax_base:
 OarStatus optimizer_sgd_kernel(const OarKernelContext* ctx);       // param, grad, master?
 OarStatus optimizer_momentum_kernel(const OarKernelContext* ctx);  // param, grad, velocity, master?
 OarStatus optimizer_adam_kernel(const OarKernelContext* ctx);      // ..., moments, master?, beta pows
-// misc.cc (cuda-misc): special functions (x -> out; scalar math in plugins/common/special_math.h),
+// misc.cc: special functions (x -> out; scalar math in plugins/common/special_math.h),
 // integer bit ops and float helpers; x, y broadcast for the binary ones.
 OarKernelFn special_unary_kernel(const char* op);  // lgamma, digamma, erfinv, i0, i0e, i1, i1e
 OarStatus polygamma_kernel(const OarKernelContext* ctx);    // x; n

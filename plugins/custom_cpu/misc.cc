@@ -111,8 +111,7 @@ OarStatus special_unary(const OarKernelContext* ctx) {
 }
 
 // As the CPU kernel, negative arguments are rejected (NaN passes): the stream is drained and
-// the values read first. The error is a KernelUnsupported, as no kernel status maps to oar's
-// ValueError: oar raises NotImplementedError with the CPU kernel's message.
+// the values read first; oar raises the CPU kernel's ValueError (OAR_STATUS_INVALID_VALUE).
 template <typename T>
 void check_non_negative(const OarKernelContext* ctx, const TensorDesc& t, const char* arg) {
   const T* p = t.as<const T>();
@@ -128,7 +127,7 @@ void check_non_negative(const OarKernelContext* ctx, const TensorDesc& t, const 
     if (!bad) ++flat;
   });
   if (bad)
-    unsupported("%s: argument '%s' must be >= 0 everywhere, got %g at flat index %lld", op_name(ctx), arg,
+    invalid_value("%s: argument '%s' must be >= 0 everywhere, got %g at flat index %lld", op_name(ctx), arg,
                 value, static_cast<long long>(flat));
 }
 

@@ -337,7 +337,7 @@ OarStatus check_values_kernel(const OarKernelContext* ctx) {
     bool all = true;
     const bool* okp = ok.as<const bool>();
     StridedWalker<1>(ok.shape, {ok.strides}).run([&](const std::array<int64_t, 1>& off) { all = all && okp[off[0]]; });
-    if (!all) fail("%s", message.c_str());
+    if (!all) invalid_value("%s", message.c_str());
     const StridedWalker<2> walk(x.shape, {out.strides, x.strides});
     const int64_t es = static_cast<int64_t>(element_size(x.dtype));
     const char* xp = x.data;

@@ -627,7 +627,7 @@ void check_every_kernel(OarStream s) {
       outs = {empty(dt, {2, 1, 3}), empty(dt, {1, 3}), empty(dt, {0}), empty(dt, {2, 1, 3})};
       attrs = {attr_string("mode", "RNN_TANH")};
     }
-    else if (op == "rnn_layer_grad") {  // rnn_grad.cc (dev-rnn): a projected LSTM, every tensor present
+    else if (op == "rnn_layer_grad") {  // rnn_grad.cc: a projected LSTM, every tensor present
       // x, weight_ih, weight_hh, bias_ih, bias_hh, sequence_length, weight_ho, out, reserve, grad_out, grad_h, grad_c
       ins = {in({2, 1, 2}, dt), in({4, 2}, dt), in({4, 1}, dt), in({4}, dt), in({4}, dt), in({1}, OAR_INT32),
              in({1, 1}, dt), in({2, 1, 1}, dt), in({2, 1, 8}, dt), in({2, 1, 1}, dt), in({1, 1}, dt), in({1, 1}, dt)};
