@@ -936,6 +936,8 @@ void test_conv() {
   for (const ConvCase& cc : cases)
     for (int dt : kFloatDtypes)
       for (bool cudnn : {true, false}) conv_case(cc, dt, cudnn);
+}
+
 // ---- random draws (random.cu) -----------------------------------------------------------------
 // Each draw compared byte for byte with the same draw computed here on the host through
 // plugins/common/philox.h, the definition oar's host kernels use (tests/cpp/device_random_test.cc
@@ -1205,7 +1207,7 @@ int main(int argc, char** argv) {
       {"binary", test_binary},  {"unary", test_unary},
       {"copy/full/where", test_copy_ops}, {"reduce", test_reduce},
       {"matmul", test_matmul},
-      {"convolution (cuDNN and im2col)", test_conv}};
+      {"convolution (cuDNN and im2col)", test_conv},
       {"random", test_random}};
   for (const auto& [name, fn] : families) {
     const int before = g_failures;
