@@ -95,7 +95,8 @@ run() {
     echo "PYTHON BUILD FAILED"; head -60 "$dir/pybuild.log"; status=1
   else
     echo; echo "==== pytest with OAR_TEST_DEVICE=gpu:0 ($(date +%T))"
-    local args=${OAR_GPU_CHECK_PYTEST_ARGS:--k "not conformance and not distributed" .}
+    # Single quotes: the double quotes must survive into eval (an unquoted default loses them).
+    local args=${OAR_GPU_CHECK_PYTEST_ARGS:-'-k "not conformance and not distributed" .'}
     (cd tests/python && export OAR_TEST_DEVICE=gpu:0 PYTHONPATH="$site" PYTHONUNBUFFERED=1 &&
       eval "timeout ${OAR_GPU_CHECK_PYTEST_TIMEOUT:-300} python3 -m pytest -q -p no:cacheprovider \
         -n ${OAR_GPU_CHECK_JOBS:-12} -rfEs --timeout 120 $args" >"$log/pytest_gpu.log" 2>&1)

@@ -520,6 +520,18 @@ OarStatus conv_weight_grad(const OarKernelContext* ctx, cudaStream_t stream, con
 
 // ---- cuDNN ------------------------------------------------------------------------------------
 
+// A 1x1, stride-1, unpadded channel-first convolution: a plain GEMM over x. Measured on an H200
+// (bench: plugins/cuda/cuda_bench.cc), cuDNN's forward took 3-16x and its weight gradient up to
+// 7x the GEMM path's time there, so those two keep the GEMM path (its input gradient gains from
+// cuDNN and takes it).
+bool pointwise_channel_first(const Geo& g, bool cl) {
+  if (cl) return false;
+  for (int d = 0; d < g.nd; ++d)
+    if (g.ks[d] != 1 || g.stride[d] != 1 || g.pad[d] != 0 || g.dil[d] != 1 || g.in_sp[d] != g.out_sp[d])
+      return false;
+  return true;
+}
+
 // The cuDNN description of the convolution g, or false when cuDNN is unavailable or the case is
 // degenerate (no channels, taps or positions: the im2col path handles those).
 bool cudnn_case(const Geo& g, bool cl, int32_t dtype, CudnnConv* p) {
@@ -703,7 +715,7 @@ OarStatus k_convolution(const OarKernelContext* ctx) {
   OarStatus st = OAR_STATUS_OK;
   const bool found = dispatch(FloatTypes{}, x.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    st = cudnn_forward<T>(ctx, stream, x, w, bias, out, g, cl)
+    st = !pointwise_channel_first(g, cl) && cudnn_forward<T>(ctx, stream, x, w, bias, out, g, cl)
              ? OAR_STATUS_OK
              : conv_forward<T>(ctx, stream, x, w, bias, out, g, xs, cl);
   });
@@ -753,7 +765,7 @@ OarStatus k_convolution_weight_grad(const OarKernelContext* ctx) {
   OarStatus st = OAR_STATUS_OK;
   const bool found = dispatch(FloatTypes{}, x.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    st = cudnn_weight_grad<T>(ctx, stream, x, dy, dw, g, cl)
+    st = !pointwise_channel_first(g, cl) && cudnn_weight_grad<T>(ctx, stream, x, dy, dw, g, cl)
              ? OAR_STATUS_OK
              : conv_weight_grad<T>(ctx, stream, x, dy, dw, g, xs, ys);
   });
