@@ -118,6 +118,14 @@ typedef OarStatus (*OarKernelFn)(const OarKernelContext* ctx);
 /* A device type. oar wraps `allocate`/`deallocate` in its caching allocator (statistics,
  * empty_cache), so they may be slow. A NULL stream argument means the device's default stream
  * and a synchronous copy. */
+/* What get_device_properties reports about one device. */
+typedef struct OarDeviceProperties {
+  const char* name;          /* e.g. "NVIDIA H200" */
+  size_t total_memory;       /* bytes */
+  int major, minor;          /* compute capability; 0, 0 where the notion does not apply */
+  int multi_processor_count; /* multiprocessors (or compute units); 0 if unknown */
+} OarDeviceProperties;
+
 typedef struct OarDeviceInterface {
   uint32_t abi_version; /* OAR_DEVICE_ABI_VERSION */
   size_t struct_size;   /* sizeof(OarDeviceInterface) */
@@ -154,6 +162,9 @@ typedef struct OarDeviceInterface {
   OarStatus (*memory_info)(int device, size_t* free_bytes, size_t* total_bytes);
   /* A readable name, e.g. "NVIDIA H200"; may be NULL. */
   const char* (*device_name)(int device);
+  /* Added after device_name: oar reads it only when struct_size covers it (a plug-in built
+     against the earlier header registers without it). May be NULL. */
+  OarStatus (*device_properties)(int device, OarDeviceProperties* out);
 } OarDeviceInterface;
 
 typedef struct OarRegistrar {

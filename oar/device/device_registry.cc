@@ -32,9 +32,13 @@ Backend* find_locked(const std::string& name) {
   return nullptr;
 }
 
+// The interface as this build of oar knows it: the plug-in's own (smaller, from an earlier header
+// of the same ABI version) with the members it lacks left null.
+constexpr size_t kFirstInterfaceSize = offsetof(OarDeviceInterface, device_properties);
+
 OarStatus register_device_cb(const OarDeviceInterface* api) {
   if (api == nullptr || api->abi_version != OAR_DEVICE_ABI_VERSION ||
-      api->struct_size < sizeof(OarDeviceInterface) || api->device_type == nullptr ||
+      api->struct_size < kFirstInterfaceSize || api->device_type == nullptr ||
       api->device_count == nullptr || api->allocate == nullptr || api->deallocate == nullptr ||
       api->memcpy_h2d == nullptr || api->memcpy_d2h == nullptr || api->memcpy_d2d == nullptr ||
       api->synchronize_device == nullptr)
@@ -44,7 +48,7 @@ OarStatus register_device_cb(const OarDeviceInterface* api) {
     return OAR_STATUS_ERROR;
   auto b = std::make_unique<Backend>();
   b->name = name;
-  b->api = *api;
+  std::memcpy(&b->api, api, std::min(api->struct_size, sizeof(OarDeviceInterface)));
   b->count = std::max(0, api->device_count());
   for (int d = 0; d < b->count; ++d) {
     const OarDeviceInterface& a = b->api;

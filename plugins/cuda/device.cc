@@ -26,6 +26,8 @@ struct DeviceState {
   std::once_flag info_once;
   int sms = 1;
   std::string name;
+  size_t total_memory = 0;
+  int major = 0, minor = 0;
 };
 
 DeviceState* state(int device) {
@@ -40,6 +42,9 @@ void load_info(int device, DeviceState* s) {
     if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
       s->name = prop.name;
       s->sms = prop.multiProcessorCount > 0 ? prop.multiProcessorCount : 1;
+      s->total_memory = prop.totalGlobalMem;
+      s->major = prop.major;
+      s->minor = prop.minor;
     } else {
       cudaGetLastError();
       s->name = "NVIDIA GPU";
@@ -289,6 +294,14 @@ const char* device_name(int device) {
   return s->name.c_str();
 }
 
+OarStatus device_properties(int device, OarDeviceProperties* out) {
+  DeviceState* s = state(device);
+  if (!s || !out) return OAR_STATUS_ERROR;
+  load_info(device, s);
+  *out = {s->name.c_str(), s->total_memory, s->major, s->minor, s->sms};
+  return OAR_STATUS_OK;
+}
+
 }  // namespace
 
 const OarDeviceInterface* device_interface() {
@@ -321,6 +334,7 @@ const OarDeviceInterface* device_interface() {
     d.synchronize_device = synchronize_device;
     d.memory_info = memory_info;
     d.device_name = device_name;
+    d.device_properties = device_properties;
     return d;
   }();
   return &iface;

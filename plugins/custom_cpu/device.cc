@@ -381,6 +381,13 @@ OarStatus memory_info(int device, size_t* free_bytes, size_t* total_bytes) {
 
 const char* device_name(int) { return "custom_cpu (oar test device: host threads and memory)"; }
 
+OarStatus device_properties(int device, OarDeviceProperties* out) {
+  if (!usable(device, "device_properties") || out == nullptr) return OAR_STATUS_ERROR;
+  // A host device: no compute capability; its "multiprocessors" are its worker threads (one).
+  *out = {device_name(device), static_cast<size_t>(DeviceMemory::kTotalBytes), 0, 0, 1};
+  return OAR_STATUS_OK;
+}
+
 OarDeviceInterface make_interface() {
   OarDeviceInterface d{};
   d.abi_version = OAR_DEVICE_ABI_VERSION;
@@ -409,6 +416,7 @@ OarDeviceInterface make_interface() {
   d.synchronize_device = synchronize_device;
   d.memory_info = memory_info;
   d.device_name = device_name;
+  d.device_properties = device_properties;
   return d;
 }
 

@@ -118,6 +118,14 @@ void bind_device(nb::module_& m) {
     auto [b, id] = device_of(place, "get_device_name");
     return b->api.device_name ? b->api.device_name(id) : b->name;
   });
+  m.def("_device_properties", [](const std::string& place) {
+    auto [b, id] = device_of(place, "get_device_properties");
+    OarDeviceProperties p{};
+    if (b->api.device_properties == nullptr || b->api.device_properties(id, &p) != OAR_STATUS_OK)
+      OAR_THROW(Unimplemented, "get_device_properties: the ", b->name, " backend does not report properties");
+    return nb::make_tuple(p.name ? std::string(p.name) : b->name, p.major, p.minor,
+                          static_cast<uint64_t>(p.total_memory), p.multi_processor_count);
+  });
   m.def("_load_custom_device", [](const std::string& path) { device::load_plugin(path); });
   m.def("_synchronize", [](const std::string& place) {
     device::synchronize(parse_place(place, "synchronize"));

@@ -783,3 +783,16 @@ def test_rnn_layers_train_on_the_device_match_cpu(cls, kw, lengths):
 
     for d, h in zip(run(oar.CustomPlace("custom_cpu", 0)), run(oar.CPUPlace())):
         np.testing.assert_allclose(d, h, rtol=1e-4, atol=1e-5)
+
+
+def test_device_properties_through_the_abi():
+    # custom_cpu reports its properties through the ABI's device_properties; the CUDA module's
+    # names need a GPU and say so, as Paddle's CPU build does.
+    from oar import _C
+    name, major, minor, total, sms = _C._device_properties("custom_cpu:0")
+    assert name.startswith("custom_cpu")
+    assert (major, minor) == (0, 0) and total == 8 << 30 and sms == 1
+    if oar.device.cuda.device_count() == 0:
+        for fn in ("get_device_properties", "get_device_capability", "get_device_name"):
+            with pytest.raises(ValueError, match="needs a GPU"):
+                getattr(oar.device.cuda, fn)()

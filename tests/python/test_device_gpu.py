@@ -145,6 +145,13 @@ def test_dataloader_batches_arrive_on_the_gpu():
     np.testing.assert_array_equal(batches[1][1].numpy(), [4, 5, 6, 7])
 
 
+def test_device_properties():
+    p = oar.device.cuda.get_device_properties()
+    assert p.name == oar.device.cuda.get_device_name() and p.total_memory > 1 << 30
+    assert oar.device.cuda.get_device_capability() == (p.major, p.minor) and p.major >= 7
+    assert p.multi_processor_count > 0 and repr(p).startswith("_gpuDeviceProperties(name=")
+
+
 def test_streams_events_and_memory_statistics():
     oar.device.synchronize()
     before = oar.device.cuda.memory_allocated()

@@ -57,5 +57,40 @@ def mem_get_info(device=None):
     return _C._memory_info(_gpu("mem_get_info", device))
 
 
+def _require_gpu(fn):
+    if device_count() == 0:  # Paddle's CPU-only build raises the same way
+        raise ValueError(f"The API oar.device.cuda.{fn} needs a GPU: none is present (oar's CUDA backend "
+                         "found no device)")
+
+
 def get_device_name(device=None):
+    """The GPU's name, e.g. 'NVIDIA H200'."""
+    _require_gpu("get_device_name")
     return _C._device_name(_gpu("get_device_name", device))
+
+
+class _gpuDeviceProperties:
+    """What get_device_properties returns (Paddle's _gpuDeviceProperties): name, major, minor,
+    total_memory (bytes), multi_processor_count."""
+
+    def __init__(self, name, major, minor, total_memory, multi_processor_count):
+        self.name, self.major, self.minor = name, major, minor
+        self.total_memory, self.multi_processor_count = total_memory, multi_processor_count
+
+    def __repr__(self):
+        return (f"_gpuDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // (1024 * 1024)}MB, "
+                f"multi_processor_count={self.multi_processor_count})")
+
+
+def get_device_properties(device=None):
+    """The GPU's properties: name, compute capability (major, minor), total memory and
+    multiprocessor count."""
+    _require_gpu("get_device_properties")
+    return _gpuDeviceProperties(*_C._device_properties(_gpu("get_device_properties", device)))
+
+
+def get_device_capability(device=None):
+    """The GPU's compute capability as (major, minor), e.g. (9, 0) for an H100/H200."""
+    p = get_device_properties(device)
+    return p.major, p.minor
