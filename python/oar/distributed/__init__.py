@@ -8,8 +8,11 @@ from .collective import (ReduceOp, Group, init_parallel_env, is_initialized, get
 from .parallel import DataParallel
 from .parallel_env import ParallelEnv
 from .spawn import spawn  # the function, as paddle.distributed.spawn
+from . import fleet, sharding  # noqa: E402  (paddle.distributed.fleet, paddle.distributed.sharding)
+from .fleet.base.topology import ParallelMode
 
 __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
            "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
            "all_gather_object", "broadcast_object_list", "reduce_scatter", "scatter", "gather", "alltoall",
-           "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait", "spawn"]
+           "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait", "spawn", "fleet", "sharding",
+           "ParallelMode"]

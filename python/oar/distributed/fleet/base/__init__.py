@@ -1,0 +1,1 @@
+"""fleet.base: DistributedStrategy and the hybrid-parallel topology."""
