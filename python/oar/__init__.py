@@ -160,7 +160,7 @@ from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, m
 # Paddle re-exports the device choice at the top level (paddle.set_device is paddle.device.set_device).
 from .device import (  # noqa: E402,F401
     set_device, get_device, set_default_device, device_guard, Event, Stream,
-    is_compiled_with_custom_device, is_compiled_with_ipu, is_compiled_with_xpu)
+    is_compiled_with_custom_device, is_compiled_with_ipu, is_compiled_with_xpu, is_compiled_with_distribute)
 from . import static, jit, inference, vision, distributed  # noqa: E402,F401
 from .distributed import DataParallel  # noqa: E402,F401
 from . import tensor  # noqa: E402,F401

@@ -112,7 +112,8 @@ def is_compiled_with_cinn():
 
 
 def is_compiled_with_distribute():
-    return False
+    """Whether oar was built with its collective engine (Gloo): oar.distributed can run."""
+    return bool(_C._dist.available)
 
 
 def device_count(device_type=None):
