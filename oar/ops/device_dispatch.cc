@@ -138,9 +138,9 @@ void launch(const char* op, const Place& place, const std::vector<Tensor>& input
                            : "; it has kernels for " + have,
               ". Run this op on the CPU (Tensor.cpu()) or use a supported dtype");
   }
-  // Nothing to write (every output is empty): no kernel call, as on the host.
+  // Nothing to write (every output is empty or absent): no kernel call, as on the host.
   bool all_empty = !outputs.empty();
-  for (const Tensor& t : outputs) all_empty = all_empty && t.numel() == 0;
+  for (const Tensor& t : outputs) all_empty = all_empty && (!t.defined() || t.numel() == 0);
   if (all_empty) return;
   // Host inputs move to the device first (Paddle's data transform).
   std::vector<Tensor> on_device;

@@ -1200,6 +1200,269 @@ void test_random() {
   }
 }
 
+// ---- normalisation gradients (norm_grad.cu) ---------------------------------------------------
+// layer_norm_grad and batch_norm_grad against the formulas of oar's host kernels evaluated here
+// in double from the stored inputs (plugins/custom_cpu/norm_grad_test.cc compares custom_cpu with
+// the host kernels themselves). Tolerances scale with the magnitude of the terms summed, since
+// the kernels round some products and the means to the dtype, as the host does.
+
+// Compares out with want, allowing atol + rtol * |want| + 2 * rtol * mag per element.
+void expect_scaled(const std::string& name, const Tensor& out, const std::vector<double>& want,
+                   const std::vector<double>& mag, Tol t) {
+  if (out.storage.size() != want.size()) {
+    report(false, name, "size " + std::to_string(out.storage.size()) + " vs " + std::to_string(want.size()));
+    return;
+  }
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double err = std::fabs(out.storage[i] - want[i]);
+    if (!(err <= t.atol + t.rtol * std::fabs(want[i]) + 2 * t.rtol * mag[i]) && !bad++) first = i;
+  }
+  char detail[200] = "";
+  if (bad)
+    std::snprintf(detail, sizeof detail, "%zu of %zu differ; first at %zu: got %.9g want %.9g", bad,
+                  want.size(), first, out.storage[first], want[first]);
+  report(bad == 0, name, detail);
+}
+
+OarTensor absent_tensor() {
+  OarTensor t{};
+  t.ndim = -1;
+  return t;
+}
+
+// x as a row-major [shape] view: contiguous, or (strided) with its last two dims swapped in memory.
+Tensor norm_input(int dt, const Shape& shape, bool strided, const Gen& gen) {
+  if (!strided || shape.size() < 2) return make(dt, shape, gen);
+  std::vector<int> perm(shape.size());
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int>(i);
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  return make_permuted(dt, shape, perm, gen);
+}
+
+// Elements of a view in row-major order.
+std::vector<double> logical_values(const Tensor& t) {
+  std::vector<double> v;
+  v.reserve(static_cast<size_t>(t.numel()));
+  for_each_index(t.shape, [&](const Shape& i) { v.push_back(t.at(i)); });
+  return v;
+}
+
+struct BnGradCase {
+  Shape shape;
+  int64_t axis;
+  bool weight, batch_stats, strided;
+  int want;  // bits: 1 dx, 2 dweight, 4 dbias
+};
+
+void bn_grad_case(const BnGradCase& c, int dt) {
+  const int nd = static_cast<int>(c.shape.size());
+  const int64_t ax = c.axis < 0 ? c.axis + nd : c.axis;
+  int64_t outer = 1, C = c.shape[ax], inner = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (d < ax) outer *= c.shape[d];
+    else if (d > ax) inner *= c.shape[d];
+  }
+  const int64_t count = outer * inner;
+  Tensor x = norm_input(dt, c.shape, c.strided, uniform(-2, 3));
+  Tensor g = norm_input(dt, c.shape, c.strided, uniform(-1, 1));
+  Tensor w = make(dt, {C}, uniform(0.5, 1.5));
+  const std::vector<double> xv = logical_values(x), gv = logical_values(g);
+  auto at = [&](int64_t o, int64_t ch, int64_t i) { return static_cast<size_t>((o * C + ch) * inner + i); };
+  std::vector<double> mv(C), rv(C);
+  for (int64_t ch = 0; ch < C; ++ch) {
+    if (c.batch_stats && count > 0) {
+      double s = 0, q = 0;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) s += xv[at(o, ch, i)];
+      const double m = s / count;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) q += (xv[at(o, ch, i)] - m) * (xv[at(o, ch, i)] - m);
+      mv[ch] = m;
+      rv[ch] = 1 / std::sqrt(q / count + 1e-5);
+    } else {
+      mv[ch] = uniform(-0.5, 0.5)();
+      rv[ch] = uniform(0.5, 2.0)();
+    }
+  }
+  size_t k = 0;
+  Tensor mean = make(dt, {C}, [&] { return mv[k++]; });
+  k = 0;
+  Tensor rstd = make(dt, {C}, [&] { return rv[k++]; });
+  Tensor dx = make(dt, c.shape, constant(7)), dw = make(dt, {C}, constant(7)), db = make(dt, {C}, constant(7));
+  // The reference, from the stored (quantized) statistics.
+  std::vector<double> sg(C, 0), sgh(C, 0), mag_s(C, 0), mag_h(C, 0);
+  auto h_of = [&](double xval, int64_t ch) { return (xval - mean.storage[ch]) * rstd.storage[ch]; };
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t ch = 0; ch < C; ++ch)
+      for (int64_t i = 0; i < inner; ++i) {
+        const double gg = gv[at(o, ch, i)], h = h_of(xv[at(o, ch, i)], ch);
+        sg[ch] += gg;
+        sgh[ch] += gg * h;
+        mag_s[ch] += std::fabs(gg);
+        mag_h[ch] += std::fabs(gg * h);
+      }
+  std::vector<double> want_dx(static_cast<size_t>(x.numel())), mag_dx(want_dx.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t ch = 0; ch < C; ++ch) {
+      const double kk = rstd.storage[ch] * (c.weight ? w.storage[ch] : 1.0);
+      const double mg = c.batch_stats ? sg[ch] / count : 0, mgh = c.batch_stats ? sgh[ch] / count : 0;
+      for (int64_t i = 0; i < inner; ++i) {
+        const double gg = gv[at(o, ch, i)], h = h_of(xv[at(o, ch, i)], ch);
+        want_dx[at(o, ch, i)] = kk * (gg - mg - h * mgh);
+        mag_dx[at(o, ch, i)] = std::fabs(kk) * (std::fabs(gg) + std::fabs(mg) + std::fabs(h * mgh));
+      }
+    }
+  Attrs a;
+  a.boolean("use_batch_stats", c.batch_stats).add("channel_axis", OAR_ATTR_INT, c.axis);
+  std::string shape = "[";
+  for (size_t d = 0; d < c.shape.size(); ++d) shape += (d ? "," : "") + std::to_string(c.shape[d]);
+  char name[200];
+  std::snprintf(name, sizeof name, "batch_norm_grad %s %s] axis=%lld weight=%d stats=%d strided=%d want=%d",
+                abi::dname(dt), shape.c_str(), static_cast<long long>(c.axis), c.weight, c.batch_stats,
+                c.strided, c.want);
+  const abi::Call call = abi::call(*R, "batch_norm_grad", dt,
+                                   {x.view(), c.weight ? w.view() : absent_tensor(), mean.view(), rstd.view(), g.view()},
+                                   {c.want & 1 ? dx.view() : absent_tensor(), c.want & 2 ? dw.view() : absent_tensor(),
+                                    c.want & 4 ? db.view() : absent_tensor()},
+                                   a);
+  if (expect_call(name, call)) {
+    const Tol t = tol_of(dt);
+    if (c.want & 1) {
+      abi::download(*R, dx);
+      expect_scaled(std::string(name) + " dx", dx, want_dx, mag_dx, t);
+    }
+    if (c.want & 2) {
+      abi::download(*R, dw);
+      expect_scaled(std::string(name) + " dweight", dw, sgh, mag_h, t);
+    }
+    if (c.want & 4) {
+      abi::download(*R, db);
+      expect_scaled(std::string(name) + " dbias", db, sg, mag_s, t);
+    }
+  }
+  free_all({&x, &g, &w, &mean, &rstd, &dx, &dw, &db});
+}
+
+struct LnGradCase {
+  Shape shape;
+  int64_t begin;
+  bool weight, strided;
+  int want;
+};
+
+void ln_grad_case(const LnGradCase& c, int dt) {
+  int64_t rows = 1, n = 1;
+  for (size_t d = 0; d < c.shape.size(); ++d) (static_cast<int64_t>(d) < c.begin ? rows : n) *= c.shape[d];
+  Tensor x = norm_input(dt, c.shape, c.strided, uniform(-2, 3));
+  Tensor g = norm_input(dt, c.shape, c.strided, uniform(-1, 1));
+  Tensor w = make(dt, {n}, uniform(0.5, 1.5));
+  const std::vector<double> xv = logical_values(x), gv = logical_values(g);
+  std::vector<double> mv(rows), rv(rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    double s = 0, q = 0;
+    for (int64_t i = 0; i < n; ++i) s += xv[r * n + i];
+    const double m = n ? s / n : 0;
+    for (int64_t i = 0; i < n; ++i) q += (xv[r * n + i] - m) * (xv[r * n + i] - m);
+    mv[r] = m;
+    rv[r] = 1 / std::sqrt((n ? q / n : 0) + 1e-5);
+  }
+  size_t k = 0;
+  Tensor mean = make(dt, {rows}, [&] { return mv[k++]; });
+  k = 0;
+  Tensor rstd = make(dt, {rows}, [&] { return rv[k++]; });
+  Tensor dx = make(dt, c.shape, constant(7)), dw = make(dt, {n}, constant(7)), db = make(dt, {n}, constant(7));
+  std::vector<double> want_dx(static_cast<size_t>(rows * n)), mag_dx(want_dx.size());
+  std::vector<double> sw(n, 0), sb(n, 0), mag_w(n, 0), mag_b(n, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    double sg = 0, sgh = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double gg = gv[r * n + i], h = (xv[r * n + i] - mean.storage[r]) * rstd.storage[r];
+      const double gw = gg * (c.weight ? w.storage[i] : 1.0);
+      sg += gw;
+      sgh += gw * h;
+      sw[i] += gg * h;
+      sb[i] += gg;
+      mag_w[i] += std::fabs(gg * h);
+      mag_b[i] += std::fabs(gg);
+    }
+    const double mg = sg / n, mgh = sgh / n, s = rstd.storage[r];
+    for (int64_t i = 0; i < n; ++i) {
+      const double gg = gv[r * n + i], h = (xv[r * n + i] - mean.storage[r]) * s;
+      const double gw = gg * (c.weight ? w.storage[i] : 1.0);
+      want_dx[r * n + i] = s * (gw - mg - h * mgh);
+      mag_dx[r * n + i] = std::fabs(s) * (std::fabs(gw) + std::fabs(mg) + std::fabs(h * mgh));
+    }
+  }
+  Attrs a;
+  a.add("begin_norm_axis", OAR_ATTR_INT, c.begin);
+  std::string shape = "[";
+  for (size_t d = 0; d < c.shape.size(); ++d) shape += (d ? "," : "") + std::to_string(c.shape[d]);
+  char name[200];
+  std::snprintf(name, sizeof name, "layer_norm_grad %s %s] begin=%lld weight=%d strided=%d want=%d",
+                abi::dname(dt), shape.c_str(), static_cast<long long>(c.begin), c.weight, c.strided, c.want);
+  const bool want_w = (c.want & 2) && c.weight;
+  const abi::Call call = abi::call(*R, "layer_norm_grad", dt,
+                                   {x.view(), c.weight ? w.view() : absent_tensor(), mean.view(), rstd.view(), g.view()},
+                                   {c.want & 1 ? dx.view() : absent_tensor(), want_w ? dw.view() : absent_tensor(),
+                                    c.want & 4 ? db.view() : absent_tensor()},
+                                   a);
+  if (expect_call(name, call)) {
+    const Tol t = tol_of(dt);
+    if (c.want & 1) {
+      abi::download(*R, dx);
+      expect_scaled(std::string(name) + " dx", dx, want_dx, mag_dx, t);
+    }
+    if (want_w) {
+      abi::download(*R, dw);
+      expect_scaled(std::string(name) + " dweight", dw, sw, mag_w, t);  // 0 with no rows
+    }
+    if (c.want & 4) {
+      abi::download(*R, db);
+      expect_scaled(std::string(name) + " dbias", db, sb, mag_b, t);
+    }
+  }
+  free_all({&x, &g, &w, &mean, &rstd, &dx, &dw, &db});
+}
+
+void test_norm_grad() {
+  for (int dt : {OAR_FLOAT32, OAR_FLOAT64}) {
+    for (bool stats : {true, false})
+      for (bool weight : {true, false}) {
+        bn_grad_case({{4, 3, 5, 6}, 1, weight, stats, false, 7}, dt);   // NCHW
+        bn_grad_case({{4, 5, 6, 3}, -1, weight, stats, false, 7}, dt);  // NHWC
+        bn_grad_case({{16, 7}, 1, weight, stats, false, 7}, dt);        // [N, C]
+      }
+    for (int want : {1, 6, 2, 4}) {
+      bn_grad_case({{4, 3, 5, 6}, 1, true, true, false, want}, dt);
+      bn_grad_case({{4, 5, 6, 3}, 3, true, true, false, want}, dt);
+    }
+    for (bool stats : {true, false}) {
+      bn_grad_case({{2, 3, 4, 5}, 2, true, stats, false, 7}, dt);    // a middle axis
+      bn_grad_case({{3, 6, 7}, 1, true, stats, true, 7}, dt);        // strided x and out_grad
+      bn_grad_case({{3, 7, 6}, 2, false, stats, true, 7}, dt);       // strided, channel-last
+      bn_grad_case({{0, 4, 3}, 1, true, stats, false, 7}, dt);       // empty batch: dweight, dbias 0
+      bn_grad_case({{0, 4}, -1, true, stats, false, 6}, dt);
+      bn_grad_case({{32, 4, 40, 40}, 1, true, stats, false, 7}, dt);  // several splits per channel
+      bn_grad_case({{3000, 5}, -1, true, stats, false, 7}, dt);      // several row chunks
+      bn_grad_case({{9, 70, 11, 13}, 1, true, stats, false, 7}, dt);
+    }
+    for (bool weight : {true, false})
+      for (int want : {7, 1, 6}) {
+        ln_grad_case({{4, 5, 6}, 2, weight, false, want}, dt);
+        ln_grad_case({{4, 5, 6}, 1, weight, false, want}, dt);
+        ln_grad_case({{3, 70}, 1, weight, false, want}, dt);
+      }
+    ln_grad_case({{2, 3, 8}, 2, true, true, 7}, dt);   // strided x and out_grad
+    ln_grad_case({{0, 8}, 1, true, false, 7}, dt);     // no rows: dweight, dbias 0
+    ln_grad_case({{5, 0}, 1, true, false, 7}, dt);     // empty rows
+    ln_grad_case({{6, 2000}, 1, true, false, 7}, dt);  // a block per row
+    ln_grad_case({{37, 768}, 1, true, false, 7}, dt);
+    ln_grad_case({{3000, 40}, 1, true, false, 7}, dt);  // several row chunks
+    ln_grad_case({{4, 3}, 0, true, false, 7}, dt);     // one row of everything
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1218,7 +1481,8 @@ int main(int argc, char** argv) {
       {"copy/full/where", test_copy_ops}, {"reduce", test_reduce},
       {"matmul", test_matmul},
       {"convolution (cuDNN and im2col)", test_conv},
-      {"random", test_random}};
+      {"random", test_random},
+      {"normalisation gradients", test_norm_grad}};
   for (const auto& [name, fn] : families) {
     const int before = g_failures;
     const auto t = std::chrono::steady_clock::now();

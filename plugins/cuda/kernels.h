@@ -178,6 +178,11 @@ OarStatus k_affine_grid_base(const OarKernelContext* ctx);
 OarStatus k_rnn_layer(const OarKernelContext* ctx);
 OarStatus k_rnn_layer_grad(const OarKernelContext* ctx);
 
+// norm_grad.cu: the fused normalisation gradients (kernels::layer_norm_grad / batch_norm_grad's
+// arguments; plugins/custom_cpu/norm_grad.cc is the reference), float32 and float64.
+OarStatus k_layer_norm_grad(const OarKernelContext* ctx);  // x, weight?, mean, rstd, out_grad; begin_norm_axis
+OarStatus k_batch_norm_grad(const OarKernelContext* ctx);  // x, weight?, saved_mean, saved_rstd, out_grad; use_batch_stats, channel_axis
+
 // random.cu: random draws with the bits of oar's host kernels (seed, offset INT attributes).
 OarStatus k_random_uniform(const OarKernelContext* ctx);       // low, high -> float out
 OarStatus k_random_normal(const OarKernelContext* ctx);        // mean, std -> float out

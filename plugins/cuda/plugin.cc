@@ -192,6 +192,9 @@ const Entry kKernels[] = {
     // rnn.cu: float32 and float64, as the host
     {"rnn_layer", k_rnn_layer, kF32F64},
     {"rnn_layer_grad", k_rnn_layer_grad, kF32F64},
+    // norm_grad.cu: fused normalisation gradients (dtypes as the forwards')
+    {"layer_norm_grad", k_layer_norm_grad, kF32F64},
+    {"batch_norm_grad", k_batch_norm_grad, kF32F64},
     // random.cu: random draws (keyed by the output's dtype; bernoulli by p's)
     {"random_uniform", k_random_uniform, kFloat},
     {"random_normal", k_random_normal, kFloat},

@@ -185,6 +185,9 @@ const KernelRow kKernels[] = {
     {"sdpa_core", sdpa_core_kernel, kFloats},
     // rnn_grad.cc
     {"rnn_layer_grad", rnn_layer_grad_kernel, kFloats},
+    // norm_grad.cc: fused normalisation gradients
+    {"layer_norm_grad", layer_norm_grad_kernel, kFloats},
+    {"batch_norm_grad", batch_norm_grad_kernel, kFloats},
     // random.cc: random draws (registered under the output's dtype; bernoulli under p's)
     {"random_uniform", random_uniform_kernel, kFloatsH},
     {"random_normal", random_normal_kernel, kFloatsH},

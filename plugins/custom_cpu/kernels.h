@@ -122,6 +122,10 @@ OarStatus sdpa_core_kernel(const OarKernelContext* ctx);  // {q, k, v[, mask]}, 
 
 // rnn_grad.cc: one recurrent layer, backward through time (kernels::rnn_layer_grad's arguments).
 OarStatus rnn_layer_grad_kernel(const OarKernelContext* ctx);  // x, weights, biases?, lengths?, weight_ho?, out, reserve, grads? -> 8 gradients?
+// norm_grad.cc: the fused normalisation gradients (kernels::layer_norm_grad / batch_norm_grad's
+// arguments), float32/float64; outputs dx, dweight, dbias (unwanted ones absent).
+OarStatus layer_norm_grad_kernel(const OarKernelContext* ctx);  // x, weight?, mean, rstd, out_grad; begin_norm_axis
+OarStatus batch_norm_grad_kernel(const OarKernelContext* ctx);  // x, weight?, saved_mean, saved_rstd, out_grad; use_batch_stats, channel_axis
 // random.cc: draws with the bits of oar's host kernels; seed, offset (INT) on each; no inputs
 // but bernoulli's p.
 OarStatus random_uniform_kernel(const OarKernelContext* ctx);       // low, high -> float out

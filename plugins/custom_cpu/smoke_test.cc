@@ -635,6 +635,13 @@ void check_every_kernel(OarStream s) {
               empty(dt, {1, 1}), empty(dt, {1, 1}), empty(dt, {1, 1})};
       attrs = {attr_string("mode", "LSTM")};
     }
+    else if (op == "layer_norm_grad" || op == "batch_norm_grad") {  // norm_grad.cc
+      // x [2, 3], weight, mean and rstd (2 rows / 3 channels), out_grad -> dx, dweight, dbias
+      const int64_t stats = op == "layer_norm_grad" ? 2 : 3;
+      ins = {in({2, 3}, dt), in({3}, dt), in({stats}, dt), in({stats}, dt), in({2, 3}, dt)};
+      outs = {empty(dt, {2, 3}), empty(dt, {3}), empty(dt, {3})};
+      attrs = {attr_int("begin_norm_axis", 1), attr_bool("use_batch_stats", true), attr_int("channel_axis", 1)};
+    }
     else if (op == "sdpa_core") {
       ins = {in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt), in({1, 2, 1, 3}, dt)};  // dmask not passed: absent
       outs = {empty(dt, {1, 2, 1, 3}), empty(dt, {1, 1, 2, 2})};

@@ -796,3 +796,159 @@ def test_device_properties_through_the_abi():
         for fn in ("get_device_properties", "get_device_capability", "get_device_name"):
             with pytest.raises(ValueError, match="needs a GPU"):
                 getattr(oar.device.cuda, fn)()
+
+
+# ---- fused normalisation gradients (plugins/custom_cpu/norm_grad.cc) --------------------------
+
+def _bn_grad_reference(x, w, m, r, g, use_batch_stats, axis):
+    """batch_norm_grad in float64: (dx, dweight, dbias) with the given saved statistics."""
+    axis = axis % x.ndim
+    red = tuple(d for d in range(x.ndim) if d != axis)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    x, g = x.astype(np.float64), g.astype(np.float64)
+    m, r = m.astype(np.float64).reshape(shape), r.astype(np.float64).reshape(shape)
+    h = (x - m) * r
+    sg, sgh = g.sum(axis=red), (g * h).sum(axis=red)
+    k = r * (1.0 if w is None else w.astype(np.float64).reshape(shape))
+    if use_batch_stats and x.size:
+        count = x.size // x.shape[axis]
+        dx = k * (g - sg.reshape(shape) / count - h * sgh.reshape(shape) / count)
+    else:
+        dx = k * g
+    return dx, sgh, sg
+
+
+def _ln_grad_reference(x, w, m, r, g, begin):
+    """layer_norm_grad in float64."""
+    rows, n = int(np.prod(x.shape[:begin])), int(np.prod(x.shape[begin:]))
+    x2 = x.astype(np.float64).reshape(rows, n)
+    g2 = g.astype(np.float64).reshape(rows, n)
+    h = (x2 - m.astype(np.float64)[:, None]) * r.astype(np.float64)[:, None]
+    gw = g2 * (1.0 if w is None else w.astype(np.float64).reshape(1, -1))
+    dx = r.astype(np.float64)[:, None] * (gw - gw.mean(1, keepdims=True) - h * (gw * h).mean(1, keepdims=True))
+    return dx.reshape(x.shape), (g2 * h).sum(0), g2.sum(0)
+
+
+def _launch_norm_grad(op, dtype, ins, attrs, out_shapes):
+    dev = [None if a is None else on_dev(a.astype(dtype)) for a in ins]
+    outs = [oar.empty(list(s), dtype=dtype).to(DEV) for s in out_shapes]
+    oar._C._launch_kernel(op, dev, attrs, outs)
+    return [o.numpy() for o in outs]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((4, 3, 5, 6), 1), ((4, 5, 6, 3), -1), ((16, 7), 1), ((2, 3, 4, 5), 2),
+                                        ((0, 4, 3), 1)])
+@pytest.mark.parametrize("weight", [True, False])
+@pytest.mark.parametrize("use_batch_stats", [True, False])
+def test_batch_norm_grad_kernel_matches_a_reference(dtype, shape, axis, weight, use_batch_stats):
+    # The fused kernel the batch_norm gradient launches on a device, called directly.
+    rng = np.random.default_rng(12)
+    C = shape[axis]
+    x = rng.uniform(-2, 3, shape).astype(dtype)
+    g = rng.uniform(-1, 1, shape).astype(dtype)
+    w = rng.uniform(0.5, 1.5, (C,)).astype(dtype) if weight else None
+    red = tuple(d for d in range(len(shape)) if d != axis % len(shape))
+    if use_batch_stats and x.size:
+        m = x.astype(np.float64).mean(axis=red)
+        r = 1 / np.sqrt(x.astype(np.float64).var(axis=red) + 1e-5)
+    else:
+        m, r = rng.uniform(-0.5, 0.5, (C,)), rng.uniform(0.5, 2.0, (C,))
+    m, r = m.astype(dtype), r.astype(dtype)
+    got = _launch_norm_grad("batch_norm_grad", dtype, [x, w, m, r, g],
+                            {"use_batch_stats": use_batch_stats, "channel_axis": axis}, [shape, (C,), (C,)])
+    want = _bn_grad_reference(x, w, m, r, g, use_batch_stats, axis)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-11, atol=1e-11)
+    for name, a, b in zip(["dx", "dweight", "dbias"], got, want):
+        np.testing.assert_allclose(a, b, err_msg=name, **tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,begin", [((4, 5, 6), 2), ((4, 5, 6), 1), ((3, 700), 1), ((0, 8), 1)])
+@pytest.mark.parametrize("weight", [True, False])
+def test_layer_norm_grad_kernel_matches_a_reference(dtype, shape, begin, weight):
+    rng = np.random.default_rng(13)
+    rows, n = int(np.prod(shape[:begin])), int(np.prod(shape[begin:]))
+    x = rng.uniform(-2, 3, shape).astype(dtype)
+    g = rng.uniform(-1, 1, shape).astype(dtype)
+    w = rng.uniform(0.5, 1.5, (n,)).astype(dtype) if weight else None
+    x2 = x.astype(np.float64).reshape(rows, n)
+    m = x2.mean(1).astype(dtype)
+    r = (1 / np.sqrt(x2.var(1) + 1e-5)).astype(dtype)
+    got = _launch_norm_grad("layer_norm_grad", dtype, [x, w, m, r, g], {"begin_norm_axis": begin},
+                            [shape, (n,), (n,)])
+    want = _ln_grad_reference(x, w, m, r, g, begin)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype == "float32" else dict(rtol=1e-11, atol=1e-11)
+    for name, a, b in zip(["dx", "dweight", "dbias"], got, want):
+        np.testing.assert_allclose(a, b, err_msg=name, **tol)  # no rows: dweight, dbias 0
+
+
+def test_norm_grad_kernels_leave_unwanted_outputs_absent():
+    rng = np.random.default_rng(14)
+    x, g = rng.standard_normal((6, 4, 3)).astype(np.float32), rng.standard_normal((6, 4, 3)).astype(np.float32)
+    m, r = np.zeros(4, np.float32), np.ones(4, np.float32)
+    dx = oar.empty([6, 4, 3], dtype="float32").to(DEV)
+    oar._C._launch_kernel("batch_norm_grad", [on_dev(x), None, on_dev(m), on_dev(r), on_dev(g)],
+                          {"use_batch_stats": True, "channel_axis": 1}, [dx, None, None])
+    want = _bn_grad_reference(x, None, m, r, g, True, 1)[0]
+    np.testing.assert_allclose(dx.numpy(), want, rtol=1e-5, atol=1e-5)
+    lm, lr = np.zeros(6, np.float32), np.ones(6, np.float32)
+    dx = oar.empty([6, 4, 3], dtype="float32").to(DEV)
+    db = oar.empty([12], dtype="float32").to(DEV)
+    oar._C._launch_kernel("layer_norm_grad", [on_dev(x), None, on_dev(lm), on_dev(lr), on_dev(g)],
+                          {"begin_norm_axis": 1}, [dx, None, db])
+    want = _ln_grad_reference(x, None, lm, lr, g, 1)
+    np.testing.assert_allclose(dx.numpy(), want[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(db.numpy(), want[2], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layer,args,kw,shape", [
+    ("BatchNorm1D", (4,), {}, (8, 4)),
+    ("BatchNorm1D", (4,), {}, (8, 4, 6)),
+    ("BatchNorm2D", (3,), {}, (6, 3, 5, 4)),
+    ("BatchNorm2D", (3,), {"data_format": "NHWC"}, (6, 5, 4, 3)),
+    ("BatchNorm2D", (3,), {"weight_attr": False, "bias_attr": False}, (6, 3, 5, 4)),
+    ("LayerNorm", (6,), {}, (4, 5, 6)),
+    ("LayerNorm", ([5, 6],), {}, (4, 5, 6)),
+    ("LayerNorm", (6,), {"elementwise_affine": False}, (4, 5, 6)),
+])
+def test_norm_layers_train_on_the_device_match_cpu(dtype, layer, args, kw, shape):
+    # The gradients of batch_norm and layer_norm on a device: the backend's fused
+    # batch_norm_grad / layer_norm_grad kernels when it has them (else the same gradient
+    # written with ops), against the host kernels; training steps (one with no gradient for x),
+    # then an evaluation-mode backward (the running statistics: use_batch_stats false).
+    rng = np.random.default_rng(15)
+    xs = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
+    cs = rng.standard_normal(shape).astype(dtype)  # y.sum() would give a zero dx
+
+    def run(place):
+        oar.seed(4)
+        net = getattr(oar.nn, layer)(*args, **kw)
+        net.to(place)
+        if dtype == "float64":
+            net.to(dtype="float64")
+        opt = oar.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())
+        c = oar.to_tensor(cs, place=place)
+        affine = any(not p.stop_gradient for p in net.parameters())
+        res = []
+        for step in range(3):
+            if step == 2 and layer != "LayerNorm":
+                net.eval()
+            x = oar.to_tensor(xs, place=place, stop_gradient=step == 1 and affine)  # no dx wanted
+            (net(x) * c).sum().backward()
+            if not x.stop_gradient:
+                assert x.grad.place == place
+                res.append(x.grad.numpy())
+            # copies: clear_grad zeroes the host gradients in place
+            res += [p.grad.numpy().copy() for p in net.parameters() if p.grad is not None]
+            opt.step()
+            opt.clear_grad()
+        return res + [p.numpy() for p in net.parameters()]
+
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == "float32" else dict(rtol=1e-10, atol=1e-10)
+    got, want = run(oar.CustomPlace("custom_cpu", 0)), run(oar.CPUPlace())
+    assert len(got) == len(want)
+    for d, h in zip(got, want):
+        np.testing.assert_allclose(d, h, **tol)

@@ -7,9 +7,22 @@
 #include "oar/kernels/cpu/norm.h"
 #include "oar/autograd/grad_mode.h"
 #include "oar/autograd/node.h"
+#include "oar/device/device_registry.h"
+#include "oar/ir/attribute.h"
+#include "oar/ops/device_dispatch.h"
 #endif
 
 namespace OAR_COMPOSITE_NAMESPACE {
+
+#ifndef OAR_SHAPE_ONLY
+namespace {
+// Whether x's device backend has the fused gradient kernel `op` for x's dtype (else the gradient
+// is written with ops).
+bool fused_grad_on_device(const char* op, const Tensor& x) {
+  return device::find_kernel(device::backend_of(x.place(), op), op, x.dtype()) != nullptr;
+}
+}  // namespace
+#endif
 
 Tensor layer_norm(const Tensor& x, const IntArray& normalized_shape, const Tensor& weight, const Tensor& bias,
                   double epsilon) {
@@ -35,10 +48,22 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_grad(const Tensor& x, const Tensor
   const Shape pshape =
       weight.defined() ? weight.shape() : Shape(x.shape().begin() + begin_norm_axis, x.shape().end());
   const bool differentiable = autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad});
+  if (!differentiable && !x.place().is_host() && fused_grad_on_device("layer_norm_grad", x)) {
+    // The backend's fused kernel, with kernels::layer_norm_grad's arguments (absent ones ndim
+    // -1; unwanted gradients absent).
+    const Place place = x.place();
+    Tensor dx = want_x ? Tensor::make(x.shape(), x.dtype(), place) : Tensor();
+    Tensor dw = want_weight && weight.defined() ? Tensor::make(weight.shape(), x.dtype(), place) : Tensor();
+    Tensor db = want_bias ? Tensor::make(pshape, x.dtype(), place) : Tensor();
+    if (dx.defined() || dw.defined() || db.defined())
+      ops::launch("layer_norm_grad", place, {x, weight, mean, rstd, out_grad},
+                  ir::AttributeMap{{"begin_norm_axis", ir::to_attribute(begin_norm_axis)}}, {dx, dw, db});
+    return {dx, dw, db};
+  }
   if (differentiable || !x.place().is_host()) {
     // create_graph=True: the same gradient written with differentiable ops (statistics
-    // recomputed from x), so that it can be differentiated again. A device has no kernel for the
-    // fused host one: the same ops, with the statistics the forward saved.
+    // recomputed from x), so that it can be differentiated again. A device without the fused
+    // kernel: the same ops, with the statistics the forward saved.
     const Tensor xr = reshape(x, {rows, n}), gr = reshape(out_grad, {rows, n});
     Tensor r, h;
     if (differentiable) {
@@ -79,10 +104,24 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_grad(const Tensor& x, const Tensor
     check_same_meta("batch_norm_grad", "out_grad", out_grad, fwd[0].shape, fwd[0].dtype);
   }
   const bool differentiable = autograd::grad_enabled() && autograd::any_requires_grad({&x, &weight, &out_grad});
+  if (!differentiable && !x.place().is_host() && fused_grad_on_device("batch_norm_grad", x)) {
+    // The backend's fused kernel, with kernels::batch_norm_grad's arguments (absent ones ndim
+    // -1; unwanted gradients absent).
+    const Place place = x.place();
+    Tensor dx = want_x ? Tensor::make(x.shape(), x.dtype(), place) : Tensor();
+    Tensor dw = want_weight ? Tensor::make(saved_mean.shape(), x.dtype(), place) : Tensor();
+    Tensor db = want_bias ? Tensor::make(saved_mean.shape(), x.dtype(), place) : Tensor();
+    if (dx.defined() || dw.defined() || db.defined())
+      ops::launch("batch_norm_grad", place, {x, weight, saved_mean, saved_rstd, out_grad},
+                  ir::AttributeMap{{"use_batch_stats", ir::to_attribute(use_batch_stats)},
+                                   {"channel_axis", ir::to_attribute(channel_axis)}},
+                  {dx, dw, db});
+    return {dx, dw, db};
+  }
   if (differentiable || !x.place().is_host()) {
     // create_graph=True: the same gradient written with differentiable ops (batch statistics
-    // recomputed from x), so that it can be differentiated again. A device has no kernel for the
-    // fused host one: the same ops, with the statistics the forward saved.
+    // recomputed from x), so that it can be differentiated again. A device without the fused
+    // kernel: the same ops, with the statistics the forward saved.
     const int64_t ax = channel_axis < 0 ? channel_axis + x.ndim() : channel_axis;
     int64_t outer = 1, inner = 1;
     const int64_t C = x.shape()[ax];
