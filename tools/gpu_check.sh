@@ -29,9 +29,11 @@ pack() {
   [[ -f $B/CMakeCache.txt ]] || { echo "run tools/run_main.sh first (it configures $B)" >&2; exit 1; }
   grep -q '^OAR_NATIVE:BOOL=OFF' $B/CMakeCache.txt || { echo "$B is built with OAR_NATIVE=ON: not portable" >&2; exit 1; }
   cmake -S . -B $B -DOAR_WITH_CUDA=ON -DOAR_CUDA_ARCHS=90 >/dev/null
-  cmake --build $B --target oar oar_cuda oar_tests bench_gpu oar_cuda_test oar_cuda_bench
+  cmake --build $B --target oar oar_cuda oar_tests bench_gpu oar_cuda_test oar_cuda_bench \
+    oar_rnn_grad_check oar_norm_grad_check
   rm -rf .gpu_check && mkdir -p .gpu_check/bundle/lib
-  local bins="$B/oar_tests $B/bench_gpu $B/plugins/cuda/oar_cuda_test $B/plugins/cuda/oar_cuda_bench"
+  local bins="$B/oar_tests $B/bench_gpu $B/plugins/cuda/oar_cuda_test $B/plugins/cuda/oar_cuda_bench
+    $B/oar_rnn_grad_check $B/oar_norm_grad_check"
   cp $bins .gpu_check/bundle/
   cp $B/liboar.so $B/liboar_cuda.so $B/liboar_custom_cpu.so .gpu_check/bundle/lib/
   # What the package install adds beside the extension (the tests check them): stubs, headers.
@@ -88,6 +90,10 @@ run() {
   timeout 300 "$b/oar_tests" --gtest_filter='GpuTest.*' || status=1
   echo; echo "==== bench/bench_gpu.cc: oar's op layer on the GPU ($(date +%T))"
   timeout 120 "$b/bench_gpu" || status=1
+  echo; echo "==== the CUDA plug-in against oar's host kernels (tests/plugin_checks) ($(date +%T))"
+  for check in rnn_grad norm_grad; do
+    timeout 120 "$b/oar_${check}_check" "$b/liboar_cuda.so" gpu 2>&1 | tail -5 || status=1
+  done
   echo; echo "==== oar._C for $(python3 --version) ($(date +%T))"
   wait $builder
   tail -5 "$dir/pybuild.log"

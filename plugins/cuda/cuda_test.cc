@@ -1202,7 +1202,7 @@ void test_random() {
 
 // ---- normalisation gradients (norm_grad.cu) ---------------------------------------------------
 // layer_norm_grad and batch_norm_grad against the formulas of oar's host kernels evaluated here
-// in double from the stored inputs (plugins/custom_cpu/norm_grad_test.cc compares custom_cpu with
+// in double from the stored inputs (tests/plugin_checks/norm_grad_check.cc compares custom_cpu with
 // the host kernels themselves). Tolerances scale with the magnitude of the terms summed, since
 // the kernels round some products and the means to the dtype, as the host does.
 

@@ -1,12 +1,8 @@
 // A check of a plug-in's layer_norm_grad and batch_norm_grad kernels (custom_cpu's norm_grad.cc)
 // against oar's host kernels (kernels::layer_norm_grad / batch_norm_grad in
-// oar/kernels/cpu/norm.cc), called through the plug-in ABI as oar's composites do. Not part of
-// the build (it links liboar, which the plug-in must not); build and run from the repository root
-// after building liboar and the plug-in:
-//   g++ -O1 -std=gnu++20 -I. -Ibuild/release/gen plugins/custom_cpu/norm_grad_test.cc
-//       -Lbuild/release -loar -Wl,-rpath,$PWD/build/release -ldl -o /tmp/norm_grad_test  (one line)
-//   /tmp/norm_grad_test build/release/liboar_custom_cpu.so
-//   /tmp/norm_grad_test build/release/liboar_cuda.so gpu      (on a machine with a GPU)
+// oar/kernels/cpu/norm.cc), called through the plug-in ABI as oar's composites do.
+// Built as oar_norm_grad_check and run by ctest on custom_cpu (CMakeLists.txt); tools/gpu_check.sh
+// runs it on the CUDA plug-in:  oar_norm_grad_check <plug-in .so> [device type, default custom_cpu]
 // Cases: batch norm with channel_axis 1 and last (and a middle axis), with and without weight,
 // use_batch_stats true and false, unwanted outputs absent, an empty batch, a strided x;
 // layer norm with several begin_norm_axis, with and without weight, unwanted outputs, no rows

@@ -1,11 +1,8 @@
 // A check of a plug-in's rnn_layer and rnn_layer_grad kernels (custom_cpu's rnn.cc/rnn_grad.cc,
 // or the CUDA plug-in's rnn.cu) against oar's host kernels (kernels::rnn_layer / rnn_layer_grad
-// in oar/kernels/cpu/rnn.cc), called through the plug-in ABI as oar does. Not part of the build (it links liboar, which the plug-in must not); build
-// and run from the repository root after building liboar and the plug-in:
-//   g++ -O1 -std=gnu++20 -I. -Ibuild/release/gen plugins/custom_cpu/rnn_grad_test.cc
-//       -Lbuild/release -loar -Wl,-rpath,$PWD/build/release -ldl -o /tmp/rnn_grad_test  (one line)
-//   /tmp/rnn_grad_test build/release/liboar_custom_cpu.so
-//   /tmp/rnn_grad_test build/release/liboar_cuda.so gpu      (on a machine with a GPU)
+// in oar/kernels/cpu/rnn.cc), called through the plug-in ABI as oar does.
+// Built as oar_rnn_grad_check and run by ctest on custom_cpu (CMakeLists.txt); tools/gpu_check.sh
+// runs it on the CUDA plug-in:  oar_rnn_grad_check <plug-in .so> [device type, default custom_cpu]
 // Cases: every mode, reverse, sequence lengths (int32, int64, none), projected LSTM, biases
 // absent, incoming gradients absent, unwanted gradients absent, a strided weight, T == 0;
 // float32 and float64.
