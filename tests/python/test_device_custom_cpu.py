@@ -639,7 +639,7 @@ def _fused_train(place, name, kw, dtype, multi_precision, steps=4):
                                                    ("bfloat16", True), ("float16", True),
                                                    ("bfloat16", False)])
 @pytest.mark.parametrize("case", _FUSED_CASES, ids=[_case_id(c) for c in _FUSED_CASES])
-def test_fused_optimizer_kernel_matches_the_host_bit_for_bit(case, dtype, multi_precision, monkeypatch):
+def test_fused_optimizer_kernel_matches_the_host_kernel(case, dtype, multi_precision, monkeypatch):
     name, kw = case
     launched = []
     real = oar._C._launch_kernel
@@ -661,13 +661,16 @@ def test_fused_optimizer_kernel_matches_the_host_bit_for_bit(case, dtype, multi_
     assert sorted(got) == sorted(want)
     if multi_precision:
         assert any(k.startswith("master/") for k in got)
+    # The same arithmetic in the same order, but whether the compiler fuses a multiply and an add
+    # (FMA contraction) depends on each library's flags (a sanitizer build compiles oar at -O0 and
+    # the plug-in optimised), so agreement is to the rounding of the stored dtype.
     for k in want:
+        stored = dtype if k in ("w", "b", "v") or not multi_precision else "float32"
         if "grad_clip" in kw and dtype == "float64":
-            # The clip factor comes from a norm that the device reduces in another order than
-            # the host (a last-bit difference of the factor in float64), not from the kernel.
-            np.testing.assert_allclose(got[k], want[k], rtol=1e-13, atol=1e-15, err_msg=k)
+            rtol = 1e-13  # the clip factor comes from a norm the device reduces in another order
         else:
-            np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+            rtol = {"float64": 1e-15, "float32": 3e-7, "bfloat16": 8e-3, "float16": 1e-3}[stored]
+        np.testing.assert_allclose(got[k], want[k], rtol=rtol, atol=rtol * 1e-2, err_msg=k)
 
 
 def test_fused_optimizer_kernel_direct_launch():
