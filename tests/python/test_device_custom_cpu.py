@@ -669,8 +669,9 @@ def test_fused_optimizer_kernel_matches_the_host_kernel(case, dtype, multi_preci
         if "grad_clip" in kw and dtype == "float64":
             rtol = 1e-13  # the clip factor comes from a norm the device reduces in another order
         else:
-            rtol = {"float64": 1e-15, "float32": 3e-7, "bfloat16": 8e-3, "float16": 1e-3}[stored]
-        np.testing.assert_allclose(got[k], want[k], rtol=rtol, atol=rtol * 1e-2, err_msg=k)
+            # a few units in the last place, accumulated over the steps
+            rtol = {"float64": 1e-14, "float32": 2e-6, "bfloat16": 8e-3, "float16": 1e-3}[stored]
+        np.testing.assert_allclose(got[k], want[k], rtol=rtol, atol=rtol * 0.1, err_msg=k)
 
 
 def test_fused_optimizer_kernel_direct_launch():
