@@ -6,155 +6,12 @@
 // Cases: every mode, reverse, sequence lengths (int32, int64, none), projected LSTM, biases
 // absent, incoming gradients absent, unwanted gradients absent, a strided weight, T == 0;
 // float32 and float64.
-#include <dlfcn.h>
-
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
 #include <random>
-#include <string>
-#include <vector>
 
-#include "oar/core/tensor.h"
-#include "oar/device/device_ext.h"
 #include "oar/kernels/cpu/rnn.h"
+#include "tests/plugin_checks/plugin_check.h"
 
 namespace {
-
-const OarDeviceInterface* g_dev = nullptr;
-const char* g_type = "custom_cpu";
-std::map<std::pair<std::string, int>, OarKernelFn> g_kernels;
-
-OarStatus record_device(const OarDeviceInterface* d) {
-  if (std::strcmp(d->device_type, g_type) == 0) g_dev = d;
-  return OAR_STATUS_OK;
-}
-OarStatus record_kernel(const char* type, const char* op, int32_t dtype, OarKernelFn fn) {
-  if (std::strcmp(type, g_type) == 0) g_kernels[{op, dtype}] = fn;
-  return OAR_STATUS_OK;
-}
-
-int g_failures = 0;
-
-// A device copy of a host tensor (or an absent slot), optionally with a custom view.
-struct Dev {
-  void* base = nullptr;
-  size_t nbytes = 0;
-  std::vector<int64_t> shape, strides;
-  int32_t dtype = OAR_FLOAT32;
-  bool present = false;
-  OarTensor view() const {
-    OarTensor t{};
-    if (!present) {
-      t.ndim = -1;
-      return t;
-    }
-    t.data = base;
-    t.dtype = dtype;
-    t.ndim = static_cast<int32_t>(shape.size());
-    t.shape = shape.data();
-    t.strides = strides.data();
-    t.numel = 1;
-    for (int64_t s : shape) t.numel *= s;
-    return t;
-  }
-};
-
-std::vector<int64_t> contiguous(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> st(shape.size());
-  int64_t step = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    st[d] = step;
-    step *= shape[d];
-  }
-  return st;
-}
-
-Dev upload(const oar::Tensor& t) {
-  Dev d;
-  if (!t.defined()) return d;
-  d.present = true;
-  d.dtype = static_cast<int32_t>(t.dtype());
-  d.shape = t.shape();
-  d.strides = contiguous(d.shape);
-  d.nbytes = static_cast<size_t>(t.numel()) * oar::dtype_size(t.dtype());
-  if (g_dev->allocate(0, d.nbytes ? d.nbytes : 1, &d.base) != OAR_STATUS_OK) std::abort();
-  if (d.nbytes) g_dev->memcpy_h2d(0, nullptr, d.base, t.raw_data(), d.nbytes);
-  return d;
-}
-
-// A 2-d tensor uploaded transposed in memory: same values, strides (1, rows).
-Dev upload_transposed(const oar::Tensor& t) {
-  Dev d = upload(t);
-  const int64_t r = t.shape()[0], c = t.shape()[1];
-  const size_t es = oar::dtype_size(t.dtype());
-  std::vector<char> host(d.nbytes);
-  const char* src = static_cast<const char*>(t.raw_data());
-  for (int64_t i = 0; i < r; ++i)
-    for (int64_t j = 0; j < c; ++j) std::memcpy(&host[(j * r + i) * es], src + (i * c + j) * es, es);
-  if (d.nbytes) g_dev->memcpy_h2d(0, nullptr, d.base, host.data(), d.nbytes);
-  d.strides = {1, r};
-  return d;
-}
-
-Dev empty_like(const oar::Tensor& t, bool want) {
-  Dev d;
-  if (!t.defined() || !want) return d;
-  d.present = true;
-  d.dtype = static_cast<int32_t>(t.dtype());
-  d.shape = t.shape();
-  d.strides = contiguous(d.shape);
-  d.nbytes = static_cast<size_t>(t.numel()) * oar::dtype_size(t.dtype());
-  if (g_dev->allocate(0, d.nbytes ? d.nbytes : 1, &d.base) != OAR_STATUS_OK) std::abort();
-  return d;
-}
-
-void release(Dev& d) {
-  if (d.present) g_dev->deallocate(0, d.base, d.nbytes ? d.nbytes : 1);
-}
-
-template <typename T>
-void compare(const char* what, const std::string& label, const Dev& got, const oar::Tensor& want, double tol) {
-  if (!got.present) return;
-  std::vector<T> g(got.nbytes / sizeof(T));
-  if (got.nbytes) g_dev->memcpy_d2h(0, nullptr, g.data(), got.base, got.nbytes);
-  const T* w = want.data<T>();
-  double worst = 0;
-  for (size_t i = 0; i < g.size(); ++i) {
-    const double diff = std::fabs(double(g[i]) - double(w[i])) / (1.0 + std::fabs(double(w[i])));
-    if (!(diff <= worst)) worst = diff;
-  }
-  if (!(worst <= tol)) {
-    std::printf("FAIL %s %s: max relative difference %g\n", label.c_str(), what, worst);
-    ++g_failures;
-  }
-}
-
-OarStatus call(const char* op, int32_t dtype, const std::vector<const Dev*>& ins, const std::vector<const Dev*>& outs,
-               const std::vector<OarAttr>& attrs, std::string* message) {
-  std::vector<OarTensor> in_views, out_views;
-  for (const Dev* d : ins) in_views.push_back(d->view());
-  for (const Dev* d : outs) out_views.push_back(d->view());
-  char error[512] = "";
-  OarKernelContext ctx{};
-  ctx.op = op;
-  ctx.device_id = 0;
-  ctx.stream = nullptr;
-  ctx.num_inputs = static_cast<int32_t>(in_views.size());
-  ctx.inputs = in_views.data();
-  ctx.num_outputs = static_cast<int32_t>(out_views.size());
-  ctx.outputs = out_views.data();
-  ctx.num_attrs = static_cast<int32_t>(attrs.size());
-  ctx.attrs = attrs.data();
-  ctx.error = error;
-  ctx.error_size = sizeof error;
-  const OarStatus st = g_kernels.at({op, dtype})(&ctx);
-  g_dev->synchronize_device(0);
-  *message = error;
-  return st;
-}
 
 struct Case {
   const char* mode;
@@ -221,14 +78,14 @@ void run_case(const Case& c, std::mt19937& rng) {
   attrs[1].kind = OAR_ATTR_BOOL;
   attrs[1].i = c.reverse;
 
-  Dev dx = upload(x), dwih = upload(wih), dwhh = c.strided_whh ? upload_transposed(whh) : upload(whh);
+  Dev dx = upload(x), dwih = upload(wih), dwhh = c.strided_whh ? upload_swapped(whh) : upload(whh);
   Dev dbih = upload(bih), dbhh = upload(bhh), dh0 = upload(h0), dc0 = upload(c0), dlens = upload(lens);
   Dev dwho = upload(who), dgo = upload(gout), dgh = upload(gh), dgc = upload(gc);
   std::string message;
   // The forward on the device too: same out, last state and reserve.
   {
-    Dev o = empty_like(out, true), lh = empty_like(last_h, true), lc = empty_like(last_c, true),
-        rs = empty_like(reserve, true);
+    Dev o = empty_like(out), lh = empty_like(last_h), lc = empty_like(last_c),
+        rs = empty_like(reserve);
     const OarStatus st = call("rnn_layer", odt, {&dx, &dwih, &dwhh, &dbih, &dbhh, &dh0, &dc0, &dlens, &dwho},
                               {&o, &lh, &lc, &rs}, attrs, &message);
     if (st != OAR_STATUS_OK) {
@@ -244,7 +101,7 @@ void run_case(const Case& c, std::mt19937& rng) {
   }
   Dev dout = upload(out), dres = upload(reserve);
   Dev grads[8];
-  for (int i = 0; i < 8; ++i) grads[i] = empty_like(g[i], true);
+  for (int i = 0; i < 8; ++i) grads[i] = empty_like(g[i]);
   const OarStatus st = call("rnn_layer_grad", odt,
                             {&dx, &dwih, &dwhh, &dbih, &dbhh, &dlens, &dwho, &dout, &dres, &dgo, &dgh, &dgc},
                             {&grads[0], &grads[1], &grads[2], &grads[3], &grads[4], &grads[5], &grads[6], &grads[7]},
@@ -264,27 +121,7 @@ void run_case(const Case& c, std::mt19937& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s path/to/plugin.so [device type, default custom_cpu]\n", argv[0]);
-    return 2;
-  }
-  if (argc > 2) g_type = argv[2];
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    std::fprintf(stderr, "dlopen: %s\n", dlerror());
-    return 1;
-  }
-  auto init = reinterpret_cast<OarPluginInitFn>(dlsym(lib, OAR_PLUGIN_INIT_SYMBOL));
-  static const OarRegistrar reg = {OAR_DEVICE_ABI_VERSION, record_device, record_kernel};
-  if (!init || init(&reg) != OAR_STATUS_OK || !g_dev) {
-    std::fprintf(stderr, "%s registers no device type %s\n", argv[1], g_type);
-    return 1;
-  }
-  if (g_dev->device_count() < 1) {
-    std::printf("no %s device: SKIP\n", g_type);
-    return 0;
-  }
-  g_dev->set_device(0);
+  if (const int status = load_plugin(argc, argv); status >= 0) return status;
   std::mt19937 rng(7);
   std::vector<Case> cases;
   for (const char* mode : {"RNN_TANH", "RNN_RELU", "LSTM", "GRU"})
