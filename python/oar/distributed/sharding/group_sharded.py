@@ -290,6 +290,9 @@ class GroupShardedOptimizerStage2(_OptimizerWrapper):
 
 
 class _ShardedModel(Layer):
+    _group = None
+    _sync_buffers = False  # sync_buffers=True: rank 0's buffers before every forward
+
     def __init__(self, layer):
         super().__init__()
         if not isinstance(layer, Layer):
@@ -297,6 +300,12 @@ class _ShardedModel(Layer):
         self._layer = layer
 
     def forward(self, *inputs, **kwargs):
+        if self._sync_buffers:
+            g = collective._group(self._group)
+            with no_grad():
+                for b in self._layer.buffers():
+                    if b is not None:
+                        collective.broadcast(b, src=g.ranks[0], group=self._group)
         return self._layer(*inputs, **kwargs)
 
     def state_dict(self, *args, **kwargs):
@@ -326,15 +335,6 @@ class GroupShardedStage2(_ShardedModel):
         _broadcast_from_rank0(layer, group)
         opt = sharding_optimizer
         self._grad_sync = _GradSync(opt._all_params, group, owner=opt._owner if reduce_to_owner else None)
-
-    def forward(self, *inputs, **kwargs):
-        if self._sync_buffers:
-            g = collective._group(self._group)
-            with no_grad():
-                for b in self._layer.buffers():
-                    if b is not None:
-                        collective.broadcast(b, src=g.ranks[0], group=self._group)
-        return self._layer(*inputs, **kwargs)
 
 
 class _GatherParam(PyLayer):
@@ -467,15 +467,6 @@ class GroupShardedStage3(_ShardedModel):
     def _post_hook(self, sub, inputs, outputs):
         for info in self._by_layer[id(sub)]:
             sub._parameters[info.key] = info.shard  # the whole tensor lives on only in autograd
-
-    def forward(self, *inputs, **kwargs):
-        if self._sync_buffers:
-            g = collective._group(self._group)
-            with no_grad():
-                for b in self._layer.buffers():
-                    if b is not None:
-                        collective.broadcast(b, src=g.ranks[0], group=self._group)
-        return self._layer(*inputs, **kwargs)
 
     def _structured(self):
         names = {}
