@@ -12,19 +12,19 @@ if [ ! -f "$stamp" ] || ! cmp -s tools/requirements-conformance.txt "$stamp"; th
     echo "[tests] could not install paddlepaddle: the conformance test will skip"
   fi
 fi
-echo "== C++ tests (ctest)"
+echo "== C++ tests (ctest) [$(date +%T)]"
 ctest --test-dir build/release --output-on-failure -j2
-echo "== Python tests (pytest)"
+echo "== Python tests (pytest) [$(date +%T)]"
 .venv/bin/python -m pytest -q tests/python
-echo "== Python tests on the custom_cpu device (OAR_TEST_DEVICE: the op tests through the plug-in ABI)"
+echo "== Python tests on the custom_cpu device (OAR_TEST_DEVICE: the op tests through the plug-in ABI) [$(date +%T)]"
 OAR_TEST_DEVICE=custom_cpu:0 .venv/bin/python -m pytest -q -p no:cacheprovider tests/python -k "not conformance"
 # Bounded runs of the search for crashes (tools/run_fuzz.sh: libFuzzer on the C++ file readers,
 # atheris on the Python loaders; the op fuzzer ran in ctest) and the sanitizer build
 # (tools/run_sanitizers.sh: the C++ tests, the op fuzzer and a pytest slice under ASan + UBSan).
 # OAR_SKIP_SANITIZERS=1 skips the latter for a quick local run.
-echo "== Fuzzing (bounded)"
+echo "== Fuzzing (bounded) [$(date +%T)]"
 OAR_FUZZ_RUNS=${OAR_FUZZ_RUNS:-100000} bash tools/run_fuzz.sh 10 0
 if [ "${OAR_SKIP_SANITIZERS:-0}" != 1 ]; then
-  echo "== Sanitizers (ASan + UBSan)"
+  echo "== Sanitizers (ASan + UBSan) [$(date +%T)]"
   bash tools/run_sanitizers.sh
 fi

@@ -541,8 +541,12 @@ def _spawn_fail(out_dir):
     rank = int(os.environ["PADDLE_TRAINER_ID"])
     if rank == 1:
         raise ValueError(f"boom from rank {rank}")
-    with open(os.path.join(out_dir, f"pid{rank}"), "w") as f:
+    # Written then renamed: the parent may stop this child between open and write,
+    # and the test must never read a half-written pid file.
+    tmp = os.path.join(out_dir, f".tmp{rank}")
+    with open(tmp, "w") as f:
         f.write(str(os.getpid()))
+    os.replace(tmp, os.path.join(out_dir, f"pid{rank}"))
     time.sleep(300)
 
 
