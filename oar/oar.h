@@ -7,7 +7,9 @@
 #include "oar/core/parallel.h"
 #include "oar/core/random.h"
 #include "oar/core/tensor.h"
+#include "oar/ops/amp.h"
 #include "oar/ops/generated/api.h"
+#include "oar/ops/grad_scale.h"
 #include "oar/ops/op_helpers.h"
 
 namespace oar {

@@ -146,6 +146,13 @@ class Op:
         if self.reads not in (None, "metadata"):
             raise SystemExit(f"gen_ops: op '{self.name}': reads must be metadata, got {self.reads!r}")
         self.view = spec.get("view", False)
+        # Under auto_cast (oar/ops/amp.h): the op's default list (white, black, float32; none:
+        # never cast, e.g. cast itself), and which inputs may be cast (default: all tensors).
+        self.amp = spec.get("amp", "gray")
+        if self.amp not in ("gray", "white", "black", "float32", "none"):
+            raise SystemExit(f"gen_ops: op '{self.name}': amp must be white, black, float32 or none, "
+                             f"got {self.amp!r}")
+        self.amp_inputs = spec.get("amp_inputs")
         self.composite = spec.get("composite", False)
         if self.composite not in (False, True):
             raise SystemExit(f"gen_ops: op '{self.name}': composite must be true (its body is a function in "
@@ -371,6 +378,30 @@ def gen_trace(op):
             f'"{op.name}", {{{slots}}}, ir::AttributeMap{{{attrs}}}));\n')
 
 
+AMP_CATEGORIES = {"gray": "Gray", "white": "White", "black": "Black", "float32": "Float32"}
+
+
+def gen_amp(op):
+    """Under auto_cast (oar/ops/amp.h): decide the dtype, cast the castable inputs and run the op
+    again with AMP suspended. Views and ops marked `amp: none` are never cast."""
+    tensors = [a for a in op.args if a.is_tensor or a.type == "Tensor[]"]
+    if op.amp == "none" or op.view or not tensors:
+        return ""
+    castable = set(op.amp_inputs if op.amp_inputs is not None else [a.name for a in tensors])
+    unknown = castable - {a.name for a in tensors}
+    if unknown:
+        raise SystemExit(f"gen_ops: op '{op.name}': amp_inputs names {sorted(unknown)}, not tensor inputs")
+    singles = ", ".join("&" + a.name for a in tensors if a.is_tensor)
+    lists = ", ".join("&" + a.name for a in tensors if a.type == "Tensor[]")
+    args = ", ".join(f"amp::cast_to({a.name}, amp_dtype_)" if a.name in castable else a.name for a in op.args)
+    return ("  if (amp::active()) [[unlikely]] {\n"
+            f'    const DType amp_dtype_ = amp::compute_dtype("{op.name}", amp::Category::{AMP_CATEGORIES[op.amp]}, '
+            f"{{{singles}}}, {{{lists}}});\n"
+            "    const amp::Suspend amp_off_;\n"
+            f"    return oar::{op.name}({args});\n"
+            "  }\n")
+
+
 def place_expr(op, rename=None):
     """C++ expression for the place `op` runs on (oar/ops/device_dispatch.h): its inputs' place,
     or the expected place when it has no tensor inputs."""
@@ -423,9 +454,9 @@ def gen_function(op):
     sig = f"{op.ret_type()} {op.name}({op.params(False)})"
     body = []
     if op.composite:
-        return (sig + " {\n" + gen_trace(op) + gen_composite_placement(op)
+        return (sig + " {\n" + gen_amp(op) + gen_trace(op) + gen_composite_placement(op)
                 + f"  return composite::{op.name}({op.arg_names()});\n}}\n")
-    body.append(gen_trace(op).rstrip("\n"))
+    body.append((gen_amp(op) + gen_trace(op)).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.
     if op.promote:
         ps = op.promote
@@ -518,6 +549,7 @@ def gen_inplace(op):
     for f in op.backward.values():
         used |= words(f)
     body = [f"Tensor& {op.inplace}({params}) {{",
+            "  const amp::Suspend amp_off_;  // in-place ops keep x's dtype: auto_cast leaves them alone",
             f"  if (ir::tracing_active()) [[unlikely]] {{",
             f"    ir::rebind_symbolic({first}, oar::{op.name}({op.arg_names()}));",
             f"    return {first};",
@@ -938,7 +970,7 @@ def main():
         text = ("namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
                 + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + api_includes(families_called(text, stem)) +
-              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n#include \"oar/ops/device_kernels.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n#include \"oar/ops/device_kernels.h\"\n#include \"oar/ops/amp.h\"\n"
               + headers.includes(fam_ops[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + bodies + text)
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n" + api_includes([stem]) + "\nnamespace oar::python {\n\n"
@@ -986,6 +1018,12 @@ def main():
           + "".join(f"void register_ir_ops_{stem}(OpRegistry& r);\n" for stem in fam_ops)
           + "\nvoid register_generated_ops(OpRegistry& r) {\n" + "".join(f"  register_ir_ops_{stem}(r);\n" for stem in fam_ops)
           + "}\n\n}  // namespace oar::ir\n")
+    # Each op's default auto_cast list (oar/ops/amp.h), for the Python layer's white_list()/black_list().
+    write(os.path.join(out_cpp, "amp_categories.cc"), head + "#include \"oar/ops/amp.h\"\n\nnamespace oar::amp {\n\n"
+          "const std::vector<std::pair<std::string, Category>>& default_categories() {\n"
+          "  static const std::vector<std::pair<std::string, Category>> table{\n"
+          + "".join(f'      {{"{op.name}", Category::{AMP_CATEGORIES[op.amp]}}},\n' for op in ops if op.amp in ("white", "black", "float32"))
+          + "  };\n  return table;\n}\n\n}  // namespace oar::amp\n")
     # A list of op names for the Python layer (which ops become Tensor methods).
     write(os.path.join(out_py, "op_names.txt"), "\n".join(
         f"{op.name} {int(op.method)} {op.inplace or '-'}" for op in ops if op.python) + "\n")

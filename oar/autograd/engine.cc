@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "oar/autograd/grad_mode.h"
+#include "oar/ops/amp.h"
 #include "oar/ops/generated/api/creation.h"
 #include "oar/ops/generated/api/elementwise.h"
 
@@ -46,6 +47,8 @@ void accumulate(TensorList& buffer, uint32_t slot, Tensor g) {
 void execute(const std::shared_ptr<GraphRoot>& root, bool keep_graph, bool create_graph,
              const std::vector<Capture>* captures, TensorList* captured) {
   GradModeGuard grad_mode(create_graph);
+  // Gradients keep the dtypes of the forward: auto_cast casts forward inputs, never a backward.
+  const amp::Suspend amp_off;
   std::unordered_map<Node*, NodeState> state;
   // Count dependencies with an explicit DFS (graphs can be deep: no recursion).
   {

@@ -9,6 +9,8 @@
 
 namespace oar::python {
 
+void bind_amp(nb::module_& m);  // amp_bind.cc (declared here, not in bind_common.h, to keep that header stable)
+
 namespace {
 // Python dtype objects (oar.float32, ...) registered by python/oar/framework/dtype.py.
 // Raw references, deliberately never released: they must outlive interpreter teardown.
@@ -165,4 +167,5 @@ NB_MODULE(_C, m) {
   oar::python::bind_inference(m);
   oar::python::bind_device(m);
   oar::python::bind_distributed(m);
+  oar::python::bind_amp(m);
 }
