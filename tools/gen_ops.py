@@ -391,8 +391,9 @@ def gen_amp(op):
     unknown = castable - {a.name for a in tensors}
     if unknown:
         raise SystemExit(f"gen_ops: op '{op.name}': amp_inputs names {sorted(unknown)}, not tensor inputs")
-    singles = ", ".join("&" + a.name for a in tensors if a.is_tensor)
-    lists = ", ".join("&" + a.name for a in tensors if a.type == "Tensor[]")
+    # As Paddle, the decision looks only at the inputs it may cast (batch_norm: x, not its stats).
+    singles = ", ".join("&" + a.name for a in tensors if a.is_tensor and a.name in castable)
+    lists = ", ".join("&" + a.name for a in tensors if a.type == "Tensor[]" and a.name in castable)
     args = ", ".join(f"amp::cast_to({a.name}, amp_dtype_)" if a.name in castable else a.name for a in op.args)
     return ("  if (amp::active()) [[unlikely]] {\n"
             f'    const DType amp_dtype_ = amp::compute_dtype("{op.name}", amp::Category::{AMP_CATEGORIES[op.amp]}, '

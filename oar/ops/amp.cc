@@ -31,11 +31,15 @@ DType compute_dtype(std::string_view op, Category category, std::initializer_lis
     if (st.custom_white.count(name)) category = Category::White;
     else if (st.custom_black.count(name)) category = Category::Float32;
   }
+  // Paddle promotes at O1 and OD always, at O2 only with use_promote.
+  const bool promote = st.level != Level::O2 || st.use_promote;
+  const bool float32_here =  // the op is on this level's black list
+      category == Category::Float32 || (category == Category::Black && st.level == Level::O1);
+  if (float32_here) return DType::Float32;
+  if (!promote) return st.dtype;  // O2 without promotion: everything else in the low dtype
   if (category == Category::White) return st.dtype;
-  if (st.level == Level::OD || category == Category::Float32) return DType::Float32;
-  if (category == Category::Black && st.level == Level::O1) return DType::Float32;
-  // Gray (and black at O2): promote to float32 when any castable input is float32.
-  if (!st.use_promote) return st.level == Level::O1 ? DType::Float32 : st.dtype;
+  if (st.level == Level::OD) return DType::Float32;
+  // Gray (and black at O2): float32 when any castable input is float32, else the low dtype.
   auto is_f32 = [](const Tensor* t) { return t && t->defined() && t->dtype() == DType::Float32; };
   for (const Tensor* t : inputs)
     if (is_f32(t)) return DType::Float32;

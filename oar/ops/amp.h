@@ -5,13 +5,13 @@
 // dtype it should run in, casts its floating inputs to it, and calls itself again with AMP
 // suspended, as Paddle's eager ops do: the ops a composite runs inside are not cast again.
 //
-// The decision, per op (Paddle 3.x's rules):
-//   white list (matmul, conv2d, linear, ...)  -> the AMP dtype (float16 or bfloat16)
-//   black list (exp, log, softmax, losses...) -> float32 (O1 only; at O2 only the "always"
-//                                                 float32 ops: interpolation, embedding, scatter)
-//   anything else ("gray")                    -> OD: float32; O1/O2 with use_promote: float32 when
-//                                                 any input is float32, else the AMP dtype;
-//                                                 without use_promote: O1 float32, O2 the AMP dtype.
+// The decision, per op (Paddle 3.x's GetAmpDestDtype):
+//   on the level's black list              -> float32 (O1: `amp: black` and `amp: float32` ops;
+//                                              O2: only `amp: float32`, Paddle's EXTRA_BLACK_LIST)
+//   O2 with use_promote=false              -> the AMP dtype for every other op
+//   white list (matmul, conv2d, linear...) -> the AMP dtype (float16 or bfloat16)
+//   anything else                          -> OD: float32; O1/O2: float32 when any castable input
+//                                              is float32, else the AMP dtype ("promote")
 // Only float32/float16/bfloat16 inputs are ever cast: float64, integers and complex pass as they
 // are. An op's default category is its spec's `amp:` field; the user's custom white/black lists
 // (names of oar ops or Paddle's kernel names, see python/oar/amp) override it per op.

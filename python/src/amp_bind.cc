@@ -49,10 +49,19 @@ void bind_amp(nb::module_& m) {
     return nb::make_tuple(kLevels[static_cast<int>(s.level)], dtype_name(s.dtype), s.use_promote, white,
                           black);
   });
+  m.def("_amp_active", &amp::active);
   m.def("_amp_default_categories", [] {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& [op, c] : amp::default_categories()) out.emplace_back(op, category_name(c));
     return out;
+  });
+  // The dtype op `op` computes in under the current state (for Python code that runs an op's
+  // float32 kernel itself and must give the result in the dtype auto_cast would).
+  m.def("_amp_compute_dtype", [](const std::string& op, const std::vector<Tensor>& inputs) {
+    amp::Category category = amp::Category::Gray;
+    for (const auto& [name, c] : amp::default_categories())
+      if (name == op) category = c;
+    return std::string(dtype_name(amp::compute_dtype(op, category, {}, {&inputs})));
   });
   m.def("_amp_unscale", &amp::unscale_grads, nb::arg("grads"), nb::arg("inv_scale"),
         nb::call_guard<nb::gil_scoped_release>());

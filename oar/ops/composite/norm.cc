@@ -26,8 +26,16 @@ bool fused_grad_on_device(const char* op, const Tensor& x) {
 
 Tensor layer_norm(const Tensor& x, const IntArray& normalized_shape, const Tensor& weight, const Tensor& bias,
                   double epsilon) {
-  const int64_t begin = infer_meta::layer_norm_begin(x, normalized_shape, weight, bias, epsilon);
-  return std::get<0>(layer_norm_base(x, weight, bias, epsilon, begin));
+  // Half x is normalised in float32 and rounded once, as Paddle's half kernels do; its weight and
+  // bias may be float32 (auto_cast O2 and amp.decorate keep norm layers in float32).
+  auto is_half = [](const Tensor& t) {
+    return t.defined() && (t.dtype() == DType::Float16 || t.dtype() == DType::BFloat16);
+  };
+  auto up = [&](const Tensor& t) { return is_half(t) ? cast(t, DType::Float32) : t; };
+  const Tensor xf = up(x), wf = up(weight), bf = up(bias);
+  const int64_t begin = infer_meta::layer_norm_begin(xf, normalized_shape, wf, bf, epsilon);
+  const Tensor out = std::get<0>(layer_norm_base(xf, wf, bf, epsilon, begin));
+  return is_half(x) ? cast(out, x.dtype()) : out;
 }
 
 #ifndef OAR_SHAPE_ONLY  // runs kernels on values; programs declare its result types

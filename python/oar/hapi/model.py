@@ -18,7 +18,11 @@ def _to_list(value):
 
 
 def _to_numpy(value):
-    return value.numpy() if isinstance(value, _C.Tensor) else np.asarray(value)
+    if not isinstance(value, _C.Tensor):
+        return np.asarray(value)
+    if value.dtype.name == "bfloat16":  # NumPy has no bfloat16 (numpy() gives its raw uint16 bits)
+        value = value.astype("float32")
+    return value.numpy()
 
 
 def _to_tensor(value):
@@ -78,6 +82,8 @@ class Model:
         self._accumulate = 1
         self._step_in_accumulation = 0
         self._ddp = None  # the DataParallel wrapper, in a job of several ranks
+        self._amp = _parse_amp_configs(None)  # prepare(amp_configs=...)
+        self._scaler = None  # the GradScaler of AMP training, made at the first train_batch
 
     # ---- data parallelism (a job started by oar.distributed.launch, after init_parallel_env) --
     @staticmethod
@@ -111,10 +117,11 @@ class Model:
         for m in self._metrics:
             if not isinstance(m, Metric):
                 raise TypeError(f"{type(m).__name__} is not sub class of Metric")
-        if amp_configs not in (None, "O0") and not (isinstance(amp_configs, dict) and
-                                                    amp_configs.get("level", "O0") == "O0"):
-            raise NotImplementedError("Model.prepare: amp_configs other than 'O0' need oar.amp, which is not "
-                                      "available yet")
+        self._amp = _parse_amp_configs(amp_configs)
+        self._scaler = None
+        if self._amp["level"] == "O2" and optimizer is not None:
+            from .. import amp
+            amp.decorate(self.network, optimizer, level="O2", dtype=self._amp["dtype"])
 
     def parameters(self, *args, **kwargs):
         return self.network.parameters(*args, **kwargs)
@@ -148,17 +155,28 @@ class Model:
         self.network.train()
         inputs = [_to_tensor(x) for x in _to_list(inputs)]
         labels = [_to_tensor(y) for y in _to_list(labels)]
-        outputs = _to_list(self._trained_network()(*inputs))
-        losses = self._losses(outputs, labels)
+        amp_on = self._amp["level"] != "O0"
+        with _amp_block(self._amp):
+            outputs = _to_list(self._trained_network()(*inputs))
+            losses = self._losses(outputs, labels)
         total = losses[0]
         for extra in losses[1:]:
             total = total + extra
         if self._accumulate > 1:
             total = total / self._accumulate
-        total.backward()
+        if amp_on and self._scaler is None:
+            from ..amp import GradScaler
+            # bfloat16 has float32's range: no loss scaling (Paddle's GradScaler would turn
+            # itself off with a warning).
+            self._scaler = GradScaler(enable=self._amp["dtype"] == "float16", **self._amp["scaler"])
+        scaled = self._scaler.scale(total) if amp_on else total
+        scaled.backward()
         self._step_in_accumulation += 1
         if update and self._step_in_accumulation >= self._accumulate:
-            self._optimizer.step()
+            if amp_on:
+                self._scaler.minimize(self._optimizer, scaled)
+            else:
+                self._optimizer.step()
             self._optimizer.clear_grad()
             self._step_in_accumulation = 0
         from ..autograd import no_grad
@@ -173,8 +191,9 @@ class Model:
         with no_grad():
             inputs = [_to_tensor(x) for x in _to_list(inputs)]
             labels = [_to_tensor(y) for y in _to_list(labels)]
-            outputs = _to_list(self.network(*inputs))
-            losses = self._losses(outputs, labels) if self._loss is not None else []
+            with _amp_block(self._amp):
+                outputs = _to_list(self.network(*inputs))
+                losses = self._losses(outputs, labels) if self._loss is not None else []
             # In a job of several ranks, evaluation metrics cover every rank's batch (as Paddle).
             metrics = self._metric_results(*self._gathered(outputs, labels))
         loss_arrays = [_to_numpy(l) for l in losses]
@@ -197,7 +216,7 @@ class Model:
     def predict_batch(self, inputs):
         from ..autograd import no_grad
         self.network.eval()
-        with no_grad():
+        with no_grad(), _amp_block(self._amp):
             outputs = _to_list(self.network(*[_to_tensor(x) for x in _to_list(inputs)]))
         return [_to_numpy(o) for o in outputs]
 
@@ -395,3 +414,53 @@ class Model:
             if len(input_size) == 1:
                 input_size = input_size[0]
         return summary(self.network, input_size, dtypes=dtype)
+
+
+# ---- mixed precision (prepare(amp_configs=...)) -------------------------------------------------
+_SCALER_KEYS = ("init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling")
+_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
+
+
+def _parse_amp_configs(amp_configs):
+    """Paddle's amp_configs: None, 'O0'/'O1'/'O2', or a dict with 'level', the custom op lists and
+    GradScaler's arguments. oar also takes 'dtype' ('float16', the default, or 'bfloat16')."""
+    config = {"level": "O0", "dtype": "float16", "lists": {}, "scaler": {}}
+    if not amp_configs:
+        return config
+    if isinstance(amp_configs, str):
+        if amp_configs not in ("O0", "O1", "O2"):
+            raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
+        config["level"] = amp_configs
+        return config
+    if not isinstance(amp_configs, dict):
+        raise TypeError(f"Model.prepare: amp_configs should be a str or a dict, but got "
+                        f"{type(amp_configs).__name__}")
+    level = amp_configs.get("level", "O1")
+    if level not in ("O0", "O1", "O2"):
+        raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")
+    config["level"] = level
+    if level == "O0":
+        return config
+    if "use_pure_fp16" in amp_configs:
+        raise ValueError("'use_pure_fp16' is an invalid parameter, the level of mixed precision "
+                         "training only depends on 'O1' or 'O2'.")
+    if "use_fp16_guard" in amp_configs:
+        raise ValueError("'use_fp16_guard' is supported in static graph mode only.")
+    unknown = tuple(k for k in amp_configs
+                    if k not in ("level", "dtype") + _SCALER_KEYS + _LIST_KEYS)
+    if unknown:
+        raise ValueError("Except for 'level', the keys of 'amp_configs' must be accepted by mixed "
+                         f"precision APIs, but {unknown} could not be recognized.")
+    config["dtype"] = amp_configs.get("dtype", "float16")
+    config["lists"] = {k: amp_configs[k] for k in ("custom_white_list", "custom_black_list") if k in amp_configs}
+    config["scaler"] = {k: amp_configs[k] for k in _SCALER_KEYS if k in amp_configs}
+    return config
+
+
+def _amp_block(config):
+    import contextlib
+    if config["level"] == "O0":
+        return contextlib.nullcontext()
+    from ..amp import auto_cast
+    return auto_cast(True, level=config["level"], dtype=config["dtype"], **config["lists"])

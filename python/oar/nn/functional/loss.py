@@ -106,7 +106,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     loss, wsum, _ = _C.hard_cross_entropy(x2, l2, weight, int(ignore_index),
                                           _INPUT_LOGITS if use_softmax else _INPUT_PROBS)
     if half:
-        return _reduce_hard(loss, wsum, label, weight, ignore_index, reduction).astype(input.dtype)
+        # Under auto_cast the result has the dtype the op would compute in (float32 at O1).
+        out_dtype = _C._amp_compute_dtype("hard_cross_entropy", [input]) if _C._amp_active() else input.dtype
+        return _reduce_hard(loss, wsum, label, weight, ignore_index, reduction).astype(out_dtype)
     return _reduce_hard(loss, wsum, label, weight, ignore_index, reduction)
 
 

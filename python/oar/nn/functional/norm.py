@@ -17,9 +17,6 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     """Normalises over the trailing dims given by normalized_shape (int or list)."""
     if isinstance(normalized_shape, int):
         normalized_shape = [normalized_shape]
-    if x.dtype.name in _HALF:  # computed in float32, rounded once (as Paddle's AMP kernels)
-        out = _C.layer_norm(_f32(x), list(normalized_shape), _f32(weight), _f32(bias), float(epsilon))
-        return out.astype(x.dtype)
     return _C.layer_norm(x, list(normalized_shape), weight, bias, float(epsilon))
 
 

@@ -567,19 +567,22 @@ class Layer:
         if dtype not in (D.float16, D.bfloat16, D.float32, D.float64):
             raise TypeError(f"{type(self).__name__}: can only cast to a floating dtype, but got {dtype}")
         excluded = tuple(excluded_layers or ())
-        from ...autograd import no_grad
         for layer in self.sublayers(include_self=True):
-            if excluded and isinstance(layer, excluded):
-                continue
-            with no_grad():
-                for t in list(layer._parameters.values()) + list(layer._buffers.values()):
-                    if t is not None and t.dtype in (D.float16, D.bfloat16, D.float32, D.float64) \
-                            and t.dtype != dtype:
-                        stop_gradient = t.stop_gradient  # an in-place cast under no_grad resets it
-                        t.cast_(dtype)
-                        t.stop_gradient = stop_gradient
-            layer._dtype = dtype
+            if not (excluded and isinstance(layer, excluded)):
+                layer._cast_own_floating(dtype)
         return self
+
+    def _cast_own_floating(self, dtype):
+        """Casts this layer's own floating parameters and buffers (not its sublayers') in place."""
+        from ...autograd import no_grad
+        with no_grad():
+            for t in list(self._parameters.values()) + list(self._buffers.values()):
+                if t is not None and t.dtype in (D.float16, D.bfloat16, D.float32, D.float64) \
+                        and t.dtype != dtype:
+                    stop_gradient = t.stop_gradient  # an in-place cast under no_grad resets it
+                    t.cast_(dtype)
+                    t.stop_gradient = stop_gradient
+        self._dtype = dtype
 
     # ---- printing ----------------------------------------------------------------------------
     def extra_repr(self):

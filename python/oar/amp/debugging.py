@@ -1,0 +1,1 @@
+"""paddle.amp.debugging (filled in below)."""
