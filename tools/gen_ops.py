@@ -403,6 +403,19 @@ def gen_amp(op):
             "  }\n")
 
 
+def gen_observe(op):
+    """Shows the op observers (oar/ops/op_observer.h) this call: run the op with observation
+    suspended, then notify. Views compute nothing and are not observed."""
+    if op.view:
+        return ""
+    tensors = [a.name for a in op.args if a.is_tensor or a.type == "Tensor[]"]
+    return ("  if (ops::observing()) [[unlikely]] {\n"
+            f"    auto r_ = [&] {{ const ops::ObserverSuspend off_; return oar::{op.name}({op.arg_names()}); }}();\n"
+            f'    ops::notify("{op.name}", ops::inputs_of({", ".join(tensors)}), ops::outputs_of(r_));\n'
+            "    return r_;\n"
+            "  }\n")
+
+
 def place_expr(op, rename=None):
     """C++ expression for the place `op` runs on (oar/ops/device_dispatch.h): its inputs' place,
     or the expected place when it has no tensor inputs."""
@@ -457,7 +470,7 @@ def gen_function(op):
     if op.composite:
         return (sig + " {\n" + gen_amp(op) + gen_trace(op) + gen_composite_placement(op)
                 + f"  return composite::{op.name}({op.arg_names()});\n}}\n")
-    body.append((gen_amp(op) + gen_trace(op)).rstrip("\n"))
+    body.append((gen_amp(op) + gen_trace(op) + gen_observe(op)).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.
     if op.promote:
         ps = op.promote
@@ -971,7 +984,7 @@ def main():
         text = ("namespace {\n\n" + "\n".join(n for n in fam["nodes"] if n) + "\n}  // namespace\n\n"
                 + "\n".join(fam["defs"]) + "\n}  // namespace oar\n")
         write(os.path.join(out_cpp, f"api_{stem}.cc"), head + api_includes(families_called(text, stem)) +
-              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n#include \"oar/ops/device_kernels.h\"\n#include \"oar/ops/amp.h\"\n"
+              "#include \"oar/autograd/node.h\"\n#include \"oar/autograd/grad_mode.h\"\n#include \"oar/core/random.h\"\n#include \"oar/ir/tracer.h\"\n#include \"oar/ops/op_helpers.h\"\n#include \"oar/ops/device_dispatch.h\"\n#include \"oar/ops/device_ops.h\"\n#include \"oar/ops/device_kernels.h\"\n#include \"oar/ops/amp.h\"\n#include \"oar/ops/op_observer.h\"\n"
               + headers.includes(fam_ops[stem], with_backward=True) + "\nnamespace oar {\n\nusing kernels::BinaryOp;\nusing kernels::UnaryOp;\nusing kernels::ReduceOp;\n\n"
               + bodies + text)
         write(os.path.join(out_py, f"bind_{stem}.cc"), head + "#include \"bind_common.h\"\n" + api_includes([stem]) + "\nnamespace oar::python {\n\n"

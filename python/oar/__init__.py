@@ -178,3 +178,7 @@ from .amp import autocast, is_autocast_enabled, get_autocast_dtype  # noqa: E402
 # cfloat, cdouble.
 range = range_
 float, double, half, cfloat, cdouble = float32, float64, float16, complex64, complex128
+
+from .framework.config import _flags_from_environment  # noqa: E402
+_flags_from_environment()
+del _flags_from_environment

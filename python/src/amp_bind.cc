@@ -1,10 +1,14 @@
 // oar._C._amp_*: auto_cast's thread state (oar/ops/amp.h) and GradScaler's gradient pass
 // (oar/ops/grad_scale.h), for python/oar/amp.
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 
 #include "bind_common.h"
 #include "oar/ops/amp.h"
 #include "oar/ops/grad_scale.h"
+#include "oar/ops/numerics_check.h"
+#include "oar/ops/op_stats.h"
 
 namespace oar::python {
 
@@ -63,6 +67,20 @@ void bind_amp(nb::module_& m) {
       if (name == op) category = c;
     return std::string(dtype_name(amp::compute_dtype(op, category, {}, {&inputs})));
   });
+  // paddle.amp.debugging: check_numerics, the tensor checker, operator statistics.
+  m.def("_amp_check_numerics", [](const Tensor& x, const std::string& op, const std::string& var, int mode) {
+    const auto s = ops::check_numerics(x, op, var, static_cast<ops::DebugMode>(mode));
+    return nb::make_tuple(std::array<int64_t, 3>{s.num_nan, s.num_inf, s.num_zero},
+                          std::array<double, 3>{s.max, s.min, s.mean});
+  }, nb::arg("x"), nb::arg("op"), nb::arg("var"), nb::arg("mode"));
+  m.def("_amp_enable_tensor_checker", [](int mode, std::vector<std::string> checked, std::vector<std::string> skipped) {
+    ops::enable_tensor_checker({static_cast<ops::DebugMode>(mode), std::move(checked), std::move(skipped)});
+  });
+  m.def("_amp_disable_tensor_checker", &ops::disable_tensor_checker);
+  m.def("_amp_tensor_checker_enabled", &ops::tensor_checker_enabled);
+  m.def("_amp_enable_op_stats", &ops::enable_op_stats);
+  m.def("_amp_disable_op_stats", &ops::disable_op_stats);
+  m.def("_amp_op_stats_enabled", &ops::op_stats_enabled);
   m.def("_amp_unscale", &amp::unscale_grads, nb::arg("grads"), nb::arg("inv_scale"),
         nb::call_guard<nb::gil_scoped_release>());
 }

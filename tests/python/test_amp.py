@@ -357,3 +357,96 @@ def test_model_prepare_amp_configs_errors():
         model.prepare(amp_configs={"level": "O1", "foo": 1})
     with pytest.raises(ValueError, match="static graph mode only"):
         model.prepare(amp_configs={"use_fp16_guard": True})
+
+
+# ---- debugging -------------------------------------------------------------------------------
+from oar.amp import debugging  # noqa: E402
+
+
+def test_check_numerics_counts_prints_and_raises(capfd):
+    x = oar.to_tensor([1.0, NAN, INF, 0.0, -2.0])
+    stats, values = debugging.check_numerics(x, "my_op", "my_var", debugging.DebugMode.CHECK_NAN_INF)
+    assert stats.dtype == oar.int64 and stats.numpy().tolist() == [1, 1, 1]
+    v = values.numpy()
+    assert values.dtype == oar.float32 and v[0] == INF and v[1] == -2 and np.isnan(v[2])
+    out = capfd.readouterr().out
+    assert ("[PRECISION] [ERROR] in [device=cpu, op=my_op, tensor=my_var, dtype=fp32], numel=5, num_nan=1, "
+            "num_inf=1, num_zero=1, max=inf, min=-2.000000e+00, mean=nan") in out
+    with pytest.raises(RuntimeError, match=r"There are NAN or INF \(num_nan=1, num_inf=1, num_zero=1\) in "
+                                           r"\[device=cpu, op=op, tensor=var, dtype=fp32\]"):
+        debugging.check_numerics(x, "op", "var")
+    finite = oar.to_tensor([1.0, 2.0, 0.0], dtype="bfloat16")
+    stats, values = debugging.check_numerics(finite, "op", "v", debugging.DebugMode.CHECK_ALL)
+    assert stats.numpy().tolist() == [0, 0, 1] and values.numpy().tolist() == [2.0, 0.0, 1.0]
+    assert "[PRECISION] in [device=cpu, op=op, tensor=v, dtype=bf16], numel=3, num_zero=1" in capfd.readouterr().out
+    with pytest.raises(TypeError, match="floating"):
+        debugging.check_numerics(oar.ones([2], "int64"), "op", "v")
+
+
+def test_tensor_checker_and_flag_raise_at_the_op(capfd):
+    config = debugging.TensorCheckerConfig(enable=True, debug_mode=debugging.DebugMode.CHECK_NAN_INF_AND_ABORT)
+    debugging.enable_tensor_checker(config)
+    try:
+        assert oar.get_flags("FLAGS_check_nan_inf")["FLAGS_check_nan_inf"] is True
+        oar.exp(oar.to_tensor([1.0]))  # finite: fine
+        with pytest.raises(RuntimeError, match="op=log"):
+            oar.log(oar.to_tensor([-1.0]))
+    finally:
+        debugging.disable_tensor_checker()
+    assert np.isnan(oar.log(oar.to_tensor([-1.0])).numpy()[0])  # off again
+    # Print-only mode, and a skipped op.
+    debugging.enable_tensor_checker(debugging.TensorCheckerConfig(
+        True, debugging.DebugMode.CHECK_NAN_INF, skipped_op_list=["sqrt"]))
+    try:
+        oar.log(oar.to_tensor([-1.0]))
+        oar.sqrt(oar.to_tensor([-1.0]))
+    finally:
+        debugging.disable_tensor_checker()
+    out = capfd.readouterr().out
+    assert "op=log" in out and "op=sqrt" not in out
+    # paddle.set_flags({'FLAGS_check_nan_inf': True}) does the same (issue: it used to do nothing).
+    oar.set_flags({"FLAGS_check_nan_inf": True, "FLAGS_check_nan_inf_level": 0})
+    try:
+        with pytest.raises(RuntimeError, match="There are NAN or INF"):
+            oar.log(oar.to_tensor([-1.0]))
+        # A gradient is an op output too.
+        x = oar.to_tensor([0.0], stop_gradient=False)
+        y = oar.sqrt(x)  # sqrt(0) = 0 is finite; its gradient is inf
+        with pytest.raises(RuntimeError, match="There are NAN or INF"):
+            y.backward()
+    finally:
+        oar.set_flags({"FLAGS_check_nan_inf": False})
+    with pytest.raises(ValueError, match="debug_step must be list or tuple"):
+        debugging.TensorCheckerConfig(True, debug_step=3)
+    with pytest.raises(ValueError, match="checked_op_list must be list or tuple"):
+        debugging.TensorCheckerConfig(False, checked_op_list="log")
+
+
+def test_operator_stats_table(capsys):
+    a, b = t(F32), t(F32, (4, 2))
+    with debugging.collect_operator_stats():
+        with oar.amp.auto_cast(dtype="bfloat16"):
+            y = oar.matmul(a, b)
+            oar.exp(y)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "<" + " op list ".center(120, "-") + ">"
+    rows = {line.split("|")[0].strip(): [c.strip() for c in line.split("|")[1:]] for line in lines[2:-2]}
+    assert rows["matmul"] == ["0", "1", "0", "0"]  # ran in bfloat16
+    assert rows["exp"] == ["0", "0", "1", "0"]  # black list: float32
+    assert rows["cast"][1:3] == ["1", "2"]  # bf16 -> f32 once, f32 -> bf16 twice
+    assert lines[-2] == "<" + f" op count: {len(rows)} ".center(120, "-") + ">"
+    debugging.disable_operator_stats_collection()  # not collecting: prints nothing
+    assert capsys.readouterr().out == ""
+
+
+def test_check_layer_numerics():
+    class Bad(oar.nn.Layer):
+        @debugging.check_layer_numerics
+        def forward(self, x):
+            return oar.log(x)
+    assert Bad()(oar.to_tensor([1.0])).numpy()[0] == 0
+    with pytest.raises(RuntimeError, match="op=log"):
+        Bad()(oar.to_tensor([-1.0]))
+    with pytest.raises(RuntimeError, match="First input of this layer must be tensor"):
+        Bad()(3.0)
