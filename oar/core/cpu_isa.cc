@@ -32,6 +32,15 @@ CpuIsa cpu_isa() {
   return isa;
 }
 
+bool cpu_has_bf16_dot() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return cpu_isa() == CpuIsa::Avx512 &&
+           (__builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16"));
+  }();
+  return has;
+}
+
 const char* cpu_isa_name(CpuIsa isa) {
   switch (isa) {
     case CpuIsa::Avx512: return "avx512";

@@ -14,6 +14,11 @@ enum class CpuIsa { Baseline = 0, Avx2 = 1, Avx512 = 2 };
 CpuIsa cpu_isa();
 const char* cpu_isa_name(CpuIsa isa);
 
+// Whether the CPU multiplies bfloat16 natively (AVX512_BF16 or AMX-BF16): bfloat16 matrix
+// products then run in bfloat16 with float32 accumulation; elsewhere they convert to float32.
+// False when OAR_CPU_ISA lowers the level below AVX-512.
+bool cpu_has_bf16_dot();
+
 }  // namespace oar
 
 // Function attributes of the per-ISA variants. A variant calls only always_inline helpers or

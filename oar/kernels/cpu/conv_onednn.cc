@@ -1,10 +1,8 @@
 #include "oar/kernels/cpu/conv_onednn.h"
 #include "oar/kernels/cpu/frozen_weights.h"
+#include "oar/kernels/cpu/onednn_common.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include <algorithm>
 #include <array>
@@ -40,31 +38,6 @@ using tag = memory::format_tag;
 
 enum class Kind { Forward, BackwardData, BackwardWeights, ForwardFused };
 
-dnnl::engine& engine() {
-  static dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
-// oneDNN threads through OpenMP with omp_get_max_threads() threads: make that oar's count for
-// the call (inside a parallel region oneDNN runs on the calling thread anyway).
-struct ThreadGuard {
-  int saved = 0;
-  explicit ThreadGuard(int limit = 0) {
-#ifdef _OPENMP
-    const int want = limit > 0 ? std::min(limit, get_num_threads()) : get_num_threads();
-    if (!omp_in_parallel() && want != omp_get_max_threads()) {
-      saved = omp_get_max_threads();
-      omp_set_num_threads(want);
-    }
-#endif
-  }
-  ~ThreadGuard() {
-#ifdef _OPENMP
-    if (saved > 0) omp_set_num_threads(saved);
-#endif
-  }
-};
-
 // One tensor argument of a primitive: its layout in oar (user) and the one the primitive wants
 // (inner); when they differ, a cached reorder converts between them.
 struct Arg {
@@ -88,14 +61,6 @@ struct Plan {
 struct Fusion {
   bool blocked_in = false, blocked_out = false, residual = false, relu = false;
 };
-
-// Scratchpads come from the caller (oar's allocator), not from oneDNN's shared global buffer, so
-// primitives may run concurrently from several threads.
-dnnl::primitive_attr user_scratchpad() {
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  return attr;
-}
 
 // The fused forward's epilogue: dst = act(conv + bias + residual), the residual already in dst.
 dnnl::primitive_attr fused_attr(const Fusion& f) {

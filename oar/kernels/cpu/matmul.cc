@@ -1,6 +1,8 @@
 #include "oar/kernels/cpu/matmul.h"
 
 #include <oneapi/dnnl/dnnl.h>
+
+#include <atomic>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -13,6 +15,7 @@
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/gemm_bf16.h"
 
 namespace oar::kernels {
 namespace {
@@ -421,7 +424,10 @@ Tensor contiguous_copy(const Tensor& t) {
   return c;
 }
 
-void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tensor& out, float beta = 0.0f) {
+// A batched product through a BLAS-style GEMM on element type T:
+// gemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc) for each batch entry.
+template <typename T, typename Gemm>
+void matmul_blas(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tensor& out, const Gemm& gemm) {
   // Operands BLAS cannot read in place (neither row- nor column-contiguous) are copied first.
   const Tensor* x = &x0;
   const Tensor* y = &y0;
@@ -443,13 +449,32 @@ void matmul_f32(const Tensor& x0, const Tensor& y0, bool tx, bool ty, const Tens
     blas_layout(p.M, p.K, p.xrs, p.xcs, ta, lda);
     blas_layout(p.K, p.N, p.yrs, p.ycs, tb, ldb);
   }
-  const float* xp = static_cast<const float*>(x->raw_data());
-  const float* yp = static_cast<const float*>(y->raw_data());
-  float* op = static_cast<float*>(out.raw_data());
+  const T* xp = static_cast<const T*>(x->raw_data());
+  const T* yp = static_cast<const T*>(y->raw_data());
+  T* op = static_cast<T*>(out.raw_data());
   for_each_batch(p, [&](int64_t ox, int64_t oy, int64_t oo) {
-    sgemm(ta == 'T', tb == 'T', p.M, p.N, p.K, 1.0f, xp + ox, lda, yp + oy, ldb, beta, op + oo,
-          p.N);
+    gemm(ta == 'T', tb == 'T', p.M, p.N, p.K, xp + ox, lda, yp + oy, ldb, op + oo, p.N);
   });
+}
+
+void matmul_f32(const Tensor& x, const Tensor& y, bool tx, bool ty, const Tensor& out, float beta = 0.0f) {
+  matmul_blas<float>(x, y, tx, ty, out,
+                     [beta](bool ta, bool tb, int64_t M, int64_t N, int64_t K, const float* a, int64_t lda,
+                            const float* b, int64_t ldb, float* c, int64_t ldc) {
+                       sgemm(ta, tb, M, N, K, 1.0f, a, lda, b, ldb, beta, c, ldc);
+                     });
+}
+
+// bfloat16 in bfloat16 (oneDNN, float32 accumulation) on CPUs with bfloat16 dot products; false
+// when oneDNN has no implementation for the shapes (the caller then converts to float32).
+bool matmul_bf16_native(const Tensor& x, const Tensor& y, bool tx, bool ty, const Tensor& out) {
+  std::atomic<bool> ok{true};
+  matmul_blas<bfloat16>(x, y, tx, ty, out,
+                        [&ok](bool ta, bool tb, int64_t M, int64_t N, int64_t K, const bfloat16* a,
+                              int64_t lda, const bfloat16* b, int64_t ldb, bfloat16* c, int64_t ldc) {
+                          if (!onednn::gemm_bf16(ta, tb, M, N, K, a, lda, b, ldb, c, ldc)) ok = false;
+                        });
+  return ok;
 }
 
 template <typename T>
@@ -540,8 +565,11 @@ void matmul(const Tensor& x, const Tensor& y, bool transpose_x, bool transpose_y
     fill(out, Scalar(0));
     return;
   }
+  if (dt == DType::BFloat16 && cpu_has_bf16_dot() && out.is_contiguous() &&
+      matmul_bf16_native(x, y, transpose_x, transpose_y, out))
+    return;
   if (dt == DType::Float16 || dt == DType::BFloat16) {
-    // Half types: multiply in float32, round once at the end.
+    // Half types without native products: multiply in float32, round once at the end.
     Tensor x32 = Tensor::make(x.shape(), DType::Float32);
     Tensor y32 = Tensor::make(y.shape(), DType::Float32);
     Tensor o32 = Tensor::make(out.shape(), DType::Float32);
