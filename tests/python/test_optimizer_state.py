@@ -88,6 +88,88 @@ def test_state_dict_round_trip(make):
     np.testing.assert_allclose(got[1], full[1], rtol=1e-6)
 
 
+def assert_same_states(got, want):
+    """Two state dicts (tensors or arrays; 'master_weights' a dict of them) hold the same keys
+    and values."""
+    assert set(got) == set(want)
+    for k, v in want.items():
+        if k == 'LR_Scheduler':
+            assert got[k] == v
+        elif isinstance(v, dict):
+            assert_same_states(got[k], v)
+        else:
+            arrays = [np.asarray(x.numpy() if hasattr(x, 'numpy') else x) for x in (got[k], v)]
+            np.testing.assert_array_equal(*arrays, err_msg=k)
+
+
+@pytest.mark.parametrize('make', OPTIMIZERS + [lambda ns, p, lr: ns.optimizer.SGD(lr, parameters=p)])
+def test_state_dict_after_load_before_step(make):
+    """A state loaded by set_state_dict is reported by state_dict() before any step, with the
+    same keys and values (as Paddle does): a checkpoint loaded and saved again keeps every
+    state, and training resumed from the re-saved copy matches an uninterrupted run."""
+    w, b = param(W0), param(B0)
+    sched = oar.optimizer.lr.ExponentialDecay(0.05, 0.9)
+    full = train(oar, make(oar, [w, b], sched), w, b, 6, sched)
+
+    w, b = param(W0), param(B0)
+    sched = oar.optimizer.lr.ExponentialDecay(0.05, 0.9)
+    opt = make(oar, [w, b], sched)
+    train(oar, opt, w, b, 3, sched)
+    saved = snapshot(opt.state_dict())
+
+    loaded = make(oar, [w, b], oar.optimizer.lr.ExponentialDecay(0.05, 0.9))
+    loaded.set_state_dict(saved)
+    resaved = snapshot(loaded.state_dict())
+    assert_same_states(resaved, saved)
+
+    sched3 = oar.optimizer.lr.ExponentialDecay(0.05, 0.9)
+    opt3 = make(oar, [w, b], sched3)
+    opt3.set_state_dict(resaved)
+    got = train(oar, opt3, w, b, 3, sched3)
+    np.testing.assert_allclose(got[0], full[0], rtol=1e-6)
+    np.testing.assert_allclose(got[1], full[1], rtol=1e-6)
+
+
+def test_state_dict_keeps_states_no_step_used_yet():
+    """After a step that updates only some parameters, the loaded states of the others are
+    still reported (not dropped until their first gradient)."""
+    w, b = param(W0), param(B0)
+    opt = oar.optimizer.Adam(0.05, parameters=[w, b])
+    train(oar, opt, w, b, 2)
+    saved = snapshot(opt.state_dict())
+
+    opt2 = oar.optimizer.Adam(0.05, parameters=[w, b])
+    opt2.set_state_dict(saved)
+    opt2.clear_grad(set_to_zero=False)
+    (w * w).sum().backward()  # b gets no gradient
+    opt2.step()
+    # Names are compared without the counter: w's states were created anew (a new counter).
+    after = {_strip(k): v for k, v in snapshot(opt2.state_dict()).items()}
+    saved = {_strip(k): v for k, v in saved.items()}
+    assert set(after) == set(saved)
+    for k in saved:
+        if k.startswith(b.name + '_'):
+            np.testing.assert_array_equal(after[k], saved[k])
+        else:
+            assert not np.array_equal(after[k], saved[k]), k
+
+
+@pytest.mark.parametrize('dtype', ['float16', 'bfloat16'])
+def test_master_weights_after_load_before_step(dtype):
+    w = param([1.0, -0.5, 0.25, 2.0], dtype)
+    opt = oar.optimizer.Adam(0.01, parameters=[w], multi_precision=True)
+    for _ in range(3):
+        (w * w.astype('float32').astype(dtype)).sum().backward()
+        opt.step()
+        opt.clear_grad()
+    saved = snapshot(opt.state_dict())
+    assert set(saved['master_weights']) == {w.name}
+
+    opt2 = oar.optimizer.Adam(0.01, parameters=[w], multi_precision=True)
+    opt2.set_state_dict(saved)
+    assert_same_states(snapshot(opt2.state_dict()), saved)
+
+
 def _strip(k):
     return re.sub(r'_\d+$', '', k)
 
@@ -110,6 +192,8 @@ def test_state_from_paddle(make):
     sched = oar.optimizer.lr.StepDecay(0.05, 2, 0.5)
     opt = make(oar, [w, b], sched)
     opt.set_state_dict(saved)
+    # Before a step, the loaded states are reported as loaded (Paddle's keys, unchanged).
+    assert_same_states(snapshot(opt.state_dict()), saved)
     got = train(oar, opt, w, b, 3, sched)
     want = train(paddle, popt, pw, pb, 3, psched)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)

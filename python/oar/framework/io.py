@@ -13,7 +13,6 @@ import collections.abc
 import io as _pyio
 import os
 import pickle
-import secrets
 import threading
 import warnings
 
@@ -21,6 +20,7 @@ import numpy as np
 
 from .. import _C
 from . import safe_pickle
+from .atomic_files import write_file, write_files
 
 Tensor = _C.Tensor
 
@@ -176,54 +176,6 @@ def _target_path(path, fn):
                      f"but got {type(path)}")
 
 
-def _fsync_dir(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # platforms without directory handles: the rename is all we can do
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _open_temp_beside(path):
-    """A new file in path's directory, created with the umask's permissions (as open() would)."""
-    directory, base = os.path.split(path)
-    while True:
-        tmp = os.path.join(directory, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        try:
-            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                                0o666)
-        except FileExistsError:
-            continue
-
-
-def write_atomic(path, write):
-    """Run write(file) on a temporary file beside path, fsync it, then rename it onto path.
-
-    A failure anywhere leaves the old file (if any) untouched and removes the temporary."""
-    path = os.path.realpath(path)  # write through a symlink, as open(path, 'wb') would
-    if os.path.isdir(path):
-        raise IsADirectoryError(21, "oar.save: the target path is a directory", path)
-    tmp, fd = _open_temp_beside(path)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(os.path.dirname(path))
-
-
 def _check_configs(configs, allowed, fn):
     for key in configs:
         if key not in allowed:
@@ -235,6 +187,26 @@ def save(obj, path, protocol=4, **configs):
     """Save obj to path (a file path or BytesIO) in paddle.save's format (paddle.save)."""
     _check_configs(configs, _SAVE_CONFIGS, "oar.save")
     target = _target_path(path, "oar.save")
+    protocol = _save_protocol(protocol, configs)
+    dump = _pickle_writer(obj, protocol)
+    if isinstance(target, _pyio.BytesIO):
+        dump(target)
+        target.flush()
+        return
+    write_file(_file_path(target), dump)
+
+
+def save_together(items, protocol=4):
+    """oar.save of several (obj, path) that belong together, such as Model.save's .pdparams
+    and .pdopt: every file is written before the first replaces its old file (write_files), so
+    a kill never leaves a new file beside an old one, except in the instant between the renames."""
+    writers = [(_file_path(_target_path(path, "oar.save")), _pickle_writer(obj, protocol))
+               for obj, path in items]
+    write_files(writers)
+
+
+def _save_protocol(protocol, configs):
+    """The pickle protocol, after refusing the configs oar does not support."""
     use_binary_format = configs.get("use_binary_format", False)
     if not isinstance(use_binary_format, bool):
         raise TypeError("oar.save: 'use_binary_format' must be a bool, but received "
@@ -248,29 +220,34 @@ def save(obj, path, protocol=4, **configs):
         protocol = configs["pickle_protocol"]
         warnings.warn("'pickle_protocol' is a deprecated argument. Please use 'protocol' instead.")
     _check_protocol(protocol)
+    return protocol
 
-    if _is_state_dict(obj):
+
+def _pickle_writer(obj, protocol):
+    """write(f) pickling obj as paddle.save does, after checking now that it can be saved. The
+    payload is built while writing, so files saved together are not all held in memory at once."""
+    state_dict = _is_state_dict(obj)
+    if state_dict:
         if not obj:
             warnings.warn("The input state dict is empty, no need to save.")
-        payload = _state_dict_payload(obj, protocol)
     else:
         _check_savable(obj)
-        payload = obj
 
     def dump(f):
+        payload = _state_dict_payload(obj, protocol) if state_dict else obj
         _Pickler(f, protocol).dump(payload)
+    return dump
 
-    if isinstance(target, _pyio.BytesIO):
-        dump(target)
-        target.flush()
-        return
+
+def _file_path(target):
+    """A file path to save to, its directory created (as paddle.save does)."""
     if os.path.basename(target) == "":
         raise ValueError("oar.save: the path must be dirname/filename, but the filename is empty "
                          f"(path={target!r})")
     directory = os.path.dirname(target)
     if directory and not os.path.exists(directory):
-        os.makedirs(directory, exist_ok=True)  # as paddle.save does
-    write_atomic(target, dump)
+        os.makedirs(directory, exist_ok=True)
+    return target
 
 
 # ----------------------------------------------------------------------------------- load

@@ -356,7 +356,7 @@ class Model:
     def save(self, path, training=True):
         """training=True: <path>.pdparams (+ <path>.pdopt); training=False: an inference model.
         In a job of several ranks only rank 0 writes (the replicas are equal)."""
-        from ..framework.io import save
+        from ..framework.io import save_together
         from .. import distributed as dist
         if dist.is_initialized() and dist.get_rank() != 0:
             return
@@ -377,9 +377,13 @@ class Model:
         dirname = os.path.dirname(path)
         if dirname:
             os.makedirs(dirname, exist_ok=True)
-        save(self.network.state_dict(), path + ".pdparams")
+        # Written together: a kill mid-save leaves the previous pair, not new weights beside the
+        # optimizer states they did not train with (save_together: bar the instant between
+        # the two renames).
+        files = [(self.network.state_dict(), path + ".pdparams")]
         if self._optimizer is not None:
-            save(self._optimizer.state_dict(), path + ".pdopt")
+            files.append((self._optimizer.state_dict(), path + ".pdopt"))
+        save_together(files)
 
     def load(self, path, skip_mismatch=False, reset_optimizer=False):
         from ..framework.io import load

@@ -6,6 +6,7 @@ import os
 
 from .. import _C
 from ..framework import mode
+from ..framework.atomic_files import write_prefixed_files
 from ..static.input_spec import InputSpec
 from .to_static import StaticFunction
 from .translated_layer import TranslatedLayer
@@ -30,7 +31,14 @@ def _save_program(path, program, params=None):
     params = program._parameters() if params is None else params
     needed = program._program.parameter_names()
     trainable = [n for n in needed if not params[n].stop_gradient]
-    _ir.save_model(path, program._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})
+
+    def write(prefix):  # <prefix>.pdiparams, then <prefix>.pdmodel, each fsynced
+        _ir.save_model(prefix, program._program, {n: params[n] for n in needed},
+                       {"trainable": ",".join(trainable)})
+    # Both files are written before either replaces its old file, so a kill mid-save leaves the
+    # previous pair (bar the instant between the two renames), never a new program beside old
+    # weights.
+    write_prefixed_files(path, (".pdiparams", ".pdmodel"), write)
 
 
 def save(layer, path, input_spec=None, **configs):

@@ -295,6 +295,21 @@ class Optimizer:
         return None
 
     @staticmethod
+    def _held_state(value, name=None):
+        """A loaded state kept until a step claims it, as an oar Tensor (named ``name``), so
+        that state_dict() reports it as it reports live states; oar Tensors are kept as given
+        (no copy)."""
+        if isinstance(value, _C.Tensor):
+            return value
+        arr = _as_numpy(value)
+        if arr.dtype == object:  # not a tensor's value: kept as given, as Paddle keeps it
+            return value
+        held = to_tensor(np.ascontiguousarray(arr))
+        if name is not None:
+            held.name = name
+        return held
+
+    @staticmethod
     def _set_value(dst, value, name):
         arr = _as_numpy(value)
         if list(arr.shape) != list(dst.shape) and arr.size == dst.size:
@@ -582,7 +597,8 @@ class Optimizer:
     # ---- state ----
     def state_dict(self):
         """The optimizer's states by name (live tensors), plus 'master_weights' and 'LR_Scheduler'
-        when present.
+        when present. States loaded by ``set_state_dict`` that no step has used yet are included
+        as loaded, so a checkpoint loaded and saved again keeps them.
 
         Returns:
             dict
@@ -591,8 +607,15 @@ class Optimizer:
         for table in self._accumulators.values():
             for acc in table.values():
                 out[acc.name] = acc
-        if self._master_weights:
-            out['master_weights'] = dict(self._master_weights)
+        # States loaded by set_state_dict that no step has claimed yet are part of the
+        # checkpoint too: without them, loading and saving again before a step would silently
+        # drop them (Adam's moments, ...).
+        for name, value in self._accumulators_holder.items():
+            out.setdefault(name, value)
+        masters = dict(self._master_holder)
+        masters.update(self._master_weights)
+        if masters:
+            out['master_weights'] = masters
         if isinstance(self._learning_rate, LRScheduler):
             out['LR_Scheduler'] = self._learning_rate.state_dict()
         return out
@@ -612,15 +635,16 @@ class Optimizer:
         if sched is not None and isinstance(self._learning_rate, LRScheduler):
             self._learning_rate.set_state_dict(sched)
         masters = state_dict.pop('master_weights', None) or {}
+        self._master_holder = {}
         for pname, value in masters.items():
             if pname in self._master_weights:
                 m = self._master_weights[pname]
                 self._set_value(m, value, m.name)
             else:
-                self._master_holder[pname] = value
-        self._accumulators_holder = state_dict
+                self._master_holder[pname] = self._held_state(value)
+        self._accumulators_holder = {k: self._held_state(v, k) for k, v in state_dict.items()}
         self._held_by_stem = {}
-        for key in state_dict:
+        for key in self._accumulators_holder:
             stem, _, counter = key.rpartition('_')
             if counter.isdigit():
                 self._held_by_stem.setdefault(stem, []).append(key)

@@ -647,7 +647,7 @@ def save_group_sharded_model(model, output, optimizer=None):
         output (str): The directory.
         optimizer (optional): The optimizer returned with it. Default: None (not saved).
     """
-    from ...framework.io import save
+    from ...framework.io import save_together
     if os.path.isfile(output):
         raise ValueError(f"save_group_sharded_model: output ({output}) should be a directory, not a file")
     if not isinstance(model, (GroupShardedStage2, GroupShardedStage3)):
@@ -676,8 +676,9 @@ def save_group_sharded_model(model, output, optimizer=None):
             raise ValueError("save_group_sharded_model: use the optimizer returned by group_sharded_parallel")
     if first:
         os.makedirs(output, exist_ok=True)
-        save(state, os.path.join(output, "model.pdmodel"))
+        files = [(state, os.path.join(output, "model.pdmodel"))]
         if opt_state is not None:
-            save({k: (_C._from_array(np.ascontiguousarray(v), True) if isinstance(v, np.ndarray) else v)
-                  for k, v in opt_state.items()}, os.path.join(output, "model.pdopt"))
+            files.append(({k: (_C._from_array(np.ascontiguousarray(v), True) if isinstance(v, np.ndarray) else v)
+                           for k, v in opt_state.items()}, os.path.join(output, "model.pdopt")))
+        save_together(files)  # a kill mid-save leaves the previous pair (bar the renames' instant)
     collective.barrier(model._group)
