@@ -450,3 +450,23 @@ def test_check_layer_numerics():
         Bad()(oar.to_tensor([-1.0]))
     with pytest.raises(RuntimeError, match="First input of this layer must be tensor"):
         Bad()(3.0)
+
+
+def test_model_saves_and_loads_the_loss_scale(tmp_path):
+    with oar.amp.auto_cast(dtype="float16"):
+        pass
+
+    def make():
+        model = oar.Model(oar.nn.Linear(4, 2))
+        model.prepare(oar.optimizer.SGD(parameters=model.parameters()), oar.nn.MSELoss(),
+                      amp_configs={"level": "O1", "init_loss_scaling": 128.0, "incr_every_n_steps": 1})
+        return model
+    model = make()
+    x, y = np.random.rand(3, 4).astype("float32"), np.random.rand(3, 2).astype("float32")
+    model.train_batch([x], [y])
+    assert float(model._scaler.state_dict()["scale"][0]) == 256.0  # one good step doubled it
+    model.save(str(tmp_path / "m"))
+    assert (tmp_path / "m.pdscaler").exists()
+    again = make()
+    again.load(str(tmp_path / "m"))
+    assert float(again._scaler.state_dict()["scale"][0]) == 256.0

@@ -164,12 +164,7 @@ class Model:
             total = total + extra
         if self._accumulate > 1:
             total = total / self._accumulate
-        if amp_on and self._scaler is None:
-            from ..amp import GradScaler
-            # bfloat16 has float32's range: no loss scaling (Paddle's GradScaler would turn
-            # itself off with a warning).
-            self._scaler = GradScaler(enable=self._amp["dtype"] == "float16", **self._amp["scaler"])
-        scaled = self._scaler.scale(total) if amp_on else total
+        scaled = self._make_scaler().scale(total) if amp_on else total
         scaled.backward()
         self._step_in_accumulation += 1
         if update and self._step_in_accumulation >= self._accumulate:
@@ -383,6 +378,8 @@ class Model:
         files = [(self.network.state_dict(), path + ".pdparams")]
         if self._optimizer is not None:
             files.append((self._optimizer.state_dict(), path + ".pdopt"))
+        if self._scaler is not None and self._scaler.state_dict():  # AMP's loss scale, as Paddle
+            files.append((self._scaler.state_dict(), path + ".pdscaler"))
         save_together(files)
 
     def load(self, path, skip_mismatch=False, reset_optimizer=False):
@@ -408,6 +405,17 @@ class Model:
         opt_path = path + ".pdopt"
         if self._optimizer is not None and not reset_optimizer and os.path.exists(opt_path):
             self._optimizer.set_state_dict(load(opt_path))
+        scaler_path = path + ".pdscaler"
+        if self._amp["level"] != "O0" and os.path.exists(scaler_path):
+            self._make_scaler().load_state_dict(load(scaler_path))
+
+    def _make_scaler(self):
+        """The GradScaler of AMP training (made once). bfloat16 has float32's range: no loss
+        scaling (Paddle's GradScaler would turn itself off with a warning)."""
+        if self._scaler is None:
+            from ..amp import GradScaler
+            self._scaler = GradScaler(enable=self._amp["dtype"] == "float16", **self._amp["scaler"])
+        return self._scaler
 
     def summary(self, input_size=None, dtype=None):
         from .summary import summary
