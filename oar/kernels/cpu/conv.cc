@@ -1,5 +1,7 @@
 #include "oar/kernels/cpu/conv.h"
 
+#include "oar/core/cpu_isa.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -222,6 +224,11 @@ Tensor as_f32(const Tensor& t) {
 
 bool is_half(DType d) { return d == DType::Float16 || d == DType::BFloat16; }
 
+// bfloat16 computed in bfloat16 by oneDNN (else converted to float32 and back).
+bool native_bf16(DType d, const Tensor& out) {
+  return d == DType::BFloat16 && cpu_has_bf16_dot() && out.is_contiguous();
+}
+
 template <typename T>
 const T* ptr_or_null(const Tensor& t) {
   return t.defined() ? static_cast<const T*>(t.raw_data()) : nullptr;
@@ -248,6 +255,10 @@ void conv_forward(const Tensor& x0, const Tensor& w0, const Tensor& b0, const In
                                  groups, channel_last);
   if (x0.numel() == 0 || w0.numel() == 0) return fill_bias(s, b0, out);
   const DType dt = x0.dtype();
+  if (native_bf16(dt, out)) {
+    const Tensor x = as_contiguous(x0), w = as_contiguous(w0), b = as_f32(b0);
+    if (onednn::conv_forward_bf16(s, x.raw_data(), w.raw_data(), ptr_or_null<float>(b), out.raw_data())) return;
+  }
   if (is_half(dt)) {
     Tensor o32 = Tensor::make(out.shape(), DType::Float32);
     conv_forward(as_f32(x0), as_f32(w0), as_f32(b0), stride, padding, dilation, groups,
@@ -279,6 +290,10 @@ void conv_backward_data(const Tensor& dy0, const Tensor& w0, const IntArray& str
   const ConvShape s = conv_shape(dx.shape(), w0.shape(), dy0.shape(), stride, padding, dilation,
                                  groups, channel_last);
   const DType dt = dy0.dtype();
+  if (native_bf16(dt, dx)) {
+    const Tensor dy = as_contiguous(dy0), w = as_contiguous(w0);
+    if (onednn::conv_backward_data_bf16(s, dy.raw_data(), w.raw_data(), dx.raw_data())) return;
+  }
   if (is_half(dt)) {
     Tensor d32 = Tensor::make(dx.shape(), DType::Float32);
     conv_backward_data(as_f32(dy0), as_f32(w0), stride, padding, dilation, groups, channel_last,
@@ -310,6 +325,10 @@ void conv_backward_weight(const Tensor& x0, const Tensor& dy0, const IntArray& s
   const ConvShape s = conv_shape(x0.shape(), dw.shape(), dy0.shape(), stride, padding, dilation,
                                  groups, channel_last);
   const DType dt = x0.dtype();
+  if (native_bf16(dt, dw)) {
+    const Tensor x = as_contiguous(x0), dy = as_contiguous(dy0);
+    if (onednn::conv_backward_weight_bf16(s, x.raw_data(), dy.raw_data(), dw.raw_data())) return;
+  }
   if (is_half(dt)) {
     Tensor d32 = Tensor::make(dw.shape(), DType::Float32);
     conv_backward_weight(as_f32(x0), as_f32(dy0), stride, padding, dilation, groups,

@@ -91,7 +91,7 @@ struct Descs {
   memory::dims strides, dilates, pad_l, pad_r;
 };
 
-Descs describe(const ConvShape& s) {
+Descs describe(const ConvShape& s, memory::data_type dt) {
   Descs d;
   const int nd = s.nd, first = 3 - nd;
   memory::dims src{s.N, s.C}, dst{s.N, s.M}, wei;
@@ -111,13 +111,12 @@ Descs describe(const ConvShape& s) {
   static const tag w_tags[] = {tag::oiw, tag::oihw, tag::oidhw};
   static const tag gw_tags[] = {tag::goiw, tag::goihw, tag::goidhw};
   const tag data_tag = s.channel_last ? last_tags[nd - 1] : first_tags[nd - 1];
-  const auto f32 = memory::data_type::f32;
-  d.src = memory::desc(src, f32, data_tag);
-  d.dst = memory::desc(dst, f32, data_tag);
-  d.wei = memory::desc(wei, f32, s.G > 1 ? gw_tags[nd - 1] : w_tags[nd - 1]);
-  d.src_any = memory::desc(src, f32, tag::any);
-  d.dst_any = memory::desc(dst, f32, tag::any);
-  d.wei_any = memory::desc(wei, f32, tag::any);
+  d.src = memory::desc(src, dt, data_tag);
+  d.dst = memory::desc(dst, dt, data_tag);
+  d.wei = memory::desc(wei, dt, s.G > 1 ? gw_tags[nd - 1] : w_tags[nd - 1]);
+  d.src_any = memory::desc(src, dt, tag::any);
+  d.dst_any = memory::desc(dst, dt, tag::any);
+  d.wei_any = memory::desc(wei, dt, tag::any);
   return d;
 }
 
@@ -143,10 +142,11 @@ memory::desc blocked_desc(const memory::desc& plain, int nd) {
   return memory::desc(plain.dims(), memory::data_type::f32, tags[nd - 1]);
 }
 
-std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f) {
+std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f,
+                            memory::data_type dt) {
   auto plan = std::make_shared<Plan>();
   try {
-    const Descs d = describe(s);
+    const Descs d = describe(s, dt);
     const auto alg = dnnl::algorithm::convolution_direct;
     if (kind == Kind::ForwardFused) {
       using fwd = dnnl::convolution_forward;
@@ -212,7 +212,8 @@ std::shared_ptr<Plan> build(Kind kind, const ConvShape& s, bool with_bias, const
 using Key = std::array<int64_t, 32>;
 constexpr size_t kCacheCapacity = 256;
 
-Key make_key(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f, int threads) {
+Key make_key(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f, int threads,
+             memory::data_type dt) {
   Key k{};
   size_t i = 0;
   k[i++] = static_cast<int64_t>(kind);
@@ -234,16 +235,17 @@ Key make_key(Kind kind, const ConvShape& s, bool with_bias, const Fusion& f, int
   k[i++] = with_bias;
   k[i++] = f.blocked_in | f.blocked_out << 1 | f.residual << 2 | f.relu << 3;
   k[i++] = threads;
+  k[i++] = static_cast<int64_t>(dt);
   return k;
 }
 
 // Primitives split their work for the thread count they were created under, so a plan is made
 // (and keyed) for the count it will run with.
 std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias, int threads,
-                               const Fusion& f = {}) {
+                               const Fusion& f = {}, memory::data_type dt = memory::data_type::f32) {
   static std::mutex mu;
   static std::map<Key, std::shared_ptr<Plan>> cache;
-  const Key key = make_key(kind, s, with_bias, f, threads);
+  const Key key = make_key(kind, s, with_bias, f, threads, dt);
   {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(key);
@@ -252,7 +254,7 @@ std::shared_ptr<Plan> plan_for(Kind kind, const ConvShape& s, bool with_bias, in
   std::shared_ptr<Plan> plan;
   {
     ThreadGuard guard(threads);
-    plan = build(kind, s, with_bias, f);
+    plan = build(kind, s, with_bias, f, dt);
   }
   std::lock_guard<std::mutex> lock(mu);
   if (cache.size() >= kCacheCapacity) cache.clear();
@@ -550,6 +552,34 @@ bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, f
   if (!conv_enabled()) return false;
   const int threads = get_num_threads();
   const auto plan = plan_for(Kind::BackwardWeights, s, false, threads);
+  if (!plan->ok) return false;
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
+  return true;
+}
+
+// bfloat16: the same passes on bfloat16 data (oneDNN accumulates in float32).
+bool conv_forward_bf16(const ConvShape& s, const void* x, const void* w, const float* bias, void* y) {
+  if (!conv_enabled()) return false;
+  const int threads = threads_for(s);
+  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads, {}, memory::data_type::bf16);
+  if (!plan->ok) return false;
+  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
+  return true;
+}
+
+bool conv_backward_data_bf16(const ConvShape& s, const void* dy, const void* w, void* dx) {
+  if (!conv_enabled()) return false;
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardData, s, false, threads, {}, memory::data_type::bf16);
+  if (!plan->ok) return false;
+  run(plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
+  return true;
+}
+
+bool conv_backward_weight_bf16(const ConvShape& s, const void* x, const void* dy, void* dw) {
+  if (!conv_enabled()) return false;
+  const int threads = get_num_threads();
+  const auto plan = plan_for(Kind::BackwardWeights, s, false, threads, {}, memory::data_type::bf16);
   if (!plan->ok) return false;
   run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
   return true;

@@ -1,4 +1,4 @@
-// float32 convolution through oneDNN's primitives (forward, backward data, backward weights).
+// float32 (and bfloat16) convolution through oneDNN's primitives (forward, backward data, backward weights).
 // Primitives and their layout reorders are created once per problem shape and cached; tensors
 // stay in oar's plain layouts (the reorders to oneDNN's blocked layouts run inside each call,
 // into buffers from oar's caching allocator).
@@ -30,5 +30,11 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
                         const float* bias, float* y, const std::shared_ptr<Storage>& w_owner = nullptr);
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx);
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw);
+
+// The same three passes on bfloat16 x, w, y, dy, dx and dw (bias float32), for CPUs with
+// bfloat16 dot products (cpu_has_bf16_dot()): bfloat16 products accumulated in float32.
+bool conv_forward_bf16(const ConvShape& s, const void* x, const void* w, const float* bias, void* y);
+bool conv_backward_data_bf16(const ConvShape& s, const void* dy, const void* w, void* dx);
+bool conv_backward_weight_bf16(const ConvShape& s, const void* x, const void* dy, void* dw);
 
 }  // namespace oar::kernels::onednn
