@@ -1,0 +1,120 @@
+"""Mixed precision on the CPU: bfloat16 against float32 in oar, beside PyTorch (torch.autocast on
+the CPU) and Paddle (whose CPU build ignores paddle.amp.auto_cast, so only its matmul runs in
+bfloat16) in the same run.
+
+Cases: matmul 1024^3 and 4096^3 in float32 and bfloat16; one training step (forward, loss,
+backward, Adam) of the MLP, ResNet-18 on 32x32 inputs and the 4-layer Transformer encoder of
+bench_train.py, in float32 and under auto_cast(dtype='bfloat16').
+Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_amp.py
+Targets (issue 16): on a CPU with AVX512_BF16, bfloat16 matmul >= 1.8x float32's GFLOP/s and
+training steps >= 1.3x faster; on an AVX2-only CPU, bfloat16 no slower than 1.2x float32.
+"""
+import os
+import platform
+import sys
+
+from bench_train import BODY as TRAIN_BODY
+from harness import REF_PYTHON, fmt, run
+
+# The models and step function of bench_train.py, then this benchmark's cases.
+MODELS = TRAIN_BODY.split("rng = np.random.default_rng(0)")[0]
+
+BODY = MODELS + r'''
+def autocast(on):
+    if torch:
+        return F.autocast("cpu", dtype=F.bfloat16, enabled=on)
+    import contextlib
+    if FW == "paddle":  # Paddle's CPU build ignores auto_cast (it warns): no bfloat16 step to time
+        return contextlib.nullcontext()
+    return F.amp.auto_cast(enable=on, dtype="bfloat16")
+
+def amp_step_fn(model, x, y, on):
+    params = list(model.parameters())
+    opt = F.optim.Adam(params, lr=1e-3) if torch else F.optimizer.Adam(learning_rate=1e-3, parameters=params)
+    loss_fn = nn.CrossEntropyLoss()
+    def step():
+        with autocast(on):
+            loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        if torch:
+            opt.zero_grad()
+        else:
+            opt.clear_grad()
+    return step
+
+rng = np.random.default_rng(0)
+def cast(t, dtype):
+    return t.to(getattr(F, dtype)) if torch else t.astype(dtype)
+for n, number, repeat in ((1024, 5, 5), (4096, 1, 3)):
+    a = T(rng.standard_normal((n, n), dtype=np.float32))
+    b = T(rng.standard_normal((n, n), dtype=np.float32))
+    for dtype in ("float32", "bfloat16"):
+        aa, bb = cast(a, dtype), cast(b, dtype)
+        try:
+            res[f"matmul {n}^3 {dtype}"] = best(lambda: F.matmul(aa, bb), number, repeat)
+        except Exception:  # Paddle's CPU build has no bfloat16 matmul kernel
+            pass
+cases = [
+    ("MLP b128", lambda: nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                                       nn.Linear(512, 10)), (128, 784), 20),
+    ("ResNet-18 32x32 b32", ResNet18, (32, 3, 32, 32), 2),
+    ("Transformer enc 4x256 s128 b16", EncoderModel, (16, 128, 256), 2),
+]
+for name, make, shape, number in cases:
+    x = T(rng.standard_normal(shape, dtype=np.float32))
+    y = T(rng.integers(0, 10, shape[0]).astype(np.int64))
+    for on in (False, True):
+        if on and FW == "paddle":
+            continue
+        F.seed(0) if not torch else F.manual_seed(0)
+        res[f"{name} {'bf16' if on else 'fp32'} step"] = best(amp_step_fn(make(), x, y, on), number, 3)
+'''
+
+
+def cpu_line():
+    model, flags = platform.processor() or "?", ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name") and model in ("?", "", "x86_64"):
+                    model = line.split(":", 1)[1].strip()
+                if line.startswith("flags"):
+                    flags = line
+                    break
+    except OSError:
+        pass
+    have = [f for f in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if f" {f}" in flags]
+    return f"CPU: {model}, {os.cpu_count()} cores, {' '.join(have)}; load average {os.getloadavg()[0]:.2f}"
+
+
+def main():
+    print(cpu_line())
+    oar_res, err = run(sys.executable, "oar", BODY)
+    if oar_res is None:
+        sys.exit(f"oar benchmark failed: {err}")
+    others = {}
+    for fw, var in (("torch", "TORCH_PYTHON"), ("paddle", "PADDLE_PYTHON")):
+        res, ferr = run(os.environ.get(var, REF_PYTHON), fw, BODY)
+        others[fw] = res or {}
+        if res is None:
+            print(f"({fw} not measured: {ferr})")
+    print("ratio = other's time / oar's time (above 1: oar is faster); "
+          "bf16 gain = the same framework's float32 time / its bfloat16 time")
+    print(f"{'case':42s} {'oar':>9s} {'torch':>9s} {'paddle':>9s} {'torch/oar':>9s} {'paddle/oar':>10s} "
+          f"{'oar bf16 gain':>13s} {'torch bf16 gain':>15s}")
+    for case, v in oar_res.items():
+        t, p = others["torch"].get(case), others["paddle"].get(case)
+        ratio = lambda o: f"{o / v:.2f}" if o else "n/a"
+        gain, tgain = "", ""
+        if "bfloat16" in case or "bf16" in case:
+            twin = case.replace("bfloat16", "float32").replace("bf16", "fp32")
+            gain = f"{oar_res[twin] / v:.2f}"
+            if t and others["torch"].get(twin):
+                tgain = f"{others['torch'][twin] / t:.2f}"
+        print(f"{case:42s} {fmt(v):>9s} {fmt(t):>9s} {fmt(p):>9s} {ratio(t):>9s} {ratio(p):>10s} "
+              f"{gain:>13s} {tgain:>15s}")
+
+
+if __name__ == "__main__":
+    main()
