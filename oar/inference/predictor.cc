@@ -3,11 +3,15 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
+#include "oar/core/cpu_isa.h"
 #include "oar/core/parallel.h"
 #include "oar/device/device_registry.h"
 #include "oar/inference/thread_tuner.h"
 #include "oar/kernels/cpu/frozen_weights.h"
+#include "oar/ops/amp.h"
+#include "oar/ops/generated/api/elementwise.h"
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/jit/model_file.h"
@@ -89,6 +93,7 @@ struct Predictor::Shared {
   int threads = 0;
   std::unique_ptr<ThreadCountTuner> tuner;  // the thread count of each run (shared by clones)
   Place place;  // where the program runs and the weights live
+  std::optional<amp::State> amp;  // Config::EnableMkldnnBfloat16: the run's auto_cast state
 };
 
 Predictor::Predictor(const Config& config) {
@@ -125,6 +130,18 @@ Predictor::Predictor(const Config& config) {
               "Config: inter-op threads must be at least 1, got ", config.inter_op_num_threads());
   shared->executor = std::make_unique<runtime::Executor>(
       shared->program, runtime::ExecutorOptions{config.inter_op_num_threads(), shared->place});
+  if (config.mkldnn_bfloat16_enabled()) {
+    if (cpu_has_bf16_dot() || !shared->place.is_host()) {
+      amp::State st;  // Paddle Inference's bfloat16: the listed ops in bfloat16, the rest float32
+      st.level = amp::Level::OD;
+      st.dtype = DType::BFloat16;
+      st.custom_white.insert(config.bfloat16_ops().begin(), config.bfloat16_ops().end());
+      shared->amp = std::move(st);
+    } else {
+      std::fprintf(stderr, "oar: EnableMkldnnBfloat16: this CPU has no bfloat16 dot-product instructions "
+                           "(AVX512_BF16 or AMX); the predictor runs in float32\n");
+    }
+  }
   shared->threads = config.cpu_math_library_num_threads();
   shared->tuner = std::make_unique<ThreadCountTuner>(shared->threads > 0 ? shared->threads : get_num_threads());
   shared_ = std::move(shared);
@@ -174,6 +191,8 @@ bool Predictor::Run() {
   outputs_.clear();  // the last run's outputs are not kept alive through this one
   if (shared_->threads > 0) set_num_threads(shared_->threads);
   kernels::FrozenWeightsScope frozen;  // the model's weights never change: kernels may cache packed forms
+  const amp::State saved_amp = amp::state();
+  if (shared_->amp) amp::set_state(*shared_->amp);
   std::vector<const ir::Value*> fetch;
   for (auto& [name, v] : shared_->outputs) fetch.push_back(v);
   std::string signature;
@@ -181,10 +200,22 @@ bool Predictor::Run() {
   const int threads = shared_->tuner->choose(signature);
   ThreadCountScope cores(threads);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<oar::Tensor> outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
+  std::vector<oar::Tensor> outs;
+  try {
+    outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
+  } catch (...) {
+    amp::set_state(saved_amp);
+    throw;
+  }
+  amp::set_state(saved_amp);
   shared_->tuner->record(signature, threads,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  for (size_t i = 0; i < outs.size(); ++i) outputs_[shared_->outputs[i].first] = outs[i].contiguous();
+  for (size_t i = 0; i < outs.size(); ++i) {
+    // Outputs keep the program's dtypes (a bfloat16 run computes inside, as Paddle Inference's).
+    const DType declared = shared_->outputs[i].second->type().dtype;
+    const oar::Tensor& t = outs[i];
+    outputs_[shared_->outputs[i].first] = t.dtype() == declared ? t.contiguous() : oar::cast(t, declared);
+  }
   return true;
 }
 

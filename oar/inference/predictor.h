@@ -57,6 +57,18 @@ class Config {
   int custom_device_id() const { return use_custom_device() ? place_.device_id : 0; }
   const Place& place() const { return place_; }
 
+  // oneDNN is always on in oar (Paddle's switch is kept for its API).
+  void EnableMKLDNN() {}
+  void DisableMKLDNN() {}
+  bool mkldnn_enabled() const { return true; }
+  // bfloat16 inference: matmul, linear and convolution (the white list of auto_cast's OD level,
+  // plus SetBfloat16Op's ops) run in bfloat16 on CPUs with bfloat16 dot products
+  // (cpu_has_bf16_dot()); elsewhere it warns once and runs in float32, as Paddle does.
+  void EnableMkldnnBfloat16() { bf16_ = true; }
+  bool mkldnn_bfloat16_enabled() const { return bf16_; }
+  void SetBfloat16Op(std::vector<std::string> ops) { bf16_ops_ = std::move(ops); }
+  const std::vector<std::string>& bfloat16_ops() const { return bf16_ops_; }
+
  private:
   std::string prog_file_, params_file_;
   Place place_ = CPUPlace();
@@ -65,6 +77,8 @@ class Config {
   int inter_op_threads_ = 1;
   bool ir_optim_ = true;
   bool memory_optim_ = true;
+  bool bf16_ = false;
+  std::vector<std::string> bf16_ops_;
 };
 
 enum class DataType { FLOAT32, FLOAT64, INT64, INT32, INT8, UINT8, BOOL, FLOAT16, BFLOAT16 };

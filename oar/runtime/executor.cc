@@ -1,3 +1,4 @@
+#include "oar/ops/amp.h"
 #include "oar/runtime/executor.h"
 
 #include <algorithm>
@@ -227,9 +228,11 @@ class Executor::Run {
     };
     std::vector<std::thread> pool;
     const Place place = expected_place();  // the run's place: each worker creates tensors there
+    const amp::State amp_state = amp::state();  // and computes in the run's auto_cast state
     for (int t = 1; t < threads; ++t)
-      pool.emplace_back([&worker, place] {
+      pool.emplace_back([&worker, place, &amp_state] {
         ExpectedPlaceGuard on(place);
+        amp::set_state(amp_state);
         worker();
       });
     worker();

@@ -77,7 +77,14 @@ void bind_inference(nb::module_& parent) {
       .def("enable_custom_device", &Config::EnableCustomDevice, nb::arg("device_type"), nb::arg("device_id") = 0)
       .def("use_custom_device", &Config::use_custom_device)
       .def("custom_device_type", &Config::custom_device_type)
-      .def("custom_device_id", &Config::custom_device_id);
+      .def("custom_device_id", &Config::custom_device_id)
+      .def("enable_mkldnn", &Config::EnableMKLDNN)
+      .def("disable_mkldnn", &Config::DisableMKLDNN)
+      .def("mkldnn_enabled", &Config::mkldnn_enabled)
+      .def("enable_mkldnn_bfloat16", &Config::EnableMkldnnBfloat16)
+      .def("mkldnn_bfloat16_enabled", &Config::mkldnn_bfloat16_enabled)
+      .def("set_bfloat16_op", [](Config& c, const std::vector<std::string>& ops) { c.SetBfloat16Op(ops); },
+           nb::arg("op_list"));
 
   nb::class_<Handle>(m, "Tensor")
       .def("reshape", &Handle::Reshape, nb::arg("shape"))

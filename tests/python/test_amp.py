@@ -470,3 +470,32 @@ def test_model_saves_and_loads_the_loss_scale(tmp_path):
     again = make()
     again.load(str(tmp_path / "m"))
     assert float(again._scaler.state_dict()["scale"][0]) == 256.0
+
+
+def test_predictor_bfloat16(tmp_path):
+    oar.seed(0)
+    net = oar.nn.Sequential(oar.nn.Linear(64, 128), oar.nn.ReLU(), oar.nn.Linear(128, 10))
+    net.eval()
+    prefix = str(tmp_path / "mlp")
+    oar.jit.save(net, prefix, input_spec=[oar.static.InputSpec([None, 64], "float32", "x")])
+    x = np.random.default_rng(0).standard_normal((8, 64)).astype(np.float32)
+
+    def run(bf16):
+        config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        assert config.mkldnn_enabled()
+        if bf16:
+            config.enable_mkldnn_bfloat16()
+            assert config.mkldnn_bfloat16_enabled()
+        pred = oar.inference.create_predictor(config)
+        h = pred.get_input_handle(pred.get_input_names()[0])
+        h.copy_from_cpu(x)
+        pred.run()
+        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+    f32, b16 = run(False), run(True)
+    assert b16.dtype == np.float32 and b16.shape == f32.shape
+    with oar.no_grad():
+        with oar.amp.auto_cast(level="OD", dtype="bfloat16"):
+            eager = net(oar.to_tensor(x)).astype("float32").numpy()
+    np.testing.assert_array_equal(b16, eager)  # the predictor computes what eager OD bf16 computes
+    assert np.abs(b16 - f32).max() < 0.05 * (np.abs(f32).max() + 1)
+    assert not oar.amp.is_autocast_enabled()  # a run leaves the caller's state alone
