@@ -499,3 +499,52 @@ def test_predictor_bfloat16(tmp_path):
     np.testing.assert_array_equal(b16, eager)  # the predictor computes what eager OD bf16 computes
     assert np.abs(b16 - f32).max() < 0.05 * (np.abs(f32).max() + 1)
     assert not oar.amp.is_autocast_enabled()  # a run leaves the caller's state alone
+
+
+# ---- static programs ---------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [BF16, F16])
+def test_static_decorate_trains_with_loss_scaling(dtype):
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((64, 8)).astype(np.float32)
+    ys = (xs @ rng.standard_normal((8, 1)).astype(np.float32)).astype(np.float32)
+    oar.enable_static()
+    try:
+        main, startup = oar.static.Program(), oar.static.Program()
+        with oar.static.program_guard(main, startup):
+            x = oar.static.data("x", [None, 8], "float32")
+            y = oar.static.data("y", [None, 1], "float32")
+            net = oar.nn.Linear(8, 1)
+            with oar.amp.auto_cast(dtype=dtype):
+                pred = net(x)
+            loss = oar.mean((pred.astype("float32") - y) ** 2)
+            opt = oar.static.amp.decorate(oar.optimizer.SGD(learning_rate=0.05, parameters=net.parameters()),
+                                          dtype=dtype, init_loss_scaling=1024.0, incr_every_n_steps=3)
+            opt.minimize(loss)
+        assert pred.dtype.name == dtype  # the program computes the linear layer in low precision
+        exe = oar.static.Executor()
+        first = last = None
+        for _ in range(30):
+            (lv,) = exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])
+            first = lv if first is None else first
+            last = lv
+    finally:
+        oar.disable_static()
+    assert float(last) < 0.2 * float(first)
+    scale = float(opt.get_loss_scaling().numpy()[0])
+    if dtype == F16:  # dynamic scaling: doubled every 3 finite steps, halved at an overflow
+        assert scale > 1024.0
+    else:  # bfloat16: a fixed scale
+        assert scale == 1024.0
+    assert net.weight.dtype == oar.float32
+
+
+def test_static_amp_lists_and_errors():
+    lists = oar.static.amp.AutoMixedPrecisionLists(custom_white_list={"exp"}, custom_black_list={"matmul_v2"})
+    assert "exp" in lists.white_list and "exp" not in lists.black_list and "matmul_v2" in lists.black_list
+    with pytest.raises(ValueError, match="overlaps custom_black_list"):
+        oar.static.amp.AutoMixedPrecisionLists(custom_white_list={"exp"}, custom_black_list={"exp"})
+    opt = oar.optimizer.SGD(parameters=[_param()])
+    with pytest.raises(ValueError, match="level should be O0, OD, O1 or O2"):
+        oar.static.amp.decorate(opt, level="O7")
+    with pytest.raises(ValueError, match="dtype should be 'float16' or 'bfloat16'"):
+        oar.static.amp.decorate(opt, dtype="float64")

@@ -6,7 +6,7 @@ from .program import Program, default_main_program, default_startup_program, pro
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
-from . import nn  # noqa: F401
+from . import nn, amp  # noqa: F401
 from .io import save_inference_model, load_inference_model  # noqa: F401
 from ..framework.parameter import create_parameter  # noqa: F401
 
