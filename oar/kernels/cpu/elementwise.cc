@@ -295,6 +295,42 @@ void span_loop(const Tensor& x, const Tensor& out, SpanFn<T> fn) {
   });
 }
 
+// float16/bfloat16 through the float32 span kernel of op: widened a block at a time into a
+// float buffer, computed there (vectorised), narrowed once. False when op has no such kernel.
+template <typename T>
+bool half_span_loop(UnaryOp op, const Tensor& x, const Tensor& out) {
+  const SpanFn<float> fn = vec_span_f32(op);
+  if (!fn) return false;
+  auto run = [fn](const T* in, int64_t in_stride, T* o, int64_t o_stride, int64_t n) {
+    constexpr int64_t kBlock = 512;
+    float buf[kBlock];
+    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
+      const int64_t m = std::min(kBlock, n - i0);
+      for (int64_t i = 0; i < m; ++i) buf[i] = static_cast<float>(in[(i0 + i) * in_stride]);
+      fn(buf, buf, m);
+      for (int64_t i = 0; i < m; ++i) o[(i0 + i) * o_stride] = T(buf[i]);
+    }
+  };
+  if (x.is_contiguous() && out.is_contiguous() && x.shape() == out.shape()) {
+    const T* a = static_cast<const T*>(x.raw_data());
+    T* o = static_cast<T*>(out.raw_data());
+    parallel_for(0, out.numel(), kElementwiseGrain, [&](int64_t b, int64_t e) { run(a + b, 1, o + b, 1, e - b); });
+    return true;
+  }
+  StridedLoop<2> loop(out.shape(), {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())},
+                      {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())});
+  loop.run([&](char* const* p, const int64_t* st, int64_t n) {
+    if (st[0] % static_cast<int64_t>(sizeof(T)) != 0 || st[1] % static_cast<int64_t>(sizeof(T)) != 0) {
+      for (int64_t i = 0; i < n; ++i)  // strides off the element grid (views of byte buffers)
+        run(reinterpret_cast<const T*>(p[1] + i * st[1]), 1, reinterpret_cast<T*>(p[0] + i * st[0]), 1, 1);
+      return;
+    }
+    run(reinterpret_cast<const T*>(p[1]), st[1] / static_cast<int64_t>(sizeof(T)), reinterpret_cast<T*>(p[0]),
+        st[0] / static_cast<int64_t>(sizeof(T)), n);
+  });
+  return true;
+}
+
 // The vectorised kernel for op on T, or nullptr (half types and ints have none).
 template <typename T>
 SpanFn<T> vec_span(UnaryOp op) {
@@ -407,6 +443,8 @@ void unary(UnaryOp op, const Tensor& x, const Tensor& out) {
     using T = decltype(tag);
     if (unary_any_real<T>(op, x, out)) return;
     if (const SpanFn<T> fn = vec_span<T>(op)) return span_loop<T>(x, out, fn);
+    if constexpr (is_half_v<T>)
+      if (half_span_loop<T>(op, x, out)) return;
     unary_float<T>(op, x, out);
   });
 }
