@@ -49,3 +49,4 @@ from .layer.transformer import (  # noqa: F401,E402
     TransformerDecoder, Transformer,
 )
 from .layer.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
+from . import quant  # noqa: F401,E402  (paddle.nn.quant: the layers of quantized models)

@@ -1,0 +1,23 @@
+// Quantization kernels (paddle.quantization): symmetric linear quantization to `bit_length`
+// signed integers, qmax = 2^(bits-1) - 1, with the scale s being the abs-max threshold (the
+// integer step is s / qmax), as Paddle's kernels:
+//   fake_quantize_dequantize: round(clip(x, -s, s) / s * qmax) * s / qmax   (QAT; ints in [-qmax, qmax])
+//   quantize_linear:          clip(round(x / s * qmax), -qmax - 1, qmax)     (the ints, as floats)
+//   dequantize_linear:        x * s / qmax
+// round_type 0 rounds halves to even, 1 away from zero. A zero scale maps everything to 0.
+// Scales are per tensor (quant_axis -1) or one per index of quant_axis.
+#pragma once
+#include <cstdint>
+
+#include "oar/core/tensor.h"
+
+namespace oar::kernels {
+
+void fake_quantize_dequantize(const Tensor& x, const Tensor& scale, int64_t bit_length, int64_t round_type,
+                              const Tensor& out);
+void quantize_linear(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t quant_axis,
+                     int64_t bit_length, int64_t round_type, const Tensor& out);
+void dequantize_linear(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t quant_axis,
+                       int64_t bit_length, const Tensor& out);
+
+}  // namespace oar::kernels

@@ -1,0 +1,46 @@
+#include "oar/ops/infer_meta/quant.h"
+
+namespace oar::infer_meta {
+
+namespace {
+void check_common(const char* op, const Tensor& x, const Tensor& scale, int64_t quant_axis, int64_t bit_length) {
+  check_floating(op, "x", x);
+  check_floating(op, "scale", scale);
+  OAR_ENFORCE_ARG(bit_length >= 2 && bit_length <= 16, op, ": argument 'bit_length' must be in [2, 16], got ",
+                  bit_length);
+  if (quant_axis == -1) {
+    OAR_ENFORCE_ARG(scale.numel() == 1, op, ": argument 'scale' must hold one value for a per-tensor scale ",
+                    "(quant_axis -1), got shape ", shape_str(scale.shape()));
+    return;
+  }
+  OAR_ENFORCE(quant_axis >= 0 && quant_axis < x.ndim(), OutOfRange, op, ": argument 'quant_axis' must be -1 or in [0, ",
+              x.ndim(), "), got ", quant_axis);
+  OAR_ENFORCE_ARG(scale.ndim() == 1 && scale.numel() == x.shape()[quant_axis], op,
+                  ": argument 'scale' must have shape [", x.shape()[quant_axis], "] (x's dim ", quant_axis,
+                  "), got ", shape_str(scale.shape()));
+}
+}  // namespace
+
+Meta fake_quantize_dequantize(const char* op, const Tensor& x, const Tensor& scale, int64_t bit_length,
+                              int64_t round_type) {
+  check_common(op, x, scale, -1, bit_length);
+  OAR_ENFORCE_ARG(round_type == 0 || round_type == 1, op,
+                  ": argument 'round_type' must be 0 (half to even) or 1 (half away from zero), got ", round_type);
+  return {x.shape(), x.dtype()};
+}
+
+Meta quantize_linear(const char* op, const Tensor& x, const Tensor& scale, const Tensor&, int64_t quant_axis,
+                     int64_t bit_length, int64_t round_type) {
+  check_common(op, x, scale, quant_axis, bit_length);
+  OAR_ENFORCE_ARG(round_type == 0 || round_type == 1, op,
+                  ": argument 'round_type' must be 0 (half to even) or 1 (half away from zero), got ", round_type);
+  return {x.shape(), x.dtype()};
+}
+
+Meta dequantize_linear(const char* op, const Tensor& x, const Tensor& scale, const Tensor&, int64_t quant_axis,
+                       int64_t bit_length) {
+  check_common(op, x, scale, quant_axis, bit_length);
+  return {x.shape(), x.dtype()};
+}
+
+}  // namespace oar::infer_meta

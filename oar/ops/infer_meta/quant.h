@@ -1,0 +1,17 @@
+// Shape/dtype rules and argument checks of the quantization ops (oar/ops/specs/quant.yaml).
+#pragma once
+#include "oar/ops/infer_meta/meta.h"
+
+namespace oar::infer_meta {
+
+// fake_quantize_dequantize: out like x; scale holds one value.
+Meta fake_quantize_dequantize(const char* op, const Tensor& x, const Tensor& scale, int64_t bit_length,
+                              int64_t round_type);
+// quantize_linear / dequantize_linear: out like x; scale holds one value (quant_axis -1) or one
+// per index of x's quant_axis.
+Meta quantize_linear(const char* op, const Tensor& x, const Tensor& scale, const Tensor& zero_point,
+                     int64_t quant_axis, int64_t bit_length, int64_t round_type);
+Meta dequantize_linear(const char* op, const Tensor& x, const Tensor& scale, const Tensor& zero_point,
+                       int64_t quant_axis, int64_t bit_length);
+
+}  // namespace oar::infer_meta

@@ -1,0 +1,304 @@
+"""oar.quantization: PTQ and QAT of Linear/Conv2D, checked against the numbers real Paddle 3.3
+gives for the same weights and inputs, the quantize/dequantize arithmetic against NumPy, the
+straight-through gradient, configs, convert, export through jit.save and the predictor, and the
+errors."""
+import os
+
+import numpy as np
+import pytest
+
+import oar
+from oar import _C
+from oar.quantization import PTQ, QAT, QuantConfig, BaseQuanter, quanter
+from oar.quantization.observers import AbsmaxObserver, GroupWiseWeightObserver
+from oar.quantization.quanters import FakeQuanterWithAbsMaxObserver
+
+W = np.array([[0.5, -1.0, 0.25], [0.1, 0.2, -0.3], [-0.7, 0.05, 0.9], [1.27, -0.01, 0.33]], "float32")
+B = np.array([0.1, -0.2, 0.3], "float32")
+X1 = np.array([[1.0, -2.0, 0.5, 3.0], [0.3, 0.7, -1.1, 0.2]], "float32")
+X2 = np.array([[-4.0, 1.0, 0.0, 0.5]], "float32")
+
+
+class M(oar.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = oar.nn.Linear(4, 3)
+        self.relu = oar.nn.ReLU()
+        self.fc.weight.set_value(W)
+        self.fc.bias.set_value(B)
+
+    def forward(self, x):
+        return self.relu(self.fc(x))
+
+
+def qdq_even(v, s, bits=8):  # quantize_linear then dequantize_linear
+    qmax = 2 ** (bits - 1) - 1
+    return np.clip(np.round(v / s * qmax), -qmax - 1, qmax) * s / qmax
+
+
+# ---- the arithmetic ---------------------------------------------------------------------------
+def test_kernels_match_paddles_rounding_and_ranges():
+    x = oar.to_tensor([0.5, 1.5, 2.5, -0.5, -2.5, 126.5, 127.4, -127.5, -128.0, -200.0])
+    s = oar.to_tensor([127.0])
+    # QAT's fake quant: halves away from zero, clipped to [-s, s] first: ints in [-127, 127].
+    assert _C.fake_quantize_dequantize(x, s, 8, 1).numpy().tolist() == \
+        [1, 2, 3, -1, -3, 127, 127, -127, -127, -127]
+    # quantize_linear: halves to even, ints in [-128, 127].
+    assert _C.quantize_linear(x, s, None, -1, 8, 0).numpy().tolist() == \
+        [0, 2, 2, -0.0, -2, 126, 127, -128, -128, -128]
+    four = oar.to_tensor([3.5, -9.0, 9.0, -8.0, 0.49])
+    assert _C.quantize_linear(four, oar.to_tensor([7.0]), None, -1, 4, 0).numpy().tolist() == [4, -8, 7, -8, 0]
+    # Per channel (axis 1).
+    x2 = oar.to_tensor([[0.5, 0.5], [1.0, -2.0]])
+    sc = oar.to_tensor([1.0, 2.0])
+    q = _C.quantize_linear(x2, sc, None, 1, 8, 0)
+    assert q.numpy().tolist() == [[64, 32], [127, -127]]
+    np.testing.assert_allclose(_C.dequantize_linear(q, sc, None, 1, 8).numpy(),
+                               [[0.503937, 0.503937], [1, -2]], rtol=1e-6)
+    # A zero scale quantizes to zero (not nan).
+    assert _C.quantize_linear(x2, oar.to_tensor([0.0]), None, -1, 8, 0).numpy().tolist() == [[0, 0], [0, 0]]
+    rng = np.random.default_rng(0)
+    v = rng.standard_normal((5, 7)).astype(np.float32) * 3
+    np.testing.assert_allclose(
+        _C.dequantize_linear(_C.quantize_linear(oar.to_tensor(v), oar.to_tensor([2.0]), None, -1, 8, 0),
+                             oar.to_tensor([2.0]), None, -1, 8).numpy(), qdq_even(v, 2.0), rtol=1e-6)
+
+
+def test_kernel_argument_errors():
+    x = oar.ones([2, 3])
+    with pytest.raises(ValueError, match="'scale' must have shape \\[3\\]"):
+        _C.quantize_linear(x, oar.ones([2]), None, 1, 8, 0)
+    with pytest.raises(IndexError, match="quant_axis"):
+        _C.quantize_linear(x, oar.ones([3]), None, 2, 8, 0)
+    with pytest.raises(ValueError, match="bit_length"):
+        _C.fake_quantize_dequantize(x, oar.ones([1]), 40, 1)
+    with pytest.raises(TypeError, match="'x'"):
+        _C.quantize_linear(oar.ones([2], "int32"), oar.ones([1]), None, -1, 8, 0)
+
+
+def test_fake_quant_gradient_is_straight_through_and_bf16_works():
+    x = oar.to_tensor([10.0, -10.0, 1.0, 0.5], stop_gradient=False)
+    out = _C.fake_quantize_dequantize(x, oar.to_tensor([2.0]), 8, 1)
+    (g,) = oar.grad([out.sum()], [x])
+    assert g.numpy().tolist() == [1, 1, 1, 1]  # outside the clip range too, as Paddle
+    xb = oar.to_tensor([1.0, -0.3], dtype="bfloat16")
+    assert _C.fake_quantize_dequantize(xb, oar.to_tensor([1.0]), 8, 1).dtype == oar.bfloat16
+
+
+# ---- PTQ ---------------------------------------------------------------------------------------
+def test_ptq_matches_paddle():
+    m = M()
+    m.eval()
+    ref = m(oar.to_tensor(X1)).numpy()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qm = ptq.quantize(m)
+    assert type(qm.fc).__name__ == "QuantedLinear" and type(qm.relu).__name__ == "ObserveWrapper"
+    assert type(m.fc).__name__ == "Linear"  # not in place
+    np.testing.assert_array_equal(qm(oar.to_tensor(X1)).numpy(), ref)  # calibration leaves values alone
+    qm(oar.to_tensor(X2))
+    assert float(qm.fc.activation_quanter._max) == 4.0
+    assert float(qm.fc.weight_quanter._max) == pytest.approx(1.27)
+    assert float(qm.relu._observer._max) == pytest.approx(3.9949996)
+    cm = ptq.convert(qm)
+    assert not qm.fc.converted and cm.fc.converted
+    np.testing.assert_array_equal(cm.fc.weight.numpy().ravel(), [50, -100, 25, 10, 20, -30, -70, 5, 90, 127, -1, 33])
+    # Real Paddle 3.3.1: [[3.837716, 0, 2.6109052], [1.3526376, 0, 0]].
+    np.testing.assert_allclose(cm(oar.to_tensor(X1)).numpy(), [[3.837716, 0, 2.6109052], [1.3526376, 0, 0]],
+                               rtol=1e-6)
+    keys = set(cm.state_dict())
+    assert {"fc.weight", "fc.bias", "fc.weight_quanter._dequanter._scales",
+            "fc.activation_quanter._quanter._scales", "relu._observer._quanter._scales"} <= keys
+    # remain_weight keeps float weights and gives the same outputs.
+    kept = ptq.convert(qm, remain_weight=True)
+    np.testing.assert_array_equal(kept.fc.weight.numpy(), W)
+    np.testing.assert_allclose(kept(oar.to_tensor(X1)).numpy(), cm(oar.to_tensor(X1)).numpy(), rtol=1e-6)
+    with pytest.raises(AssertionError, match="converted only once"):
+        cm.fc._convert()
+
+
+def test_ptq_conv_matches_paddle():
+    class C(oar.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv = oar.nn.Conv2D(1, 2, 2, bias_attr=False)
+            self.pool = oar.nn.AvgPool2D(2)
+            self.flat = oar.nn.Flatten()
+
+        def forward(self, x):
+            return self.flat(self.pool(self.conv(x)))
+    c = C()
+    c.conv.weight.set_value(np.array([[[[1.0, -0.5], [0.25, 0.0]]], [[[0.3, 0.6], [-0.9, 0.1]]]], "float32"))
+    c.eval()
+    x = oar.to_tensor((np.arange(9, dtype="float32").reshape(1, 1, 3, 3)) / 4 - 1)
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qc = ptq.quantize(c)
+    qc(x)
+    assert float(qc.pool._observer._max) == pytest.approx(0.6875)
+    cc = ptq.convert(qc)
+    np.testing.assert_array_equal(cc.conv.weight.numpy().ravel(), [127, -64, 32, 0, 38, 76, -114, 13])
+    np.testing.assert_allclose(cc(x).numpy(), [[-0.310433, -0.47126]], rtol=1e-5)
+
+
+def test_ptq_errors():
+    m = M()
+    with pytest.raises(AssertionError, match="should not work on training models"):
+        PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver())).quantize(m)
+    m.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qm = ptq.quantize(m)
+    with pytest.raises(RuntimeError, match="no data was observed"):  # Paddle: AttributeError on None
+        ptq.convert(qm)
+    with pytest.raises(TypeError, match="'activation' should be a quanter or observer factory"):
+        QuantConfig(activation="abc", weight=None)
+    with pytest.raises(TypeError, match="should be a QuantConfig"):
+        PTQ(None)
+
+
+# ---- QAT ---------------------------------------------------------------------------------------
+def test_qat_matches_paddle_and_converts():
+    m = M()
+    q = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)
+    qm = QAT(QuantConfig(activation=q, weight=q)).quantize(m)
+    out = qm(oar.to_tensor(X1))
+    # Real Paddle 3.3.1, one training forward from fresh quanters.
+    np.testing.assert_allclose(out.numpy(), [[1.7364545, 0, 1.7364545], [1.3125955, 0, 0]], rtol=1e-6)
+    assert float(qm.fc.weight_quanter._scale) == pytest.approx((0.9 + 1.27) / 1.9)
+    assert float(qm.fc.activation_quanter._scale) == pytest.approx((0.9 + 3) / 1.9)
+    out.sum().backward()
+    np.testing.assert_allclose(qm.fc.weight.grad.numpy(),
+                               [[1.3091587, 0, 1.0020721], [-1.3091587, 0, -2.0041442],
+                                [-0.5980108, 0, 0.50103605], [2.246581, 0, 2.0526316]], rtol=1e-6)
+    qm.eval()  # scales frozen
+    np.testing.assert_allclose(qm(oar.to_tensor(X1)).numpy(), out.numpy(), rtol=1e-6)
+    keys = set(qm.state_dict())
+    assert {"fc.weight_quanter._scale", "fc.weight_quanter._state", "fc.weight_quanter._accum",
+            "fc.activation_quanter._scale", "relu._observer._scale"} <= keys
+    # Paddle 3.3.1's convert raises TypeError here (zero_points() is None); oar uses zero.
+    cm = QAT(QuantConfig(activation=q, weight=q)).convert(qm)
+    np.testing.assert_allclose(cm(oar.to_tensor(X1)).numpy(), out.numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(AssertionError, match="should work on training models"):
+        QAT(QuantConfig(activation=q, weight=q)).quantize(M().eval())
+
+
+def test_fake_quanter_moving_average():
+    fq = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)._instance(None)
+    np.testing.assert_allclose(fq(oar.to_tensor([4.0, -2.0, 1.0, 0.0])).numpy(),
+                               [2.5789475, -1.990054, 0.995027, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(fq(oar.to_tensor([1.0, -0.5])).numpy(), [1.0060145, -0.50300723], rtol=1e-6)
+    assert float(fq._state) == pytest.approx(2.71) and float(fq._accum) == pytest.approx(5.41)
+    fq.eval()
+    np.testing.assert_allclose(fq(oar.to_tensor([10.0, -10.0, 1.0, 0.5])).numpy(),
+                               [1.9963099, -1.9963099, 1.0060145, 0.50300723], rtol=1e-6)
+    assert str(FakeQuanterWithAbsMaxObserver()) == \
+        "FakeQuanterWithAbsMaxObserver(name=None,moving_rate=0.9,bit_length=8,dtype=float32)"
+    assert str(AbsmaxObserver()) == "AbsmaxObserver(quant_bits=8)"
+
+
+def test_config_priority_matches_paddle():
+    class N(oar.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = oar.nn.Linear(2, 2), oar.nn.Linear(2, 2)
+            self.seq = oar.nn.Sequential(oar.nn.Linear(2, 2), oar.nn.ReLU())
+            self.sig = oar.nn.Sigmoid()
+
+        def forward(self, x):
+            return self.sig(self.seq(self.b(self.a(x))))
+    n = N()
+    cfg = QuantConfig(None, None)
+    ob8, ob4 = AbsmaxObserver(8), AbsmaxObserver(4)
+    cfg.add_type_config(oar.nn.Linear, activation=ob8, weight=ob8)
+    cfg.add_name_config(n.b.full_name(), activation=ob4, weight=None)
+    cfg.add_layer_config(n.seq, activation=ob4, weight=ob4)
+    qn = QAT(cfg).quantize(n)
+    assert qn.a.weight_quanter.bit_length() == 8 and qn.a.activation_quanter.bit_length() == 8
+    assert qn.b.weight_quanter is None and qn.b.activation_quanter.bit_length() == 4
+    assert qn.seq[0].weight_quanter.bit_length() == 8  # its type's config beats seq's
+    assert type(qn.seq[1]).__name__ == "ObserveWrapper" and qn.seq[1]._observer.bit_length() == 4
+    assert type(qn.sig).__name__ == "Sigmoid"
+    with pytest.raises(AssertionError, match="source layer"):
+        cfg.add_qat_layer_mapping(int, oar.nn.Linear)
+
+
+def test_custom_quanter_and_groupwise():
+    @quanter("MyQuanter")
+    class MyQuanterLayer(BaseQuanter):
+        def __init__(self, layer, bits=8):
+            super().__init__()
+            self._bits = bits
+
+        def forward(self, x):
+            return _C.fake_quantize_dequantize(x, oar.to_tensor([1.0]), self._bits, 1)
+
+        def scales(self):
+            return oar.to_tensor([1.0])
+
+        def zero_points(self):
+            return oar.to_tensor([0.0])
+
+        def quant_axis(self):
+            return -1
+
+        def bit_length(self):
+            return self._bits
+    factory = globals()["MyQuanter"](bits=4)
+    assert str(factory) == "MyQuanter(bits=4)"
+    qm = QAT(QuantConfig(activation=factory, weight=factory)).quantize(M())
+    assert qm.fc.weight_quanter.bit_length() == 4
+    with pytest.raises(TypeError, match="abstract"):
+        BaseQuanter()
+    # Group-wise weight scales: abs-max over each group of 64 input rows.
+    lin = oar.nn.Linear(128, 3)
+    obs = GroupWiseWeightObserver(quant_bits=8, group_size=64)._instance(lin)
+    obs(lin.weight)
+    w = np.abs(lin.weight.numpy()).reshape(2, 64, 3).max(1)
+    np.testing.assert_allclose(obs.scales().numpy(), w)
+    with pytest.raises(ValueError, match="group_size"):
+        GroupWiseWeightObserver(group_size=32)._instance(lin)
+
+
+def test_converted_model_exports_and_runs_in_the_predictor(tmp_path):
+    m = M()
+    m.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qm = ptq.quantize(m)
+    qm(oar.to_tensor(X1))
+    qm(oar.to_tensor(X2))
+    cm = ptq.convert(qm)
+    prefix = str(tmp_path / "q")
+    oar.jit.save(cm, prefix, input_spec=[oar.static.InputSpec([None, 4], "float32", "x")])
+    program = open(prefix + ".pdmodel").read()
+    assert "quantize_linear" in program and "dequantize_linear" in program
+    pred = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    h = pred.get_input_handle(pred.get_input_names()[0])
+    h.copy_from_cpu(X1)
+    pred.run()
+    np.testing.assert_allclose(pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu(),
+                               [[3.837716, 0, 2.6109052], [1.3526376, 0, 0]], rtol=1e-6)
+
+
+def test_qat_lenet_keeps_accuracy():
+    """QAT LeNet on the bundled digits: int8 (fake quant) within a point of float32."""
+    from oar.vision import transforms as T
+    from oar.vision.datasets import Digits
+    from oar.vision.models import LeNet
+    transform = T.Compose([T.Resize((28, 28)), T.ToTensor(), T.Normalize(mean=[0.5], std=[0.5])])
+    train, test = Digits(mode="train", transform=transform), Digits(mode="test", transform=transform)
+
+    def fit(net):
+        model = oar.Model(net)
+        model.prepare(oar.optimizer.Adam(learning_rate=2e-3, parameters=net.parameters()),
+                      oar.nn.CrossEntropyLoss(), oar.metric.Accuracy())
+        model.fit(train, epochs=12, batch_size=64, verbose=0)
+        return model.evaluate(test, batch_size=256, verbose=0)["acc"]
+    oar.seed(2024)
+    float_acc = fit(LeNet(num_classes=10))
+    oar.seed(2024)
+    q = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)
+    qnet = QAT(QuantConfig(activation=q, weight=q)).quantize(LeNet(num_classes=10))
+    qat_acc = fit(qnet)
+    assert qat_acc >= float_acc - 0.01, (qat_acc, float_acc)
+    converted = QAT(QuantConfig(activation=q, weight=q)).convert(qnet.eval())
+    model = oar.Model(converted)
+    model.prepare(metrics=oar.metric.Accuracy())
+    assert model.evaluate(test, batch_size=256, verbose=0)["acc"] >= float_acc - 0.01
