@@ -302,3 +302,15 @@ def test_qat_lenet_keeps_accuracy():
     model = oar.Model(converted)
     model.prepare(metrics=oar.metric.Accuracy())
     assert model.evaluate(test, batch_size=256, verbose=0)["acc"] >= float_acc - 0.01
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("round_type", [0, 1])
+def test_fake_quantize_dequantize_against_numpy(dtype, round_type):
+    op = getattr(_C, "fake_quantize_dequantize")
+    v = np.random.default_rng(1).standard_normal((6, 5)).astype(dtype) * 2
+    s, qmax = 1.5, 127
+    t = np.clip(v, -s, s) / s * qmax
+    r = np.round(t) if round_type == 0 else np.sign(t) * np.floor(np.abs(t) + 0.5)
+    np.testing.assert_allclose(op(oar.to_tensor(v), oar.to_tensor([s], dtype=dtype), 8, round_type).numpy(),
+                               r * s / qmax, rtol=1e-6)
