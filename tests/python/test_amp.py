@@ -326,6 +326,7 @@ def _digits():
     return Digits(mode="train", transform=transform), Digits(mode="test", transform=transform)
 
 
+@pytest.mark.host_only  # a training run of the CPU's bfloat16 kernels
 @pytest.mark.parametrize("level", ["O1", "O2"])
 def test_lenet_trains_in_bfloat16(level):
     from oar.vision.models import LeNet
@@ -370,15 +371,17 @@ def test_check_numerics_counts_prints_and_raises(capfd):
     v = values.numpy()
     assert values.dtype == oar.float32 and v[0] == INF and v[1] == -2 and np.isnan(v[2])
     out = capfd.readouterr().out
-    assert ("[PRECISION] [ERROR] in [device=cpu, op=my_op, tensor=my_var, dtype=fp32], numel=5, num_nan=1, "
+    place = x.place
+    device = "cpu" if place.is_cpu_place() else f"{place.get_device_type()}:{place.get_device_id()}"
+    assert (f"[PRECISION] [ERROR] in [device={device}, op=my_op, tensor=my_var, dtype=fp32], numel=5, num_nan=1, "
             "num_inf=1, num_zero=1, max=inf, min=-2.000000e+00, mean=nan") in out
     with pytest.raises(RuntimeError, match=r"There are NAN or INF \(num_nan=1, num_inf=1, num_zero=1\) in "
-                                           r"\[device=cpu, op=op, tensor=var, dtype=fp32\]"):
+                                           rf"\[device={device}, op=op, tensor=var, dtype=fp32\]"):
         debugging.check_numerics(x, "op", "var")
     finite = oar.to_tensor([1.0, 2.0, 0.0], dtype="bfloat16")
     stats, values = debugging.check_numerics(finite, "op", "v", debugging.DebugMode.CHECK_ALL)
     assert stats.numpy().tolist() == [0, 0, 1] and values.numpy().tolist() == [2.0, 0.0, 1.0]
-    assert "[PRECISION] in [device=cpu, op=op, tensor=v, dtype=bf16], numel=3, num_zero=1" in capfd.readouterr().out
+    assert f"[PRECISION] in [device={device}, op=op, tensor=v, dtype=bf16], numel=3, num_zero=1" in capfd.readouterr().out
     with pytest.raises(TypeError, match="floating"):
         debugging.check_numerics(oar.ones([2], "int64"), "op", "v")
 

@@ -13,6 +13,7 @@ import oar
 import oar.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+pytestmark = pytest.mark.host_only  # the CPU's bfloat16 kernel paths (oneDNN or converting)
 
 
 def bf16(shape, seed):

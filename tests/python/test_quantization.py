@@ -277,6 +277,7 @@ def test_converted_model_exports_and_runs_in_the_predictor(tmp_path):
                                [[3.837716, 0, 2.6109052], [1.3526376, 0, 0]], rtol=1e-6)
 
 
+@pytest.mark.host_only  # a training run; the device pass covers the ops above
 def test_qat_lenet_keeps_accuracy():
     """QAT LeNet on the bundled digits: int8 (fake quant) within a point of float32."""
     from oar.vision import transforms as T
