@@ -28,21 +28,6 @@ def autocast(on):
         return contextlib.nullcontext()
     return F.amp.auto_cast(enable=on, dtype="bfloat16")
 
-def amp_step_fn(model, x, y, on):
-    params = list(model.parameters())
-    opt = F.optim.Adam(params, lr=1e-3) if torch else F.optimizer.Adam(learning_rate=1e-3, parameters=params)
-    loss_fn = nn.CrossEntropyLoss()
-    def step():
-        with autocast(on):
-            loss = loss_fn(model(x), y)
-        loss.backward()
-        opt.step()
-        if torch:
-            opt.zero_grad()
-        else:
-            opt.clear_grad()
-    return step
-
 rng = np.random.default_rng(0)
 def cast(t, dtype):
     return t.to(getattr(F, dtype)) if torch else t.astype(dtype)
@@ -68,7 +53,7 @@ for name, make, shape, number in cases:
         if on and FW == "paddle":
             continue
         F.seed(0) if not torch else F.manual_seed(0)
-        res[f"{name} {'bf16' if on else 'fp32'} step"] = best(amp_step_fn(make(), x, y, on), number, 3)
+        res[f"{name} {'bf16' if on else 'fp32'} step"] = best(step_fn(make(), x, y, lambda: autocast(on)), number, 3)
 '''
 
 

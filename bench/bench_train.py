@@ -76,12 +76,15 @@ class EncoderModel(Layer):
     def forward(self, x):
         return self.head(self.enc(x).mean(1))
 
-def step_fn(model, x, y):
+import contextlib
+def step_fn(model, x, y, forward_context=contextlib.nullcontext):
+    """One training step; the forward and loss run inside forward_context() (bench_amp: autocast)."""
     params = list(model.parameters())
     opt = F.optim.Adam(params, lr=1e-3) if torch else F.optimizer.Adam(learning_rate=1e-3, parameters=params)
     loss_fn = nn.CrossEntropyLoss()
     def step():
-        loss = loss_fn(model(x), y)
+        with forward_context():
+            loss = loss_fn(model(x), y)
         loss.backward()
         opt.step()
         if torch:

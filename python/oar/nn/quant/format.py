@@ -90,13 +90,27 @@ class ConvertibleQuantedLayer(Layer):
         super().__init__()
         self.converted = False
 
+    def _take_layer(self, layer, q_config):
+        """Shares `layer`'s weight and bias and makes the config's weight and input quanters."""
+        self.weight = layer.weight
+        self.bias = layer.bias
+        self.weight_quanter = q_config.weight._instance(layer) if q_config.weight is not None else None
+        self.activation_quanter = (q_config.activation._instance(layer)
+                                   if q_config.activation is not None else None)
+
+    def _quanted(self, input):
+        """(input, weight) through their quanters."""
+        x = self.activation_quanter(input) if self.activation_quanter is not None else input
+        w = self.weight_quanter(self.weight) if self.weight_quanter is not None else self.weight
+        return x, w
+
     def weights_to_quanters(self):
         """[(weight attribute, its quanter attribute)]."""
-        raise NotImplementedError
+        return [("weight", "weight_quanter")]
 
     def activation_quanters(self):
         """[activation quanter attribute]."""
-        raise NotImplementedError
+        return ["activation_quanter"]
 
     def _convert_quanter_to_qdq(self, quanter_name):
         quanter = getattr(self, quanter_name)
