@@ -170,6 +170,20 @@ def test_pylayer_saving_its_output_does_not_leak(tmp_path):
     np.testing.assert_allclose(eval(run.stdout), np.exp([1.0, 2.0]), rtol=1e-6)
 
 
+def test_exiting_in_static_mode_does_not_leak():
+    """A script that turns static mode on and exits without disable_static (most static scripts)
+    made nanobind report the default program and its tracer as leaked."""
+    import subprocess
+    import sys
+    script = ("import oar\n"
+              "oar.enable_static()\n"
+              "x = oar.static.data('x', [2, 3], 'float32')\n"
+              "y = x * 2\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "leaked" not in run.stderr, run.stderr
+
+
 @pytest.mark.parametrize("record", [
     b"\x80\x04\x95" + (2**40).to_bytes(8, "little"),  # FRAME of 1 TiB
     b"\x80\x02B" + (2**31).to_bytes(4, "little"),    # BINBYTES of 2 GiB (protocol 2: no frames)

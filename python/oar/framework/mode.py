@@ -3,6 +3,7 @@ main program (through the C++ tracer) instead of running. `eager()` suspends tha
 must compute now (weight initialisation, optimizer updates, metrics); is_symbolic tells a value of a
 program being built from a tensor with data. The tensor functions, layers, optimizers and oar.static
 read it from here; static/mode.py's enable_static turns it on (it needs the default main program)."""
+import atexit
 import contextlib
 import os
 import sys
@@ -20,6 +21,15 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _activate(tracer):
     _state["tracer"] = tracer
     _ir.set_tracer(tracer)
+
+
+@atexit.register
+def _forget_tracer_at_exit():
+    """A program still being recorded at exit (enable_static without disable_static) is let go
+    before the interpreter tears down, so nanobind sees no live Tracer or Program (it would
+    report them as leaks)."""
+    _state["tracer"] = None
+    _ir.set_tracer(None)
 
 
 def start_static(tracer):
