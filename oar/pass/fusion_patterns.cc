@@ -211,6 +211,32 @@ std::vector<Pattern> attention_patterns() {
   return ps;
 }
 
+std::vector<Pattern> quantized_linear_patterns() {
+  std::vector<Pattern> ps;
+  for (bool with_bias : {true, false}) {
+    Pattern p(with_bias ? "quantized_linear_bias" : "quantized_linear");
+    const auto bits8 = equals(Attribute::integer(8));
+    const auto per_tensor = equals(Attribute::integer(-1));
+    p.source("quantize_linear", {"x", "sx", "_"},
+             {{"quant_axis", per_tensor}, {"bit_length", bits8}, {"round_type", equals(Attribute::integer(0))}}, {"xq"})
+        .source("dequantize_linear", {"xq", "dx", "_"}, {{"quant_axis", per_tensor}, {"bit_length", bits8}}, {"xd"})
+        .source("dequantize_linear", {"w", "sw", "_"}, {{"quant_axis", bind("w_axis")}, {"bit_length", bits8}}, {"wd"})
+        .source("linear", {"xd", "wd", with_bias ? "bias" : "none"}, {}, {"out"})
+        .constraint([](const Match& m) {
+          // The weight is a saved parameter (its integers are fixed) of shape [K, N]; its scale is
+          // per tensor, or per output column (axis 1).
+          const ir::Operation* w = m.value("w")->defining_op();
+          const int64_t axis = m.attr("w_axis").as_int();
+          const auto& wt = m.type("w");
+          return w && w->name() == "parameter" && wt.rank() == 2 && wt.dtype == DType::Float32 &&
+                 m.type("x").dtype == DType::Float32 && (axis == -1 || axis == 1);
+        })
+        .result("quantized_linear", {"x", "sx", "dx", "w", "sw", with_bias ? "bias" : "none"}, {}, {"out"});
+    ps.push_back(std::move(p));
+  }
+  return ps;
+}
+
 std::vector<Pattern> layer_norm_patterns() {
   std::vector<Pattern> ps;
   // The normalisation: square(xc) or xc * xc; xc / sqrt(v + eps) or xc * rsqrt(v + eps).

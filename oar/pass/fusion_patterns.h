@@ -26,6 +26,10 @@ std::vector<drr::Pattern> layer_norm_patterns();
 // transpose q/k/v heads, q * scale, q k^T, softmax, p v, transpose back -> fused_attention
 // (inference only: it has no gradient).
 std::vector<drr::Pattern> attention_patterns();
+// A converted (PTQ/QAT) Linear: linear(dequantize(quantize(x)), dequantize(integer weight), bias)
+// -> quantized_linear (int8 GEMM). Inference only, and before constant folding (which would fold
+// the weight's dequantize into a float constant).
+std::vector<drr::Pattern> quantized_linear_patterns();
 // Reads the conv weight/bias and BN statistics from `params` (all must be `parameter` ops of
 // the program with tensors in the store) and adds the folded weight and bias to it.
 std::vector<drr::Pattern> conv_batch_norm_fold_patterns(ParameterStore& params);

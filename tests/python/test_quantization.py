@@ -315,3 +315,41 @@ def test_fake_quantize_dequantize_against_numpy(dtype, round_type):
     r = np.round(t) if round_type == 0 else np.sign(t) * np.floor(np.abs(t) + 0.5)
     np.testing.assert_allclose(op(oar.to_tensor(v), oar.to_tensor([s], dtype=dtype), 8, round_type).numpy(),
                                r * s / qmax, rtol=1e-6)
+
+
+def test_predictor_runs_converted_linears_in_int8(tmp_path, capsys):
+    """The predictor's passes turn each converted Linear (dequantize(quantize(x)) times the
+    dequantized integer weight) into one int8 GEMM; its results are the float program's up to
+    rounding-boundary flips of the next quantizer (one integer step)."""
+    from oar.amp import debugging
+    oar.seed(0)
+    net = oar.nn.Sequential(oar.nn.Linear(64, 128), oar.nn.ReLU(), oar.nn.Linear(128, 32), oar.nn.ReLU(),
+                            oar.nn.Linear(32, 10, bias_attr=False))
+    net.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qn = ptq.quantize(net)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        qn(oar.to_tensor(rng.standard_normal((16, 64)).astype(np.float32)))
+    cn = ptq.convert(qn)
+    prefix = str(tmp_path / "q")
+    oar.jit.save(cn, prefix, input_spec=[oar.static.InputSpec([None, 64], "float32", "x")])
+    x = rng.standard_normal((40, 64)).astype(np.float32)
+
+    def run(optim):
+        config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        config.switch_ir_optim(optim)
+        pred = oar.inference.create_predictor(config)
+        h = pred.get_input_handle(pred.get_input_names()[0])
+        h.copy_from_cpu(x)
+        pred.run()
+        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+    capsys.readouterr()
+    with debugging.collect_operator_stats():
+        int8 = run(True)
+    table = capsys.readouterr().out
+    assert "quantized_linear" in table and " linear " not in table
+    float_qdq = run(False)
+    np.testing.assert_allclose(float_qdq, cn(oar.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
+    step = float(cn[3]._observer._dequanter._scales) / 127  # the last observer's integer step
+    assert np.abs(int8 - float_qdq).max() <= 2 * step * np.abs(cn[4].weight.numpy()).sum(0).max() / 127 + 1e-5

@@ -1,6 +1,8 @@
 #include "oar/kernels/cpu/quant.h"
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "oar/core/parallel.h"
@@ -20,8 +22,14 @@ std::vector<double> scales_of(const Tensor& scale) {
   return std::vector<double>(p, p + s.numel());
 }
 
-double round_by(double v, int64_t round_type) {
-  return round_type == 1 ? std::round(v) : std::nearbyint(v);  // std::round: halves away from zero
+// One element: v with the threshold sc (compute type C: float for half and float32 inputs).
+template <typename C>
+inline C quant_one(Mode mode, C v, C sc, C qmin, C qmax, int64_t round_type) {
+  if (mode == Mode::Dequantize) return v * sc / qmax;
+  if (!(sc > 0)) return C(0);
+  auto rnd = [&](C t) { return round_type == 1 ? std::round(t) : std::nearbyint(t); };
+  if (mode == Mode::FakeQuant) return rnd(std::min(std::max(v, -sc), sc) / sc * qmax) * sc / qmax;
+  return std::min(std::max(rnd(v / sc * qmax), qmin), qmax);
 }
 
 void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, int64_t bit_length,
@@ -29,10 +37,11 @@ void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, i
   if (out.numel() == 0) return;
   const double qmax = static_cast<double>((int64_t{1} << (bit_length - 1)) - 1), qmin = -qmax - 1;
   const std::vector<double> s = scales_of(scale);
-  // Element i's channel is (i / inner) % channels.
-  int64_t inner = 1, channels = 1;
+  // Element i's channel is (i / inner) % channels; per tensor, one block covers everything.
+  int64_t inner = x0.numel(), channels = 1;
   if (quant_axis >= 0) {
     channels = x0.shape()[quant_axis];
+    inner = 1;
     for (int64_t d = quant_axis + 1; d < x0.ndim(); ++d) inner *= x0.shape()[d];
   }
   const Tensor x = as_contiguous(x0);
@@ -40,23 +49,17 @@ void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, i
   const Tensor o = direct ? out : Tensor::make(out.shape(), out.dtype());
   dispatch_floating(x.dtype(), "quantize", [&](auto tag) {
     using T = decltype(tag);
+    using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
     const T* in = x.data<T>();
     T* res = o.data<T>();
+    const int64_t blocks = x.numel() / std::max<int64_t>(inner, 1);  // runs of one scale each
     parallel_for(0, x.numel(), 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        const double sc = s[quant_axis >= 0 ? (i / inner) % channels : 0];
-        const double v = static_cast<double>(in[i]);
-        double r = 0;
-        if (mode == Mode::Dequantize) {
-          r = v * sc / qmax;
-        } else if (sc > 0) {
-          if (mode == Mode::FakeQuant) {
-            r = round_by(std::min(std::max(v, -sc), sc) / sc * qmax, round_type) * sc / qmax;
-          } else {
-            r = std::min(std::max(round_by(v / sc * qmax, round_type), qmin), qmax);
-          }
-        }
-        res[i] = static_cast<T>(r);
+      while (b < e) {
+        const int64_t block = b / std::max<int64_t>(inner, 1), stop = std::min(e, (block + 1) * inner);
+        const C sc = static_cast<C>(s[blocks == 1 ? 0 : block % channels]);
+        for (int64_t i = b; i < stop; ++i)
+          res[i] = static_cast<T>(quant_one<C>(mode, static_cast<C>(in[i]), sc, C(qmin), C(qmax), round_type));
+        b = stop;
       }
     });
   });

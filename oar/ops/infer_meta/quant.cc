@@ -44,3 +44,29 @@ Meta dequantize_linear(const char* op, const Tensor& x, const Tensor& scale, con
 }
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+Meta quantized_linear(const char* op, const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale,
+                      const Tensor& weight, const Tensor& weight_scale, const Tensor& bias) {
+  OAR_ENFORCE(x.dtype() == DType::Float32 && weight.dtype() == DType::Float32, TypeMismatch, op,
+              ": x and weight must be float32, got ", dtype_name(x.dtype()), " and ", dtype_name(weight.dtype()));
+  OAR_ENFORCE_ARG(x.ndim() >= 1 && weight.ndim() == 2 && x.shape().back() == weight.shape()[0], op,
+                  ": x [..., K] and weight [K, N] expected, got ", shape_str(x.shape()), " and ",
+                  shape_str(weight.shape()));
+  const int64_t n = weight.shape()[1];
+  for (auto [t, arg] : {std::pair{&x_scale, "x_scale"}, std::pair{&x_dequant_scale, "x_dequant_scale"}})
+    OAR_ENFORCE_ARG(t->numel() == 1, op, ": argument '", arg, "' must hold one value, got shape ",
+                    shape_str(t->shape()));
+  OAR_ENFORCE_ARG(weight_scale.numel() == 1 || (weight_scale.ndim() == 1 && weight_scale.numel() == n), op,
+                  ": argument 'weight_scale' must hold one value or ", n, ", got shape ",
+                  shape_str(weight_scale.shape()));
+  if (bias.defined())
+    OAR_ENFORCE_ARG(bias.ndim() == 1 && bias.numel() == n, op, ": argument 'bias' must have shape [", n,
+                    "], got ", shape_str(bias.shape()));
+  Shape out = x.shape();
+  out.back() = n;
+  return {out, DType::Float32};
+}
+
+}  // namespace oar::infer_meta

@@ -15,3 +15,12 @@ Meta dequantize_linear(const char* op, const Tensor& x, const Tensor& scale, con
                        int64_t quant_axis, int64_t bit_length);
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+// quantized_linear: x [..., K] float32, weight [K, N], scales of one value (weight_scale: one or
+// N), bias [N]: out [..., N] float32.
+Meta quantized_linear(const char* op, const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale,
+                      const Tensor& weight, const Tensor& weight_scale, const Tensor& bias);
+
+}  // namespace oar::infer_meta

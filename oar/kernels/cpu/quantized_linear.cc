@@ -1,0 +1,118 @@
+#include "oar/kernels/cpu/quantized_linear.h"
+
+#include <oneapi/dnnl/dnnl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "oar/core/parallel.h"
+#include "oar/kernels/cpu/frozen_weights.h"
+#include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/shape.h"
+
+namespace oar::kernels {
+
+namespace {
+double scalar_of(const Tensor& t) { return as_contiguous(t, DType::Float64).data<double>()[0]; }
+
+// v clamped to [lo, hi] and rounded half to even, branch-free so the loops vectorise: adding and
+// subtracting 1.5 * 2^23 rounds a float of magnitude below 2^22 in the default rounding mode.
+inline float clamp_round(float v, float lo, float hi) {
+  v = std::min(std::max(v, lo), hi);
+  return (v + 12582912.0f) - 12582912.0f;
+}
+
+// A weight as int8 plus its column sums (the correction of the unsigned-activation GEMM below).
+struct Int8Weight {
+  std::vector<int8_t> q;
+  std::vector<int32_t> col_sums;
+};
+
+std::shared_ptr<const Int8Weight> convert_weight(const Tensor& w) {
+  const int64_t K = w.shape()[0], N = w.shape()[1];
+  const Tensor c = as_contiguous(w, DType::Float32);
+  const float* p = c.data<float>();
+  auto r = std::make_shared<Int8Weight>();
+  r->q.resize(static_cast<size_t>(K * N));
+  r->col_sums.assign(static_cast<size_t>(N), 0);
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t n = 0; n < N; ++n) {
+      const auto v = static_cast<int8_t>(clamp_round(p[k * N + n], -128.0f, 127.0f));
+      r->q[k * N + n] = v;
+      r->col_sums[n] += v;
+    }
+  return r;
+}
+
+// In the predictor (frozen weights) a weight is converted once per storage and kept; elsewhere
+// on every call.
+std::shared_ptr<const Int8Weight> int8_weight(const Tensor& w) {
+  if (!weights_frozen() || !w.storage()) return convert_weight(w);
+  static std::mutex mutex;
+  static std::map<const void*, std::pair<std::weak_ptr<Storage>, std::shared_ptr<const Int8Weight>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[w.raw_data()];
+  if (entry.second && entry.first.lock() == w.storage()) return entry.second;
+  if (cache.size() > 4096) cache.clear();
+  auto q = convert_weight(w);
+  cache[w.raw_data()] = {w.storage(), q};
+  return q;
+}
+}  // namespace
+
+void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale, const Tensor& weight,
+                      const Tensor& weight_scale, const Tensor& bias, const Tensor& out) {
+  const int64_t K = weight.shape()[0], N = weight.shape()[1];
+  const int64_t M = K == 0 ? 0 : x.numel() / K;
+  if (out.numel() == 0) return;
+  const float sa = static_cast<float>(scalar_of(x_scale));
+  const float inv = sa > 0 ? 127.0f / sa : 0.0f;  // a zero scale quantizes to 0, as quantize_linear
+  // Activations to unsigned int8: round(x / s * 127) clipped to [-128, 127] (as quantize_linear),
+  // plus 128. The u8 x s8 GEMM is the one VNNI runs natively; the +128 comes back out through the
+  // weight's column sums.
+  const Tensor xc = as_contiguous(x, DType::Float32);
+  const float* xp = xc.data<float>();
+  const Tensor xq_buf = Tensor::make({M * K}, DType::UInt8);
+  uint8_t* xq = xq_buf.data<uint8_t>();
+  parallel_for(0, M * K, 1 << 15, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) xq[i] = static_cast<uint8_t>(static_cast<int32_t>(clamp_round(xp[i] * inv, -128.0f, 127.0f)) + 128);
+  });
+  const auto w8 = int8_weight(weight);
+  const Tensor acc_buf = Tensor::make({M * N}, DType::Int32);
+  int32_t* acc = acc_buf.data<int32_t>();
+  const int32_t zero_offset = 0;
+  const dnnl_status_t st = dnnl_gemm_u8s8s32('N', 'N', 'F', M, N, K, 1.0f, xq, K, 0, w8->q.data(), N, 0, 0.0f, acc,
+                                             N, &zero_offset);
+  OAR_ENFORCE(st == dnnl_success, External, "quantized_linear: oneDNN's int8 GEMM failed with status ",
+              static_cast<int>(st));
+  // Back to floats: (sum - 128 * column sum) times each side's integer step (scale / 127).
+  const Tensor ws = as_contiguous(weight_scale, DType::Float32);
+  const float* wsp = ws.data<float>();
+  const bool per_column = ws.numel() == N && N > 1;
+  const float xstep = static_cast<float>(scalar_of(x_dequant_scale)) / 127.0f;
+  std::vector<float> col(static_cast<size_t>(N)), b(static_cast<size_t>(N), 0.0f);
+  std::vector<int32_t> shift(static_cast<size_t>(N));
+  for (int64_t n = 0; n < N; ++n) {
+    col[n] = xstep * wsp[per_column ? n : 0] / 127.0f;
+    shift[n] = 128 * w8->col_sums[n];
+  }
+  if (bias.defined()) {
+    const Tensor bc = as_contiguous(bias, DType::Float32);
+    for (int64_t n = 0; n < N; ++n) b[n] = bc.data<float>()[n];
+  }
+  const bool direct = out.is_contiguous();
+  const Tensor o = direct ? out : Tensor::make(out.shape(), DType::Float32);
+  float* op = o.data<float>();
+  parallel_for(0, M, std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(N, 1)), [&](int64_t m0, int64_t m1) {
+    for (int64_t m = m0; m < m1; ++m)
+      for (int64_t n = 0; n < N; ++n)
+        op[m * N + n] = static_cast<float>(acc[m * N + n] - shift[n]) * col[n] + b[n];
+  });
+  if (!direct) copy(o, out);
+}
+
+}  // namespace oar::kernels
