@@ -50,6 +50,22 @@ _check_cpu()
 from . import _C  # noqa: E402
 from ._C import Tensor  # noqa: E402,F401
 
+
+def _bound_function(module, name):
+    import importlib
+    return getattr(importlib.import_module(module), name)
+
+
+def _reduce_bound_function(f):
+    """C++ functions (oar._C.relu, ...) pickle and deep-copy as themselves, as Python functions
+    do: a layer that keeps one (TransformerEncoderLayer.activation) can be copied and saved."""
+    return _bound_function, (f.__module__, f.__name__)
+
+
+import copyreg  # noqa: E402
+copyreg.pickle(type(_C.relu), _reduce_bound_function)
+del copyreg
+
 __version__ = "0.1.0"
 # python/oar/version.py and sysconfig.py: build information (paddle.version, paddle.sysconfig).
 from . import version, sysconfig  # noqa: E402,F401

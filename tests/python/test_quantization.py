@@ -353,3 +353,21 @@ def test_predictor_runs_converted_linears_in_int8(tmp_path, capsys):
     np.testing.assert_allclose(float_qdq, cn(oar.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
     step = float(cn[3]._observer._dequanter._scales) / 127  # the last observer's integer step
     assert np.abs(int8 - float_qdq).max() <= 2 * step * np.abs(cn[4].weight.numpy()).sum(0).max() / 127 + 1e-5
+
+
+def test_layers_keeping_cpp_functions_deep_copy_and_quantize():
+    """TransformerEncoderLayer keeps F.relu (a C++ function) as its activation: quantize() deep
+    copies the model, which used to fail with "cannot pickle nanobind.nb_func"."""
+    import copy
+    import pickle
+    layer = oar.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0)
+    assert copy.deepcopy(layer).activation is layer.activation
+    assert pickle.loads(pickle.dumps(oar.nn.functional.relu)) is oar.nn.functional.relu
+    layer.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    q = ptq.quantize(layer)
+    x = oar.to_tensor(np.random.default_rng(0).standard_normal((2, 5, 16)).astype(np.float32))
+    ref = layer(x).numpy()
+    np.testing.assert_array_equal(q(x).numpy(), ref)
+    converted = ptq.convert(q)
+    assert np.abs(converted(x).numpy() - ref).max() < 0.1 * np.abs(ref).max()
