@@ -5,9 +5,12 @@ bfloat16) in the same run.
 Cases: matmul 1024^3 and 4096^3 in float32 and bfloat16; one training step (forward, loss,
 backward, Adam) of the MLP, ResNet-18 on 32x32 inputs and the 4-layer Transformer encoder of
 bench_train.py, in float32 and under auto_cast(dtype='bfloat16').
-Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_amp.py
+Then the int8 predictor: models quantized with oar.quantization.PTQ (abs-max observers), saved
+with jit.save and run by the predictor, against the float32 predictor of the same model.
+Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_amp.py [--int8-only]
 Targets (issue 16): on a CPU with AVX512_BF16, bfloat16 matmul >= 1.8x float32's GFLOP/s and
-training steps >= 1.3x faster; on an AVX2-only CPU, bfloat16 no slower than 1.2x float32.
+training steps >= 1.3x faster; on an AVX2-only CPU, bfloat16 no slower than 1.2x float32; the
+int8 predictor >= 1.5x the float32 predictor.
 """
 import os
 import platform
@@ -101,5 +104,66 @@ def main():
               f"{gain:>13s} {tgain:>15s}")
 
 
+def int8_predictor():
+    """oar's predictor on PTQ-int8 models against its float32 predictor (same run, same inputs)."""
+    import tempfile
+    import timeit
+
+    import numpy as np
+
+    import oar
+    from oar.quantization import PTQ, QuantConfig
+    from oar.quantization.observers import AbsmaxObserver
+
+    class Encoder(oar.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.enc = oar.nn.TransformerEncoder(oar.nn.TransformerEncoderLayer(256, 8, 1024, dropout=0.0), 4)
+            self.head = oar.nn.Linear(256, 10)
+
+        def forward(self, x):
+            return self.head(self.enc(x).mean(1))
+
+    def mlp():
+        return oar.nn.Sequential(oar.nn.Linear(784, 512), oar.nn.ReLU(), oar.nn.Linear(512, 512), oar.nn.ReLU(),
+                                 oar.nn.Linear(512, 10))
+    rng = np.random.default_rng(0)
+    cases = [("MLP 784-512-512-10 b128", mlp, (128, 784)), ("Transformer enc 4x256 s128 b8", Encoder, (8, 128, 256)),
+             ("ResNet-18 b32 (convs not int8 yet)", lambda: oar.vision.models.resnet18(num_classes=10), (32, 3, 32, 32))]
+    print("\nint8 predictor (PTQ, abs-max) vs float32 predictor; ratio above 1: int8 is faster")
+    print(f"{'case':38s} {'float32':>10s} {'int8':>10s} {'ratio':>7s} {'same top-1':>11s}")
+    with tempfile.TemporaryDirectory() as d:
+        for name, make, shape in cases:
+            oar.seed(0)
+            net = make()
+            net.eval()
+            ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+            q = ptq.quantize(net)
+            for _ in range(2):
+                q(oar.to_tensor(rng.standard_normal(shape).astype(np.float32)))
+            x = rng.standard_normal(shape).astype(np.float32)
+            spec = [oar.static.InputSpec([None] + list(shape[1:]), "float32", "x")]
+            runs = {}
+            for kind, model in (("float32", net), ("int8", ptq.convert(q))):
+                prefix = os.path.join(d, kind + name.split()[0])
+                oar.jit.save(model, prefix, input_spec=spec)
+                pred = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+                handle = pred.get_input_handle(pred.get_input_names()[0])
+
+                def run(pred=pred, handle=handle):
+                    handle.copy_from_cpu(x)
+                    pred.run()
+                    return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+                out = run()
+                runs[kind] = (min(timeit.repeat(run, number=3, repeat=5)) / 3, out)
+            (tf, of), (tq, oq) = runs["float32"], runs["int8"]
+            same = float((of.argmax(-1) == oq.argmax(-1)).mean())
+            print(f"{name:38s} {fmt(tf):>10s} {fmt(tq):>10s} {tf / tq:7.2f} {same:11.2f}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--int8-only" not in sys.argv[1:]:
+        main()
+    else:
+        print(cpu_line())
+    int8_predictor()
