@@ -371,3 +371,21 @@ def test_layers_keeping_cpp_functions_deep_copy_and_quantize():
     np.testing.assert_array_equal(q(x).numpy(), ref)
     converted = ptq.convert(q)
     assert np.abs(converted(x).numpy() - ref).max() < 0.1 * np.abs(ref).max()
+
+
+def test_quantized_linear_op_edges():
+    one = oar.to_tensor([1.0])
+    b = oar.to_tensor([1.0, 2.0, 3.0])
+    out = _C.quantized_linear(oar.ones([2, 0]), one, one, oar.ones([0, 3]), one, b)
+    assert out.numpy().tolist() == [[1, 2, 3], [1, 2, 3]]  # an empty sum: the bias
+    assert _C.quantized_linear(oar.ones([0, 4]), one, one, oar.ones([4, 3]), one, None).shape == [0, 3]
+    x = oar.to_tensor(np.array([[1.0, -2.0, 0.5]], np.float32))
+    w = oar.to_tensor(np.array([[127.0, -5.0], [3.0, 64.0], [-128.0, 0.0]], np.float32))
+    ws = oar.to_tensor([2.0, 0.5])  # one scale per output column
+    got = _C.quantized_linear(x, one, one, w, ws, None).numpy()
+    xq = np.clip(np.round(x.numpy() * 127), -128, 127) / 127
+    np.testing.assert_allclose(got, xq @ (w.numpy() * ws.numpy() / 127), rtol=1e-6)
+    with pytest.raises(ValueError, match="weight_scale"):
+        _C.quantized_linear(x, one, one, w, oar.ones([3]), None)
+    with pytest.raises(ValueError, match=r"x \[..., K\] and weight \[K, N\]"):
+        _C.quantized_linear(oar.ones([2, 4]), one, one, w, one, None)

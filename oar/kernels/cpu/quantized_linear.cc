@@ -67,8 +67,14 @@ std::shared_ptr<const Int8Weight> int8_weight(const Tensor& w) {
 void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale, const Tensor& weight,
                       const Tensor& weight_scale, const Tensor& bias, const Tensor& out) {
   const int64_t K = weight.shape()[0], N = weight.shape()[1];
-  const int64_t M = K == 0 ? 0 : x.numel() / K;
   if (out.numel() == 0) return;
+  const int64_t M = out.numel() / N;
+  if (K == 0) {  // an empty sum: the bias alone (broadcast over the rows), or zeros
+    if (!bias.defined()) return fill(out, Scalar(0));
+    Strides st(out.ndim(), 0);
+    st.back() = bias.strides()[0];
+    return copy(Tensor::make_view(bias, out.shape(), st, bias.offset()), out);
+  }
   const float sa = static_cast<float>(scalar_of(x_scale));
   const float inv = sa > 0 ? 127.0f / sa : 0.0f;  // a zero scale quantizes to 0, as quantize_linear
   // Activations to unsigned int8: round(x / s * 127) clipped to [-128, 127] (as quantize_linear),
