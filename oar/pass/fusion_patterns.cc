@@ -1,5 +1,6 @@
 #include "oar/pass/fusion_patterns.h"
 
+#include <map>
 #include <string>
 #include <utility>
 
@@ -232,6 +233,33 @@ std::vector<Pattern> quantized_linear_patterns() {
                  m.type("x").dtype == DType::Float32 && (axis == -1 || axis == 1);
         })
         .result("quantized_linear", {"x", "sx", "dx", "w", "sw", with_bias ? "bias" : "none"}, {}, {"out"});
+    ps.push_back(std::move(p));
+  }
+  // The same for a converted Conv2D: conv2d(dequantize(quantize(x)), dequantize(integer weight), bias).
+  for (bool with_bias : {true, false}) {
+    Pattern p(with_bias ? "quantized_conv2d_bias" : "quantized_conv2d");
+    const auto bits8 = equals(Attribute::integer(8));
+    const auto per_tensor = equals(Attribute::integer(-1));
+    const char* conv_attrs[] = {"stride", "padding", "dilation", "groups", "data_format", "padding_algorithm"};
+    std::map<std::string, drr::AttrPattern> binds;
+    std::map<std::string, drr::ResultAttr> copies;
+    for (const char* a : conv_attrs) {
+      binds[a] = bind(a);
+      copies[a] = from(a);
+    }
+    p.source("quantize_linear", {"x", "sx", "_"},
+             {{"quant_axis", per_tensor}, {"bit_length", bits8}, {"round_type", equals(Attribute::integer(0))}}, {"xq"})
+        .source("dequantize_linear", {"xq", "dx", "_"}, {{"quant_axis", per_tensor}, {"bit_length", bits8}}, {"xd"})
+        .source("dequantize_linear", {"w", "sw", "_"}, {{"quant_axis", bind("w_axis")}, {"bit_length", bits8}}, {"wd"})
+        .source("conv2d", {"xd", "wd", with_bias ? "bias" : "none"}, binds, {"out"})
+        .constraint([](const Match& m) {
+          // A saved parameter of integers; its scale per tensor or per output channel (axis 0).
+          const ir::Operation* w = m.value("w")->defining_op();
+          const int64_t axis = m.attr("w_axis").as_int();
+          return w && w->name() == "parameter" && m.type("w").rank() == 4 && m.type("w").dtype == DType::Float32 &&
+                 m.type("x").dtype == DType::Float32 && (axis == -1 || axis == 0);
+        })
+        .result("quantized_conv2d", {"x", "sx", "dx", "w", "sw", with_bias ? "bias" : "none"}, copies, {"out"});
     ps.push_back(std::move(p));
   }
   return ps;

@@ -27,8 +27,9 @@ std::vector<drr::Pattern> layer_norm_patterns();
 // (inference only: it has no gradient).
 std::vector<drr::Pattern> attention_patterns();
 // A converted (PTQ/QAT) Linear: linear(dequantize(quantize(x)), dequantize(integer weight), bias)
-// -> quantized_linear (int8 GEMM). Inference only, and before constant folding (which would fold
-// the weight's dequantize into a float constant).
+// -> quantized_linear (int8 GEMM), and the same for Conv2D -> quantized_conv2d (int8
+// convolution). Inference only, and before constant folding (which would fold the weight's
+// dequantize into a float constant).
 std::vector<drr::Pattern> quantized_linear_patterns();
 // Reads the conv weight/bias and BN statistics from `params` (all must be `parameter` ops of
 // the program with tensors in the store) and adds the folded weight and bias to it.

@@ -389,3 +389,51 @@ def test_quantized_linear_op_edges():
         _C.quantized_linear(x, one, one, w, oar.ones([3]), None)
     with pytest.raises(ValueError, match=r"x \[..., K\] and weight \[K, N\]"):
         _C.quantized_linear(oar.ones([2, 4]), one, one, w, one, None)
+
+
+@pytest.mark.parametrize("groups,stride,padding,per_channel", [(1, 1, 1, False), (2, 2, 0, True), (4, 1, 2, True)])
+def test_quantized_convolution_matches_the_float_program(groups, stride, padding, per_channel):
+    rng = np.random.default_rng(groups)
+    x = oar.to_tensor(rng.standard_normal((2, 4, 9, 9)).astype(np.float32))
+    w = oar.to_tensor(np.round(rng.uniform(-128, 127, (8, 4 // groups, 3, 3))).astype(np.float32))
+    ws = oar.to_tensor(rng.uniform(0.5, 2, 8).astype(np.float32) if per_channel else np.array([1.5], np.float32))
+    b = oar.to_tensor(rng.standard_normal(8).astype(np.float32))
+    sx, dx = oar.to_tensor([2.5]), oar.to_tensor([2.5])
+    got = _C.quantized_conv2d(x, sx, dx, w, ws, b, [stride], [padding], [1], groups, "NCHW", "EXPLICIT")
+    xd = _C.dequantize_linear(_C.quantize_linear(x, sx, None, -1, 8, 0), dx, None, -1, 8)
+    wd = _C.dequantize_linear(w, ws, None, 0 if per_channel else -1, 8)
+    ref = oar.nn.functional.conv2d(xd, wd, b, stride=stride, padding=padding, groups=groups)
+    np.testing.assert_allclose(got.numpy(), ref.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_predictor_runs_converted_convolutions_in_int8(tmp_path, capsys):
+    from oar.amp import debugging
+    oar.seed(0)
+    net = oar.nn.Sequential(oar.nn.Conv2D(3, 8, 3, padding=1), oar.nn.ReLU(), oar.nn.Conv2D(8, 4, 3, stride=2),
+                            oar.nn.Flatten(), oar.nn.Linear(4 * 3 * 3, 5))
+    net.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    qn = ptq.quantize(net)
+    rng = np.random.default_rng(1)
+    qn(oar.to_tensor(rng.standard_normal((4, 3, 8, 8)).astype(np.float32)))
+    cn = ptq.convert(qn)
+    prefix = str(tmp_path / "c")
+    oar.jit.save(cn, prefix, input_spec=[oar.static.InputSpec([None, 3, 8, 8], "float32", "x")])
+    x = rng.standard_normal((3, 3, 8, 8)).astype(np.float32)
+
+    def run(optim):
+        config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        config.switch_ir_optim(optim)
+        pred = oar.inference.create_predictor(config)
+        h = pred.get_input_handle(pred.get_input_names()[0])
+        h.copy_from_cpu(x)
+        pred.run()
+        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+    capsys.readouterr()
+    with debugging.collect_operator_stats():
+        int8 = run(True)
+    table = capsys.readouterr().out
+    assert "quantized_convolution" in table and "quantized_linear" in table
+    float_qdq = run(False)
+    # Equal up to rounding-boundary flips of the quantizers between the layers.
+    assert np.abs(int8 - float_qdq).max() <= 0.05 * np.abs(float_qdq).max()

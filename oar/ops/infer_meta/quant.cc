@@ -70,3 +70,26 @@ Meta quantized_linear(const char* op, const Tensor& x, const Tensor& x_scale, co
 }
 
 }  // namespace oar::infer_meta
+
+#include "oar/ops/infer_meta/conv.h"
+
+namespace oar::infer_meta {
+
+Meta quantized_convolution(const char* op, const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale,
+                           const Tensor& weight, const Tensor& weight_scale, const Tensor& bias,
+                           const IntArray& stride, const IntArray& padding, const IntArray& dilation, int64_t groups,
+                           bool channel_last) {
+  OAR_ENFORCE(x.dtype() == DType::Float32 && weight.dtype() == DType::Float32, TypeMismatch, op,
+              ": x and weight must be float32, got ", dtype_name(x.dtype()), " and ", dtype_name(weight.dtype()));
+  for (auto [t, arg] : {std::pair{&x_scale, "x_scale"}, std::pair{&x_dequant_scale, "x_dequant_scale"}})
+    OAR_ENFORCE_ARG(t->numel() == 1, op, ": argument '", arg, "' must hold one value, got shape ",
+                    shape_str(t->shape()));
+  const Meta m = convolution(op, x, weight, bias, stride, padding, dilation, groups, channel_last);
+  const int64_t channels = weight.shape()[0];
+  OAR_ENFORCE_ARG(weight_scale.numel() == 1 || (weight_scale.ndim() == 1 && weight_scale.numel() == channels), op,
+                  ": argument 'weight_scale' must hold one value or ", channels, " (one per output channel), got shape ",
+                  shape_str(weight_scale.shape()));
+  return m;
+}
+
+}  // namespace oar::infer_meta

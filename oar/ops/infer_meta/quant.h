@@ -24,3 +24,14 @@ Meta quantized_linear(const char* op, const Tensor& x, const Tensor& x_scale, co
                       const Tensor& weight, const Tensor& weight_scale, const Tensor& bias);
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+// quantized_convolution: convolution's rule for x and weight (float32), scales of one value
+// (weight_scale: one or one per output channel).
+Meta quantized_convolution(const char* op, const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale,
+                           const Tensor& weight, const Tensor& weight_scale, const Tensor& bias,
+                           const IntArray& stride, const IntArray& padding, const IntArray& dilation, int64_t groups,
+                           bool channel_last);
+
+}  // namespace oar::infer_meta
