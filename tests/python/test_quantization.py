@@ -279,7 +279,7 @@ def test_converted_model_exports_and_runs_in_the_predictor(tmp_path):
 
 @pytest.mark.host_only  # a training run; the device pass covers the ops above
 def test_qat_lenet_keeps_accuracy():
-    """QAT LeNet on the bundled digits: int8 (fake quant) within a point of float32."""
+    """PTQ and QAT LeNet on the bundled digits: int8 within a point of float32's accuracy."""
     from oar.vision import transforms as T
     from oar.vision.datasets import Digits
     from oar.vision.models import LeNet
@@ -293,7 +293,17 @@ def test_qat_lenet_keeps_accuracy():
         model.fit(train, epochs=12, batch_size=64, verbose=0)
         return model.evaluate(test, batch_size=256, verbose=0)["acc"]
     oar.seed(2024)
-    float_acc = fit(LeNet(num_classes=10))
+    float_net = LeNet(num_classes=10)
+    float_acc = fit(float_net)
+    # PTQ of the float model: calibrated on a few training batches.
+    float_net.eval()
+    ptq = PTQ(QuantConfig(activation=AbsmaxObserver(), weight=AbsmaxObserver()))
+    calibrated = ptq.quantize(float_net)
+    for i in range(4):
+        calibrated(oar.to_tensor(np.stack([np.asarray(train[j][0]) for j in range(i * 64, i * 64 + 64)])))
+    ptq_model = oar.Model(ptq.convert(calibrated))
+    ptq_model.prepare(metrics=oar.metric.Accuracy())
+    assert ptq_model.evaluate(test, batch_size=256, verbose=0)["acc"] >= float_acc - 0.01
     oar.seed(2024)
     q = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)
     qnet = QAT(QuantConfig(activation=q, weight=q)).quantize(LeNet(num_classes=10))
