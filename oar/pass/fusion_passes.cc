@@ -28,6 +28,7 @@ std::unique_ptr<Pass> make_conv_batch_norm_fold_pass(ParameterStore& params) {
 void add_inference_passes(PassManager& pm, ParameterStore* params) {
   // Converted (quantized) Linear layers in int8, before anything folds their weights' dequantize.
   pm.add(std::make_unique<drr::PatternRewritePass>("quantized_linear", quantized_linear_patterns()));
+  pm.add(std::make_unique<drr::PatternRewritePass>("quantize_dequantize", quantize_dequantize_patterns()));
   pm.add<AlgebraicSimplification>();
   pm.add<CommonSubexpressionElimination>();
   pm.add<DeadCodeElimination>();

@@ -265,6 +265,19 @@ std::vector<Pattern> quantized_linear_patterns() {
   return ps;
 }
 
+std::vector<Pattern> quantize_dequantize_patterns() {
+  Pattern p("quantize_dequantize");
+  const auto per_tensor = equals(Attribute::integer(-1));
+  p.source("quantize_linear", {"x", "s", "_"}, {{"quant_axis", per_tensor}, {"bit_length", bind("bits")},
+                                                {"round_type", bind("round")}}, {"q"})
+      .source("dequantize_linear", {"q", "d", "_"}, {{"quant_axis", per_tensor}, {"bit_length", bind("bits")}}, {"out"})
+      .result("quantize_dequantize", {"x", "s", "d"}, {{"bit_length", from("bits")}, {"round_type", from("round")}},
+              {"out"});
+  std::vector<Pattern> ps;
+  ps.push_back(std::move(p));
+  return ps;
+}
+
 std::vector<Pattern> layer_norm_patterns() {
   std::vector<Pattern> ps;
   // The normalisation: square(xc) or xc * xc; xc / sqrt(v + eps) or xc * rsqrt(v + eps).

@@ -31,6 +31,9 @@ std::vector<drr::Pattern> attention_patterns();
 // convolution). Inference only, and before constant folding (which would fold the weight's
 // dequantize into a float constant).
 std::vector<drr::Pattern> quantized_linear_patterns();
+// The quantize -> dequantize pairs left (around observed layers) -> quantize_dequantize, one pass.
+// After quantized_linear_patterns, whose matches start with such pairs.
+std::vector<drr::Pattern> quantize_dequantize_patterns();
 // Reads the conv weight/bias and BN statistics from `params` (all must be `parameter` ops of
 // the program with tensors in the store) and adds the folded weight and bias to it.
 std::vector<drr::Pattern> conv_batch_norm_fold_patterns(ParameterStore& params);

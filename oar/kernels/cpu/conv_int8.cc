@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -133,9 +134,9 @@ bool conv_forward_int8(const ConvShape& s, const float* x, float x_scale, const 
   // The input's integers (as quantize_linear: round(x / scale * 127) clipped to [-128, 127]).
   const int64_t n_in = s.N * s.C * s.in[1] * s.in[2];
   std::vector<int8_t> xq(static_cast<size_t>(n_in));
-  const float inv = x_scale > 0 ? 127.0f / x_scale : 0.0f;
+  const float div = x_scale > 0 ? x_scale : std::numeric_limits<float>::infinity();  // zero scale: all 0
   parallel_for(0, n_in, 1 << 15, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) xq[i] = to_int8(x[i] * inv);
+    for (int64_t i = b; i < e; ++i) xq[i] = to_int8(x[i] / div * 127.0f);
   });
   std::vector<int8_t> x_inner;
   memory src(plan->src_user, eng, xq.data());
@@ -198,9 +199,9 @@ void quantized_conv_forward(const Tensor& x, const Tensor& x_scale, const Tensor
   } else {
     // The same numbers in float: the input's integers times its step, the weights times theirs.
     const Tensor xq = Tensor::make(x.shape(), DType::Float32);
-    const float inv = sx > 0 ? 127.0f / sx : 0.0f;
+    const float div = sx > 0 ? sx : std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < x.numel(); ++i) {
-      const float v = std::min(std::max(xc.data<float>()[i] * inv, -128.0f), 127.0f);
+      const float v = std::min(std::max(xc.data<float>()[i] / div * 127.0f, -128.0f), 127.0f);
       xq.data<float>()[i] = std::nearbyint(v) * dx / 127.0f;
     }
     const Tensor wd = Tensor::make(weight.shape(), DType::Float32);

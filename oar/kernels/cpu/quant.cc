@@ -13,7 +13,7 @@
 namespace oar::kernels {
 
 namespace {
-enum class Mode { FakeQuant, Quantize, Dequantize };
+enum class Mode { FakeQuant, Quantize, Dequantize, QuantizeDequantize };
 
 // The scales as doubles on the host (one, or one per channel).
 std::vector<double> scales_of(const Tensor& scale) {
@@ -22,18 +22,67 @@ std::vector<double> scales_of(const Tensor& scale) {
   return std::vector<double>(p, p + s.numel());
 }
 
-// One element: v with the threshold sc (compute type C: float for half and float32 inputs).
+// Rounding without library calls, so the loops vectorise. Half to even: adding and subtracting
+// 1.5 * 2^23 (2^52 for double) rounds in the default rounding mode (|t| is clamped well below
+// that first). Half away from zero: the same, moved away from zero at an exact half.
 template <typename C>
-inline C quant_one(Mode mode, C v, C sc, C qmin, C qmax, int64_t round_type) {
-  if (mode == Mode::Dequantize) return v * sc / qmax;
-  if (!(sc > 0)) return C(0);
-  auto rnd = [&](C t) { return round_type == 1 ? std::round(t) : std::nearbyint(t); };
-  if (mode == Mode::FakeQuant) return rnd(std::min(std::max(v, -sc), sc) / sc * qmax) * sc / qmax;
-  return std::min(std::max(rnd(v / sc * qmax), qmin), qmax);
+inline C round_half_even(C t) {
+  constexpr C magic = std::is_same_v<C, float> ? C(12582912.0) : C(6755399441055744.0);
+  return (t + magic) - magic;
+}
+template <typename C>
+inline C round_half_away(C t) {
+  const C r = round_half_even(t);  // exact: t - r is representable for these magnitudes
+  return t - r == C(0.5) ? r + C(1) : t - r == C(-0.5) ? r - C(1) : r;
+}
+
+// One element: v with the threshold sc (compute type C: float for half and float32 inputs).
+// QuantizeDequantize: quantize with sc, dequantize with ds (one pass for the pair).
+template <Mode M, int RoundType, typename C>
+inline C quant_one(C v, C sc, C ds, C qmin, C qmax) {
+  if constexpr (M == Mode::Dequantize) {
+    return v * sc / qmax;
+  } else {
+    auto rnd = [](C t) { return RoundType == 1 ? round_half_away(t) : round_half_even(t); };
+    if constexpr (M == Mode::FakeQuant) {
+      if (!(sc > 0)) return C(0);
+      return rnd(std::min(std::max(v, -sc), sc) / sc * qmax) * sc / qmax;
+    } else {
+      // Clamped before rounding (the magic-number rounding needs a small |t|), and after.
+      // v / sc * qmax as Paddle's kernels compute it (a reciprocal would move exact halves).
+      if (!(sc > 0)) return C(0);
+      const C q = rnd(std::min(std::max(v / sc * qmax, qmin - 1), qmax + 1));
+      const C clamped = std::min(std::max(q, qmin), qmax);
+      if constexpr (M == Mode::Quantize) return clamped;
+      else return clamped * ds / qmax;
+    }
+  }
+}
+
+template <Mode M, int RoundType, typename T, typename C>
+void quant_run(const T* in, T* res, int64_t n, C sc, C ds, C qmin, C qmax) {
+  // A zero scale maps everything to 0.
+  for (int64_t i = 0; i < n; ++i) res[i] = static_cast<T>(quant_one<M, RoundType, C>(static_cast<C>(in[i]), sc, ds, qmin, qmax));
+}
+
+template <typename T, typename C>
+void quant_dispatch(Mode mode, int64_t round_type, const T* in, T* res, int64_t n, C sc, C ds, C qmin, C qmax) {
+  switch (mode) {
+    case Mode::Dequantize: return quant_run<Mode::Dequantize, 0>(in, res, n, sc, ds, qmin, qmax);
+    case Mode::FakeQuant:
+      return round_type == 1 ? quant_run<Mode::FakeQuant, 1>(in, res, n, sc, ds, qmin, qmax)
+                             : quant_run<Mode::FakeQuant, 0>(in, res, n, sc, ds, qmin, qmax);
+    case Mode::Quantize:
+      return round_type == 1 ? quant_run<Mode::Quantize, 1>(in, res, n, sc, ds, qmin, qmax)
+                             : quant_run<Mode::Quantize, 0>(in, res, n, sc, ds, qmin, qmax);
+    case Mode::QuantizeDequantize:
+      return round_type == 1 ? quant_run<Mode::QuantizeDequantize, 1>(in, res, n, sc, ds, qmin, qmax)
+                             : quant_run<Mode::QuantizeDequantize, 0>(in, res, n, sc, ds, qmin, qmax);
+  }
 }
 
 void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, int64_t bit_length,
-         int64_t round_type, const Tensor& out) {
+         int64_t round_type, const Tensor& out, double dequant_scale = 0) {
   if (out.numel() == 0) return;
   const double qmax = static_cast<double>((int64_t{1} << (bit_length - 1)) - 1), qmin = -qmax - 1;
   const std::vector<double> s = scales_of(scale);
@@ -56,9 +105,8 @@ void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, i
     parallel_for(0, x.numel(), 1 << 14, [&](int64_t b, int64_t e) {
       while (b < e) {
         const int64_t block = b / std::max<int64_t>(inner, 1), stop = std::min(e, (block + 1) * inner);
-        const C sc = static_cast<C>(s[blocks == 1 ? 0 : block % channels]);
-        for (int64_t i = b; i < stop; ++i)
-          res[i] = static_cast<T>(quant_one<C>(mode, static_cast<C>(in[i]), sc, C(qmin), C(qmax), round_type));
+        const C sc = static_cast<C>(s[blocks == 1 ? 0 : block % channels]), ds = static_cast<C>(dequant_scale);
+        quant_dispatch<T, C>(mode, round_type, in + b, res + b, stop - b, sc, ds, C(qmin), C(qmax));
         b = stop;
       }
     });
@@ -82,6 +130,12 @@ void quantize_linear(const Tensor& x, const Tensor& scale, const Tensor&, int64_
 void dequantize_linear(const Tensor& x, const Tensor& scale, const Tensor&, int64_t quant_axis, int64_t bit_length,
                        const Tensor& out) {
   run(Mode::Dequantize, x, scale, quant_axis, bit_length, 0, out);
+}
+
+void quantize_dequantize(const Tensor& x, const Tensor& scale, const Tensor& dequant_scale, int64_t bit_length,
+                         int64_t round_type, const Tensor& out) {
+  const double ds = as_contiguous(dequant_scale, DType::Float64).data<double>()[0];
+  run(Mode::QuantizeDequantize, x, scale, -1, bit_length, round_type, out, ds);
 }
 
 }  // namespace oar::kernels

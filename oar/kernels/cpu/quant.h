@@ -19,5 +19,9 @@ void quantize_linear(const Tensor& x, const Tensor& scale, const Tensor& zero_po
                      int64_t bit_length, int64_t round_type, const Tensor& out);
 void dequantize_linear(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t quant_axis,
                        int64_t bit_length, const Tensor& out);
+// dequantize_linear(quantize_linear(x, scale), dequant_scale) in one pass (per-tensor scales; the
+// predictor's rewrite of the pairs PTQ leaves around observed layers).
+void quantize_dequantize(const Tensor& x, const Tensor& scale, const Tensor& dequant_scale, int64_t bit_length,
+                         int64_t round_type, const Tensor& out);
 
 }  // namespace oar::kernels

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,7 +77,8 @@ void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_de
     return copy(Tensor::make_view(bias, out.shape(), st, bias.offset()), out);
   }
   const float sa = static_cast<float>(scalar_of(x_scale));
-  const float inv = sa > 0 ? 127.0f / sa : 0.0f;  // a zero scale quantizes to 0, as quantize_linear
+  // x / sa * 127 as quantize_linear computes it (a zero scale quantizes to 0).
+  const float div = sa > 0 ? sa : std::numeric_limits<float>::infinity();
   // Activations to unsigned int8: round(x / s * 127) clipped to [-128, 127] (as quantize_linear),
   // plus 128. The u8 x s8 GEMM is the one VNNI runs natively; the +128 comes back out through the
   // weight's column sums.
@@ -85,7 +87,7 @@ void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_de
   const Tensor xq_buf = Tensor::make({M * K}, DType::UInt8);
   uint8_t* xq = xq_buf.data<uint8_t>();
   parallel_for(0, M * K, 1 << 15, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) xq[i] = static_cast<uint8_t>(static_cast<int32_t>(clamp_round(xp[i] * inv, -128.0f, 127.0f)) + 128);
+    for (int64_t i = b; i < e; ++i) xq[i] = static_cast<uint8_t>(static_cast<int32_t>(clamp_round(xp[i] / div * 127.0f, -128.0f, 127.0f)) + 128);
   });
   const auto w8 = int8_weight(weight);
   const Tensor acc_buf = Tensor::make({M * N}, DType::Int32);

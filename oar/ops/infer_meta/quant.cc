@@ -93,3 +93,15 @@ Meta quantized_convolution(const char* op, const Tensor& x, const Tensor& x_scal
 }
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+Meta quantize_dequantize(const char* op, const Tensor& x, const Tensor& scale, const Tensor& dequant_scale,
+                         int64_t bit_length, int64_t round_type) {
+  check_floating(op, "dequant_scale", dequant_scale);
+  OAR_ENFORCE_ARG(dequant_scale.numel() == 1, op, ": argument 'dequant_scale' must hold one value, got shape ",
+                  shape_str(dequant_scale.shape()));
+  return quantize_linear(op, x, scale, Tensor(), -1, bit_length, round_type);
+}
+
+}  // namespace oar::infer_meta

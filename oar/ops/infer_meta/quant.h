@@ -35,3 +35,11 @@ Meta quantized_convolution(const char* op, const Tensor& x, const Tensor& x_scal
                            bool channel_last);
 
 }  // namespace oar::infer_meta
+
+namespace oar::infer_meta {
+
+// quantize_dequantize: out like x; both scales hold one value.
+Meta quantize_dequantize(const char* op, const Tensor& x, const Tensor& scale, const Tensor& dequant_scale,
+                         int64_t bit_length, int64_t round_type);
+
+}  // namespace oar::infer_meta
