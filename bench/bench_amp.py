@@ -129,7 +129,7 @@ def int8_predictor():
                                  oar.nn.Linear(512, 10))
     rng = np.random.default_rng(0)
     cases = [("MLP 784-512-512-10 b128", mlp, (128, 784)), ("Transformer enc 4x256 s128 b8", Encoder, (8, 128, 256)),
-             ("ResNet-18 b32 (convs not int8 yet)", lambda: oar.vision.models.resnet18(num_classes=10), (32, 3, 32, 32))]
+             ("ResNet-18 32x32 b32", lambda: oar.vision.models.resnet18(num_classes=10), (32, 3, 32, 32))]
     print("\nint8 predictor (PTQ, abs-max) vs float32 predictor; ratio above 1: int8 is faster")
     print(f"{'case':38s} {'float32':>10s} {'int8':>10s} {'ratio':>7s} {'same top-1':>11s}")
     with tempfile.TemporaryDirectory() as d:
