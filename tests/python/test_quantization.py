@@ -409,7 +409,7 @@ def test_quantized_convolution_matches_the_float_program(groups, stride, padding
     ws = oar.to_tensor(rng.uniform(0.5, 2, 8).astype(np.float32) if per_channel else np.array([1.5], np.float32))
     b = oar.to_tensor(rng.standard_normal(8).astype(np.float32))
     sx, dx = oar.to_tensor([2.5]), oar.to_tensor([2.5])
-    got = _C.quantized_conv2d(x, sx, dx, w, ws, b, [stride], [padding], [1], groups, "NCHW", "EXPLICIT")
+    got = getattr(_C, "quantized_conv2d")(x, sx, dx, w, ws, b, [stride], [padding], [1], groups, "NCHW", "EXPLICIT")
     xd = _C.dequantize_linear(_C.quantize_linear(x, sx, None, -1, 8, 0), dx, None, -1, 8)
     wd = _C.dequantize_linear(w, ws, None, 0 if per_channel else -1, 8)
     ref = oar.nn.functional.conv2d(xd, wd, b, stride=stride, padding=padding, groups=groups)
@@ -447,3 +447,13 @@ def test_predictor_runs_converted_convolutions_in_int8(tmp_path, capsys):
     float_qdq = run(False)
     # Equal up to rounding-boundary flips of the quantizers between the layers.
     assert np.abs(int8 - float_qdq).max() <= 0.05 * np.abs(float_qdq).max()
+
+
+@pytest.mark.parametrize("round_type", [0, 1])
+def test_quantize_dequantize_is_the_pair_in_one_pass(round_type):
+    x = oar.to_tensor(np.random.default_rng(3).standard_normal((4, 33)).astype(np.float32) * 3)
+    s, d = oar.to_tensor([2.0]), oar.to_tensor([2.5])
+    pair = _C.dequantize_linear(_C.quantize_linear(x, s, None, -1, 8, round_type), d, None, -1, 8)
+    np.testing.assert_array_equal(getattr(_C, "quantize_dequantize")(x, s, d, 8, round_type).numpy(), pair.numpy())
+    with pytest.raises(ValueError, match="dequant_scale"):
+        _C.quantize_dequantize(x, s, oar.ones([2]), 8, 0)
