@@ -36,6 +36,17 @@ def qdq_even(v, s, bits=8):  # quantize_linear then dequantize_linear
     return np.clip(np.round(v / s * qmax), -qmax - 1, qmax) * s / qmax
 
 
+def _predict(prefix, x, ir_optim):
+    """The saved model at prefix run by the predictor on x (with or without its passes)."""
+    config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.switch_ir_optim(ir_optim)
+    pred = oar.inference.create_predictor(config)
+    h = pred.get_input_handle(pred.get_input_names()[0])
+    h.copy_from_cpu(x)
+    pred.run()
+    return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+
+
 # ---- the arithmetic ---------------------------------------------------------------------------
 def test_kernels_match_paddles_rounding_and_ranges():
     x = oar.to_tensor([0.5, 1.5, 2.5, -0.5, -2.5, 126.5, 127.4, -127.5, -128.0, -200.0])
@@ -346,20 +357,12 @@ def test_predictor_runs_converted_linears_in_int8(tmp_path, capsys):
     oar.jit.save(cn, prefix, input_spec=[oar.static.InputSpec([None, 64], "float32", "x")])
     x = rng.standard_normal((40, 64)).astype(np.float32)
 
-    def run(optim):
-        config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
-        config.switch_ir_optim(optim)
-        pred = oar.inference.create_predictor(config)
-        h = pred.get_input_handle(pred.get_input_names()[0])
-        h.copy_from_cpu(x)
-        pred.run()
-        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
     capsys.readouterr()
     with debugging.collect_operator_stats():
-        int8 = run(True)
+        int8 = _predict(prefix, x, True)
     table = capsys.readouterr().out
     assert "quantized_linear" in table and " linear " not in table
-    float_qdq = run(False)
+    float_qdq = _predict(prefix, x, False)
     np.testing.assert_allclose(float_qdq, cn(oar.to_tensor(x)).numpy(), rtol=1e-6, atol=1e-6)
     step = float(cn[3]._observer._dequanter._scales) / 127  # the last observer's integer step
     assert np.abs(int8 - float_qdq).max() <= 2 * step * np.abs(cn[4].weight.numpy()).sum(0).max() / 127 + 1e-5
@@ -431,20 +434,12 @@ def test_predictor_runs_converted_convolutions_in_int8(tmp_path, capsys):
     oar.jit.save(cn, prefix, input_spec=[oar.static.InputSpec([None, 3, 8, 8], "float32", "x")])
     x = rng.standard_normal((3, 3, 8, 8)).astype(np.float32)
 
-    def run(optim):
-        config = oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
-        config.switch_ir_optim(optim)
-        pred = oar.inference.create_predictor(config)
-        h = pred.get_input_handle(pred.get_input_names()[0])
-        h.copy_from_cpu(x)
-        pred.run()
-        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
     capsys.readouterr()
     with debugging.collect_operator_stats():
-        int8 = run(True)
+        int8 = _predict(prefix, x, True)
     table = capsys.readouterr().out
     assert "quantized_convolution" in table and "quantized_linear" in table
-    float_qdq = run(False)
+    float_qdq = _predict(prefix, x, False)
     # Equal up to rounding-boundary flips of the quantizers between the layers.
     assert np.abs(int8 - float_qdq).max() <= 0.05 * np.abs(float_qdq).max()
 
