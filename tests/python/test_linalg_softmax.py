@@ -358,3 +358,40 @@ def test_complex_matmul_gradient_uses_conjugate():
     out.backward(oar.to_tensor(np.ones((1, 1), np.complex64)))
     np.testing.assert_allclose(c.grad.numpy(), [[2 + 1j, 1 - 1j]])
     np.testing.assert_allclose(d.grad.numpy(), [[1 - 2j], [3 + 1j]])
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("shape,axis", [((4, 7, 33), -1), ((4, 7, 33), 1), ((6,), 0), ((3, 17), 0)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_fused_softmax_grad_against_numpy(log, shape, axis, dtype):
+    """softmax's backward is one fused kernel ("softmax_grad") unless a higher-order gradient
+    needs its graph: both give the NumPy formula."""
+    rng = np.random.default_rng(len(shape) + axis)
+    out = (rng.random(shape) + 0.1)
+    g = rng.standard_normal(shape)
+    op = getattr(oar._C, "softmax_grad")
+    got = op(oar.to_tensor(out).astype(dtype), oar.to_tensor(g).astype(dtype), axis, log).astype("float64").numpy()
+    ref = g - np.exp(out) * g.sum(axis, keepdims=True) if log else out * (g - (g * out).sum(axis, keepdims=True))
+    tol = {"float32": 1e-5, "float64": 1e-12, "bfloat16": 5e-2}[dtype]
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * (np.abs(ref).max() + 1))
+    with pytest.raises(ValueError, match="grad"):
+        op(oar.to_tensor(out), oar.to_tensor(g[..., :1]), axis, log)
+
+
+def test_softmax_double_backward_keeps_its_graph():
+    x = oar.to_tensor(np.random.default_rng(0).standard_normal((3, 5)), stop_gradient=False)
+    y = oar.nn.functional.softmax(x)
+    (g,) = oar.grad([(y * y).sum()], [x], create_graph=True)
+    (gg,) = oar.grad([g.sum()], [x])
+    # d/dx of sum(d(sum y^2)/dx), by central differences.
+    def first(v):
+        t = oar.to_tensor(v, stop_gradient=False)
+        s = oar.nn.functional.softmax(t)
+        return oar.grad([(s * s).sum()], [t])[0].numpy().sum()
+    v, eps = x.numpy(), 1e-6
+    num = np.zeros_like(v)
+    for i in np.ndindex(v.shape):
+        d = np.zeros_like(v)
+        d[i] = eps
+        num[i] = (first(v + d) - first(v - d)) / (2 * eps)
+    np.testing.assert_allclose(gg.numpy(), num, rtol=1e-5, atol=1e-7)

@@ -10,6 +10,7 @@
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/elementwise.h"
+#include "oar/kernels/cpu/shape.h"
 #include "oar/kernels/cpu/vec_exp.h"
 
 namespace oar::kernels {
@@ -276,6 +277,67 @@ void strided_f64(const double* x, double* y, int64_t t0, int64_t t1, int64_t n, 
   }
 }
 
+// ---- the gradient: softmax dx = y * (g - sum(g * y)), log_softmax dx = g - exp(y) * sum(g) ----
+// Rows [r0, r1) of length n along the innermost dim: one pass for the sum, one for dx.
+template <int W>
+OAR_INLINE void grad_rows_f32(const float* y, const float* g, float* dx, int64_t r0, int64_t r1, int64_t n,
+                              bool log) {
+  using V = typename Vec<W>::F;
+  constexpr int L = Vec<W>::L;
+  const int64_t full = n / L * L;
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* yr = y + r * n;
+    const float* gr = g + r * n;
+    float* dr = dx + r * n;
+    V vs = splat<V>(0.0f);
+    float s = 0.0f;
+    if (log) {
+      for (int64_t i = 0; i < full; i += L) vs += load<V>(gr + i);
+      for (int64_t i = full; i < n; ++i) s += gr[i];
+    } else {
+      for (int64_t i = 0; i < full; i += L) vs += load<V>(gr + i) * load<V>(yr + i);
+      for (int64_t i = full; i < n; ++i) s += gr[i] * yr[i];
+    }
+    s = hsum<V, L>(vs, s);
+    const V sv = splat<V>(s);
+    if (log) {
+      for (int64_t i = 0; i < full; i += L) store(dr + i, load<V>(gr + i) - exp_f32(load<V>(yr + i)) * sv);
+      for (int64_t i = full; i < n; ++i) dr[i] = gr[i] - exp_f32(yr[i]) * s;
+    } else {
+      for (int64_t i = 0; i < full; i += L) store(dr + i, load<V>(yr + i) * (load<V>(gr + i) - sv));
+      for (int64_t i = full; i < n; ++i) dr[i] = yr[i] * (gr[i] - s);
+    }
+  }
+}
+
+OAR_TARGET_AVX512 void grad_rows_f32_avx512(const float* y, const float* g, float* dx, int64_t r0, int64_t r1,
+                                            int64_t n, bool log) {
+  grad_rows_f32<64>(y, g, dx, r0, r1, n, log);
+}
+OAR_TARGET_AVX2 void grad_rows_f32_avx2(const float* y, const float* g, float* dx, int64_t r0, int64_t r1,
+                                        int64_t n, bool log) {
+  grad_rows_f32<32>(y, g, dx, r0, r1, n, log);
+}
+void grad_rows_f32_base(const float* y, const float* g, float* dx, int64_t r0, int64_t r1, int64_t n, bool log) {
+  grad_rows_f32<16>(y, g, dx, r0, r1, n, log);
+}
+
+// Any other layout ([outer, n, inner] with inner > 1) and float64: plain loops per column.
+template <typename C>
+void grad_strided(const C* y, const C* g, C* dx, int64_t outer, int64_t n, int64_t inner, bool log) {
+  parallel_for(0, outer * inner, std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1)), [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t base = (t / inner) * n * inner + t % inner;
+      C s = 0;
+      for (int64_t k = 0; k < n; ++k) s += log ? g[base + k * inner] : g[base + k * inner] * y[base + k * inner];
+      for (int64_t k = 0; k < n; ++k) {
+        const int64_t i = base + k * inner;
+        dx[i] = log ? g[i] - std::exp(y[i]) * s : y[i] * (g[i] - s);
+      }
+    }
+  });
+}
+
 template <typename T, typename Rows, typename Strided>
 void run(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log, Rows rows,
          Strided strided) {
@@ -341,6 +403,45 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
                 outer, n, inner, log, rows_f64, strided_f64);
   }
   if (oc != &out) copy(*oc, out);
+}
+
+void softmax_grad(const Tensor& out, const Tensor& grad, int64_t axis, bool log, const Tensor& dx) {
+  const char* name = log ? "log_softmax_grad" : "softmax_grad";
+  const int64_t rank = out.ndim();
+  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), name);
+  if (out.numel() == 0) return;
+  int64_t outer = 1, n = 1, inner = 1;
+  if (rank > 0) {
+    const Shape& sh = out.shape();
+    for (int64_t d = 0; d < ax; ++d) outer *= sh[d];
+    n = sh[ax];
+    for (int64_t d = ax + 1; d < rank; ++d) inner *= sh[d];
+  }
+  // float32/float64 on contiguous memory; other layouts and half types through copies.
+  const DType dt = dx.dtype();
+  const bool half = dt == DType::Float16 || dt == DType::BFloat16;
+  if (!half && dt != DType::Float32 && dt != DType::Float64)
+    unsupported_dtype(name, dt, "float16, bfloat16, float32, float64");
+  const DType ct = half ? DType::Float32 : dt;
+  auto compute_copy = [&](const Tensor& t) { return t.is_contiguous() && t.dtype() == ct ? t : as_contiguous(t, ct); };
+  const Tensor y = compute_copy(out), g = compute_copy(grad);
+  const bool direct = dx.is_contiguous() && dx.dtype() == ct;
+  const Tensor d = direct ? dx : Tensor::make(dx.shape(), ct);
+  if (ct == DType::Float32 && inner == 1) {
+    const CpuIsa isa = cpu_isa();
+    const auto rows = isa == CpuIsa::Avx512 ? grad_rows_f32_avx512 : isa == CpuIsa::Avx2 ? grad_rows_f32_avx2
+                                                                                        : grad_rows_f32_base;
+    const float* yp = y.data<float>();
+    const float* gp = g.data<float>();
+    float* dp = d.data<float>();
+    parallel_for(0, outer, std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1)),
+                 [&](int64_t r0, int64_t r1) { rows(yp, gp, dp, r0, r1, n, log); });
+  } else if (ct == DType::Float32) {
+    grad_strided<float>(y.data<float>(), g.data<float>(), d.data<float>(), outer, n, inner, log);
+  } else {
+    grad_strided<double>(y.data<double>(), g.data<double>(), d.data<double>(), outer, n, inner, log);
+  }
+  if (!direct) copy(d, dx);
 }
 
 }  // namespace oar::kernels

@@ -22,4 +22,10 @@ Meta log_softmax(const char*, const Tensor& x, int64_t axis) {
   return softmax_like("log_softmax", x, axis);
 }
 
+Meta softmax_grad(const char* op, const Tensor& out, const Tensor& grad, int64_t axis, bool log) {
+  const Meta m = softmax_like(log ? "log_softmax" : "softmax", out, axis);
+  check_same_meta(op, "grad", grad, m.shape, m.dtype);
+  return m;
+}
+
 }  // namespace oar::infer_meta

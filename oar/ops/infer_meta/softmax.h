@@ -7,5 +7,7 @@ namespace oar::infer_meta {
 // Errors name the user-facing op (softmax / log_softmax), not the internal one in `op`.
 Meta softmax(const char* op, const Tensor& x, int64_t axis);
 Meta log_softmax(const char* op, const Tensor& x, int64_t axis);
+// softmax_grad: dx like out; grad must have out's shape and dtype.
+Meta softmax_grad(const char* op, const Tensor& out, const Tensor& grad, int64_t axis, bool log);
 
 }  // namespace oar::infer_meta
