@@ -551,3 +551,12 @@ def test_static_amp_lists_and_errors():
         oar.static.amp.decorate(opt, level="O7")
     with pytest.raises(ValueError, match="dtype should be 'float16' or 'bfloat16'"):
         oar.static.amp.decorate(opt, dtype="float64")
+
+
+def test_static_decorated_optimizer_delegates_and_copies():
+    import copy
+    opt = oar.static.amp.decorate(oar.optimizer.SGD(learning_rate=0.1, parameters=[_param()]), dtype="bfloat16")
+    assert opt.get_lr() == 0.1  # the wrapped optimizer's methods
+    assert copy.copy(opt).get_lr() == 0.1
+    with pytest.raises(AttributeError):
+        opt.no_such_method

@@ -87,6 +87,8 @@ class OptimizerWithMixedPrecision:
         self._scaled_loss = None
 
     def __getattr__(self, name):  # the wrapped optimizer's other methods (set_lr, state_dict, ...)
+        if name.startswith("__") or "_optimizer" not in self.__dict__:
+            raise AttributeError(name)  # copy/pickle probe before __init__ ran: no recursion
         return getattr(self._optimizer, name)
 
     def get_loss_scaling(self):
