@@ -191,8 +191,8 @@ bool Predictor::Run() {
   outputs_.clear();  // the last run's outputs are not kept alive through this one
   if (shared_->threads > 0) set_num_threads(shared_->threads);
   kernels::FrozenWeightsScope frozen;  // the model's weights never change: kernels may cache packed forms
-  const amp::State saved_amp = amp::state();
-  if (shared_->amp) amp::set_state(*shared_->amp);
+  std::optional<amp::AutoCast> bf16;  // Config::EnableMkldnnBfloat16: the run's auto_cast state
+  if (shared_->amp) bf16.emplace(*shared_->amp);
   std::vector<const ir::Value*> fetch;
   for (auto& [name, v] : shared_->outputs) fetch.push_back(v);
   std::string signature;
@@ -200,14 +200,7 @@ bool Predictor::Run() {
   const int threads = shared_->tuner->choose(signature);
   ThreadCountScope cores(threads);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<oar::Tensor> outs;
-  try {
-    outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
-  } catch (...) {
-    amp::set_state(saved_amp);
-    throw;
-  }
-  amp::set_state(saved_amp);
+  std::vector<oar::Tensor> outs = shared_->executor->run(inputs_, shared_->params, fetch, &stats_);
   shared_->tuner->record(signature, threads,
                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   for (size_t i = 0; i < outs.size(); ++i) {

@@ -61,15 +61,14 @@ std::vector<Tensor> cast_to(const std::vector<Tensor>& xs, DType dtype) {
   return out;
 }
 
-AutoCast::AutoCast(Level level, DType dtype, bool use_promote) : saved_(t_state) {
-  OAR_ENFORCE_ARG(dtype == DType::Float16 || dtype == DType::BFloat16,
-                  "amp::AutoCast: dtype should be float16 or bfloat16, got ", dtype_name(dtype));
-  State s;
-  s.level = level;
-  s.dtype = dtype;
-  s.use_promote = use_promote;
-  set_state(std::move(s));
+AutoCast::AutoCast(State state) : saved_(t_state) {
+  OAR_ENFORCE_ARG(state.dtype == DType::Float16 || state.dtype == DType::BFloat16,
+                  "amp::AutoCast: dtype should be float16 or bfloat16, got ", dtype_name(state.dtype));
+  set_state(std::move(state));
 }
+
+AutoCast::AutoCast(Level level, DType dtype, bool use_promote)
+    : AutoCast(State{level, dtype, use_promote, {}, {}}) {}
 AutoCast::~AutoCast() { t_state = std::move(saved_); }
 
 Suspend::Suspend() : saved_(t_state.level) { t_state.level = Level::O0; }

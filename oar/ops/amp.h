@@ -53,6 +53,7 @@ void set_state(State s);
 class AutoCast {
  public:
   AutoCast(Level level, DType dtype, bool use_promote = true);
+  explicit AutoCast(State state);  // a whole state (custom lists too), e.g. the predictor's
   ~AutoCast();
   AutoCast(const AutoCast&) = delete;
   AutoCast& operator=(const AutoCast&) = delete;

@@ -68,7 +68,7 @@ std::vector<int64_t> contiguous(const std::vector<int64_t>& shape) {
   return st;
 }
 
-Dev upload(const oar::Tensor& t) {
+Dev empty_like(const oar::Tensor& t) {
   Dev d;
   if (!t.defined()) return d;
   d.present = true;
@@ -77,13 +77,18 @@ Dev upload(const oar::Tensor& t) {
   d.strides = contiguous(d.shape);
   d.nbytes = static_cast<size_t>(t.numel()) * oar::dtype_size(t.dtype());
   if (g_dev->allocate(0, d.nbytes ? d.nbytes : 1, &d.base) != OAR_STATUS_OK) std::abort();
-  if (d.nbytes) g_dev->memcpy_h2d(0, nullptr, d.base, t.raw_data(), d.nbytes);
+  return d;
+}
+
+Dev upload(const oar::Tensor& t) {
+  Dev d = empty_like(t);
+  if (d.present && d.nbytes) g_dev->memcpy_h2d(0, nullptr, d.base, t.raw_data(), d.nbytes);
   return d;
 }
 
 // A tensor of rank >= 2 uploaded with its last two dims swapped in memory: same values.
 Dev upload_swapped(const oar::Tensor& t) {
-  Dev d = upload(t);
+  Dev d = empty_like(t);
   const size_t nd = d.shape.size();
   const int64_t r = d.shape[nd - 2], c = d.shape[nd - 1];
   const int64_t batch = t.numel() / std::max<int64_t>(1, r * c);
@@ -97,18 +102,6 @@ Dev upload_swapped(const oar::Tensor& t) {
   if (d.nbytes) g_dev->memcpy_h2d(0, nullptr, d.base, host.data(), d.nbytes);
   d.strides[nd - 2] = 1;
   d.strides[nd - 1] = r;
-  return d;
-}
-
-Dev empty_like(const oar::Tensor& t) {
-  Dev d;
-  if (!t.defined()) return d;
-  d.present = true;
-  d.dtype = static_cast<int32_t>(t.dtype());
-  d.shape = t.shape();
-  d.strides = contiguous(d.shape);
-  d.nbytes = static_cast<size_t>(t.numel()) * oar::dtype_size(t.dtype());
-  if (g_dev->allocate(0, d.nbytes ? d.nbytes : 1, &d.base) != OAR_STATUS_OK) std::abort();
   return d;
 }
 

@@ -19,19 +19,13 @@
 #include "oar/kernels/cpu/frozen_weights.h"
 #include "oar/kernels/cpu/shape.h"
 #include "oar/kernels/cpu/onednn_common.h"
+#include "oar/kernels/cpu/quant.h"
 
 namespace oar::kernels::onednn {
 
 namespace {
 using dnnl::memory;
 using tag = memory::format_tag;
-
-// v clamped to [-128, 127] and rounded half to even (adding and subtracting 1.5 * 2^23 rounds in
-// the default rounding mode), as quantize_linear.
-inline int8_t to_int8(float v) {
-  v = std::min(std::max(v, -128.0f), 127.0f);
-  return static_cast<int8_t>((v + 12582912.0f) - 12582912.0f);
-}
 
 // A primitive for one problem and its output scales, with the reorders between oar's plain
 // layouts (NCHW int8 in, NCHW float32 out, OIHW/GOIHW int8 weights) and the ones it wants.
@@ -165,20 +159,16 @@ bool conv_forward_int8(const ConvShape& s, const float* x, float x_scale, const 
 
 namespace oar::kernels {
 
-namespace {
-double first_value(const Tensor& t) { return as_contiguous(t, DType::Float64).data<double>()[0]; }
-}  // namespace
-
 void quantized_conv_forward(const Tensor& x, const Tensor& x_scale, const Tensor& x_dequant_scale,
                             const Tensor& weight, const Tensor& weight_scale, const Tensor& bias,
                             const IntArray& stride, const IntArray& padding, const IntArray& dilation, int64_t groups,
                             bool channel_last, const Tensor& out) {
   if (out.numel() == 0) return;
-  const float sx = static_cast<float>(first_value(x_scale)), dx = static_cast<float>(first_value(x_dequant_scale));
+  const float sx = x_scale.item<float>(), dx = x_dequant_scale.item<float>();
   const int64_t M = weight.shape()[0];
-  const Tensor ws = as_contiguous(weight_scale, DType::Float32);
+  const std::vector<float> ws = weight_scale.to_vector<float>();
   std::vector<float> out_scales;  // each int32 sum's value: (dx / 127) * (weight scale / 127)
-  for (int64_t i = 0; i < ws.numel(); ++i) out_scales.push_back(dx / 127.0f * ws.data<float>()[i] / 127.0f);
+  for (float w : ws) out_scales.push_back(dx / 127.0f * w / 127.0f);
   const Tensor xc = as_contiguous(x, DType::Float32), wc = as_contiguous(weight, DType::Float32);
   const ConvShape s = conv_shape(x.shape(), weight.shape(), out.shape(), stride, padding, dilation, groups, channel_last);
   const bool direct = out.is_contiguous() && out.dtype() == DType::Float32;
@@ -186,12 +176,12 @@ void quantized_conv_forward(const Tensor& x, const Tensor& x_scale, const Tensor
   if (x.numel() > 0 && onednn::conv_forward_int8(s, xc.data<float>(), sx, wc.data<float>(), wc.numel(), weight.storage(),
                                                  out_scales, o.data<float>())) {
     if (bias.defined()) {  // per output channel, after the scales (the bias is float32)
-      const Tensor bc = as_contiguous(bias, DType::Float32);
+      const std::vector<float> bv = bias.to_vector<float>();
       const int64_t plane = s.out_size();
       float* op = o.data<float>();
       parallel_for(0, s.N * M, 1, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
-          const float v = bc.data<float>()[i % M];
+          const float v = bv[i % M];
           for (int64_t j = 0; j < plane; ++j) op[i * plane + j] += v;
         }
       });
@@ -201,13 +191,12 @@ void quantized_conv_forward(const Tensor& x, const Tensor& x_scale, const Tensor
     const Tensor xq = Tensor::make(x.shape(), DType::Float32);
     const float div = sx > 0 ? sx : std::numeric_limits<float>::infinity();
     for (int64_t i = 0; i < x.numel(); ++i) {
-      const float v = std::min(std::max(xc.data<float>()[i] / div * 127.0f, -128.0f), 127.0f);
-      xq.data<float>()[i] = std::nearbyint(v) * dx / 127.0f;
+      xq.data<float>()[i] = static_cast<float>(to_int8(xc.data<float>()[i] / div * 127.0f)) * dx / 127.0f;
     }
     const Tensor wd = Tensor::make(weight.shape(), DType::Float32);
     const int64_t per = M > 0 ? weight.numel() / M : 0;
     for (int64_t i = 0; i < weight.numel(); ++i)
-      wd.data<float>()[i] = wc.data<float>()[i] * ws.data<float>()[out_scales.size() > 1 ? i / per : 0] / 127.0f;
+      wd.data<float>()[i] = wc.data<float>()[i] * ws[ws.size() > 1 ? i / per : 0] / 127.0f;
     conv_forward(xq, wd, bias.defined() ? as_contiguous(bias, DType::Float32) : Tensor(), stride, padding, dilation,
                  groups, channel_last, o);
   }

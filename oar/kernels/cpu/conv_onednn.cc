@@ -499,11 +499,14 @@ bool conv_enabled() {
   return enabled;
 }
 
-bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
-                  float* y, const std::shared_ptr<Storage>& w_owner) {
+namespace {
+// The plain forward on data of type dt; frozen weights (w_owner, in the predictor) are packed
+// once into the primitive's layout.
+bool forward(memory::data_type dt, const ConvShape& s, const void* x, const void* w, const float* bias, void* y,
+             const std::shared_ptr<Storage>& w_owner) {
   if (!conv_enabled()) return false;
   const int threads = threads_for(s);
-  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads);
+  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads, {}, dt);
   if (!plan->ok) return false;
   if (w_owner && plan->in1.reorder && weights_frozen()) {
     run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, packed_weights(plan, w, w_owner, threads), DNNL_ARG_DST, y,
@@ -512,6 +515,25 @@ bool conv_forward(const ConvShape& s, const float* x, const float* w, const floa
   }
   run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
   return true;
+}
+
+// The two backward passes: (dy, w) -> dx, or (x, dy) -> dw, on data of type dt.
+bool backward(Kind kind, memory::data_type dt, const ConvShape& s, const void* in0, const void* in1, void* out) {
+  if (!conv_enabled()) return false;
+  const int threads = get_num_threads();
+  const auto plan = plan_for(kind, s, false, threads, {}, dt);
+  if (!plan->ok) return false;
+  if (kind == Kind::BackwardData)
+    run(plan, DNNL_ARG_DIFF_DST, in0, DNNL_ARG_WEIGHTS, in1, DNNL_ARG_DIFF_SRC, out, nullptr, false, threads);
+  else
+    run(plan, DNNL_ARG_SRC, in0, DNNL_ARG_DIFF_DST, in1, DNNL_ARG_DIFF_WEIGHTS, out, nullptr, false, threads);
+  return true;
+}
+}  // namespace
+
+bool conv_forward(const ConvShape& s, const float* x, const float* w, const float* bias,
+                  float* y, const std::shared_ptr<Storage>& w_owner) {
+  return forward(memory::data_type::f32, s, x, w, bias, y, w_owner);
 }
 
 bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, const float* w,
@@ -540,49 +562,24 @@ bool conv_forward_fused(const ConvShape& s, const FusedConv& f, const float* x, 
 }
 
 bool conv_backward_data(const ConvShape& s, const float* dy, const float* w, float* dx) {
-  if (!conv_enabled()) return false;
-  const int threads = get_num_threads();
-  const auto plan = plan_for(Kind::BackwardData, s, false, threads);
-  if (!plan->ok) return false;
-  run(plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
-  return true;
+  return backward(Kind::BackwardData, memory::data_type::f32, s, dy, w, dx);
 }
 
 bool conv_backward_weight(const ConvShape& s, const float* x, const float* dy, float* dw) {
-  if (!conv_enabled()) return false;
-  const int threads = get_num_threads();
-  const auto plan = plan_for(Kind::BackwardWeights, s, false, threads);
-  if (!plan->ok) return false;
-  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
-  return true;
+  return backward(Kind::BackwardWeights, memory::data_type::f32, s, x, dy, dw);
 }
 
 // bfloat16: the same passes on bfloat16 data (oneDNN accumulates in float32).
 bool conv_forward_bf16(const ConvShape& s, const void* x, const void* w, const float* bias, void* y) {
-  if (!conv_enabled()) return false;
-  const int threads = threads_for(s);
-  const auto plan = plan_for(Kind::Forward, s, bias != nullptr, threads, {}, memory::data_type::bf16);
-  if (!plan->ok) return false;
-  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DST, y, bias, false, threads);
-  return true;
+  return forward(memory::data_type::bf16, s, x, w, bias, y, nullptr);
 }
 
 bool conv_backward_data_bf16(const ConvShape& s, const void* dy, const void* w, void* dx) {
-  if (!conv_enabled()) return false;
-  const int threads = get_num_threads();
-  const auto plan = plan_for(Kind::BackwardData, s, false, threads, {}, memory::data_type::bf16);
-  if (!plan->ok) return false;
-  run(plan, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_WEIGHTS, w, DNNL_ARG_DIFF_SRC, dx, nullptr, false, threads);
-  return true;
+  return backward(Kind::BackwardData, memory::data_type::bf16, s, dy, w, dx);
 }
 
 bool conv_backward_weight_bf16(const ConvShape& s, const void* x, const void* dy, void* dw) {
-  if (!conv_enabled()) return false;
-  const int threads = get_num_threads();
-  const auto plan = plan_for(Kind::BackwardWeights, s, false, threads, {}, memory::data_type::bf16);
-  if (!plan->ok) return false;
-  run(plan, DNNL_ARG_SRC, x, DNNL_ARG_DIFF_DST, dy, DNNL_ARG_DIFF_WEIGHTS, dw, nullptr, false, threads);
-  return true;
+  return backward(Kind::BackwardWeights, memory::data_type::bf16, s, x, dy, dw);
 }
 
 }  // namespace oar::kernels::onednn

@@ -15,21 +15,8 @@ namespace oar::kernels {
 namespace {
 enum class Mode { FakeQuant, Quantize, Dequantize, QuantizeDequantize };
 
-// The scales as doubles on the host (one, or one per channel).
-std::vector<double> scales_of(const Tensor& scale) {
-  const Tensor s = as_contiguous(scale, DType::Float64);
-  const double* p = s.data<double>();
-  return std::vector<double>(p, p + s.numel());
-}
-
-// Rounding without library calls, so the loops vectorise. Half to even: adding and subtracting
-// 1.5 * 2^23 (2^52 for double) rounds in the default rounding mode (|t| is clamped well below
-// that first). Half away from zero: the same, moved away from zero at an exact half.
-template <typename C>
-inline C round_half_even(C t) {
-  constexpr C magic = std::is_same_v<C, float> ? C(12582912.0) : C(6755399441055744.0);
-  return (t + magic) - magic;
-}
+// Half away from zero, also without library calls: half to even (quant.h), moved away from zero
+// at an exact half.
 template <typename C>
 inline C round_half_away(C t) {
   const C r = round_half_even(t);  // exact: t - r is representable for these magnitudes
@@ -85,7 +72,7 @@ void run(Mode mode, const Tensor& x0, const Tensor& scale, int64_t quant_axis, i
          int64_t round_type, const Tensor& out, double dequant_scale = 0) {
   if (out.numel() == 0) return;
   const double qmax = static_cast<double>((int64_t{1} << (bit_length - 1)) - 1), qmin = -qmax - 1;
-  const std::vector<double> s = scales_of(scale);
+  const std::vector<double> s = scale.to_vector<double>();  // one, or one per channel
   // Element i's channel is (i / inner) % channels; per tensor, one block covers everything.
   int64_t inner = x0.numel(), channels = 1;
   if (quant_axis >= 0) {
@@ -134,7 +121,7 @@ void dequantize_linear(const Tensor& x, const Tensor& scale, const Tensor&, int6
 
 void quantize_dequantize(const Tensor& x, const Tensor& scale, const Tensor& dequant_scale, int64_t bit_length,
                          int64_t round_type, const Tensor& out) {
-  const double ds = as_contiguous(dequant_scale, DType::Float64).data<double>()[0];
+  const double ds = dequant_scale.item<double>();
   run(Mode::QuantizeDequantize, x, scale, -1, bit_length, round_type, out, ds);
 }
 

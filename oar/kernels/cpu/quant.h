@@ -7,11 +7,28 @@
 // round_type 0 rounds halves to even, 1 away from zero. A zero scale maps everything to 0.
 // Scales are per tensor (quant_axis -1) or one per index of quant_axis.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "oar/core/tensor.h"
 
 namespace oar::kernels {
+
+// Rounding half to even without a library call, so loops over it vectorise: adding and
+// subtracting 1.5 * 2^23 (2^52 for double) rounds in the default rounding mode. |t| must be well
+// below that (the kernels clamp first).
+template <typename C>
+inline C round_half_even(C t) {
+  constexpr C magic = std::is_same_v<C, float> ? C(12582912.0) : C(6755399441055744.0);
+  return (t + magic) - magic;
+}
+
+// An integer held as a float (or t = x / scale * 127) as int8: clamped to [-128, 127], rounded
+// half to even, as quantize_linear does for 8 bits.
+inline int8_t to_int8(float t) {
+  return static_cast<int8_t>(round_half_even(std::min(std::max(t, -128.0f), 127.0f)));
+}
 
 void fake_quantize_dequantize(const Tensor& x, const Tensor& scale, int64_t bit_length, int64_t round_type,
                               const Tensor& out);

@@ -12,21 +12,13 @@
 
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/frozen_weights.h"
+#include "oar/kernels/cpu/quant.h"
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/kernels/cpu/shape.h"
 
 namespace oar::kernels {
 
 namespace {
-double scalar_of(const Tensor& t) { return as_contiguous(t, DType::Float64).data<double>()[0]; }
-
-// v clamped to [lo, hi] and rounded half to even, branch-free so the loops vectorise: adding and
-// subtracting 1.5 * 2^23 rounds a float of magnitude below 2^22 in the default rounding mode.
-inline float clamp_round(float v, float lo, float hi) {
-  v = std::min(std::max(v, lo), hi);
-  return (v + 12582912.0f) - 12582912.0f;
-}
-
 // A weight as int8 plus its column sums (the correction of the unsigned-activation GEMM below).
 struct Int8Weight {
   std::vector<int8_t> q;
@@ -42,7 +34,7 @@ std::shared_ptr<const Int8Weight> convert_weight(const Tensor& w) {
   r->col_sums.assign(static_cast<size_t>(N), 0);
   for (int64_t k = 0; k < K; ++k)
     for (int64_t n = 0; n < N; ++n) {
-      const auto v = static_cast<int8_t>(clamp_round(p[k * N + n], -128.0f, 127.0f));
+      const auto v = to_int8(p[k * N + n]);
       r->q[k * N + n] = v;
       r->col_sums[n] += v;
     }
@@ -76,7 +68,7 @@ void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_de
     st.back() = bias.strides()[0];
     return copy(Tensor::make_view(bias, out.shape(), st, bias.offset()), out);
   }
-  const float sa = static_cast<float>(scalar_of(x_scale));
+  const float sa = x_scale.item<float>();
   // x / sa * 127 as quantize_linear computes it (a zero scale quantizes to 0).
   const float div = sa > 0 ? sa : std::numeric_limits<float>::infinity();
   // Activations to unsigned int8: round(x / s * 127) clipped to [-128, 127] (as quantize_linear),
@@ -87,7 +79,7 @@ void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_de
   const Tensor xq_buf = Tensor::make({M * K}, DType::UInt8);
   uint8_t* xq = xq_buf.data<uint8_t>();
   parallel_for(0, M * K, 1 << 15, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) xq[i] = static_cast<uint8_t>(static_cast<int32_t>(clamp_round(xp[i] / div * 127.0f, -128.0f, 127.0f)) + 128);
+    for (int64_t i = b; i < e; ++i) xq[i] = static_cast<uint8_t>(to_int8(xp[i] / div * 127.0f) + 128);
   });
   const auto w8 = int8_weight(weight);
   const Tensor acc_buf = Tensor::make({M * N}, DType::Int32);
@@ -98,19 +90,15 @@ void quantized_linear(const Tensor& x, const Tensor& x_scale, const Tensor& x_de
   OAR_ENFORCE(st == dnnl_success, External, "quantized_linear: oneDNN's int8 GEMM failed with status ",
               static_cast<int>(st));
   // Back to floats: (sum - 128 * column sum) times each side's integer step (scale / 127).
-  const Tensor ws = as_contiguous(weight_scale, DType::Float32);
-  const float* wsp = ws.data<float>();
-  const bool per_column = ws.numel() == N && N > 1;
-  const float xstep = static_cast<float>(scalar_of(x_dequant_scale)) / 127.0f;
-  std::vector<float> col(static_cast<size_t>(N)), b(static_cast<size_t>(N), 0.0f);
+  const std::vector<float> ws = weight_scale.to_vector<float>();
+  const bool per_column = static_cast<int64_t>(ws.size()) == N && N > 1;
+  const float xstep = x_dequant_scale.item<float>() / 127.0f;
+  std::vector<float> col(static_cast<size_t>(N));
+  const std::vector<float> b = bias.defined() ? bias.to_vector<float>() : std::vector<float>(static_cast<size_t>(N), 0.0f);
   std::vector<int32_t> shift(static_cast<size_t>(N));
   for (int64_t n = 0; n < N; ++n) {
-    col[n] = xstep * wsp[per_column ? n : 0] / 127.0f;
+    col[n] = xstep * ws[per_column ? n : 0] / 127.0f;
     shift[n] = 128 * w8->col_sums[n];
-  }
-  if (bias.defined()) {
-    const Tensor bc = as_contiguous(bias, DType::Float32);
-    for (int64_t n = 0; n < N; ++n) b[n] = bc.data<float>()[n];
   }
   const bool direct = out.is_contiguous();
   const Tensor o = direct ? out : Tensor::make(out.shape(), DType::Float32);

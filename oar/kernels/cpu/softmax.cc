@@ -359,27 +359,41 @@ void run(const T* x, T* y, int64_t outer, int64_t n, int64_t inner, bool log, Ro
                [&](int64_t t0, int64_t t1) { strided(x, y, t0, t1, n, inner, cols, log); });
 }
 
+// A tensor's dims around the softmax axis as [outer, n, inner] (a 0-D tensor has the one axis
+// -1/0 of size 1).
+struct AxisSplit {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+AxisSplit split_at_axis(const Tensor& t, int64_t axis, const char* name) {
+  const int64_t rank = t.ndim();
+  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), name);
+  AxisSplit a;
+  if (rank > 0) {
+    const Shape& s = t.shape();
+    for (int64_t d = 0; d < ax; ++d) a.outer *= s[d];
+    a.n = s[ax];
+    for (int64_t d = ax + 1; d < rank; ++d) a.inner *= s[d];
+  }
+  return a;
+}
+
+// The kernels compute in float32/float64 on contiguous memory: other layouts, and float16/
+// bfloat16 (computed in float32), go through copies. The compute dtype of a result of dtype dt.
+DType compute_dtype(DType dt, const char* name) {
+  const bool half = dt == DType::Float16 || dt == DType::BFloat16;
+  if (!half && dt != DType::Float32 && dt != DType::Float64)
+    unsupported_dtype(name, dt, "float16, bfloat16, float32, float64");
+  return half ? DType::Float32 : dt;
+}
+
 }  // namespace
 
 void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
   const char* name = log ? "log_softmax" : "softmax";
-  const int64_t rank = x.ndim();
-  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), name);
+  const auto [outer, n, inner] = split_at_axis(x, axis, name);
   if (x.numel() == 0) return;
-  int64_t outer = 1, n = 1, inner = 1;
-  if (rank > 0) {
-    const Shape& s = x.shape();
-    for (int64_t d = 0; d < ax; ++d) outer *= s[d];
-    n = s[ax];
-    for (int64_t d = ax + 1; d < rank; ++d) inner *= s[d];
-  }
-  // The kernels compute in float32/float64 on contiguous memory: other layouts, and float16/
-  // bfloat16 (computed in float32), go through copies.
-  const DType dt = out.dtype();
-  const bool half = dt == DType::Float16 || dt == DType::BFloat16;
-  if (!half && dt != DType::Float32 && dt != DType::Float64)
-    unsupported_dtype(name, dt, "float16, bfloat16, float32, float64");
-  const DType ct = half ? DType::Float32 : dt;
+  const DType ct = compute_dtype(out.dtype(), name);
+  const bool half = ct != out.dtype();
   const Tensor* xc = &x;
   const Tensor* oc = &out;
   Tensor xcopy, ocopy;
@@ -407,22 +421,9 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out) {
 
 void softmax_grad(const Tensor& out, const Tensor& grad, int64_t axis, bool log, const Tensor& dx) {
   const char* name = log ? "log_softmax_grad" : "softmax_grad";
-  const int64_t rank = out.ndim();
-  const int64_t ax = normalize_axis(axis, std::max<int64_t>(rank, 1), name);
+  const auto [outer, n, inner] = split_at_axis(out, axis, name);
   if (out.numel() == 0) return;
-  int64_t outer = 1, n = 1, inner = 1;
-  if (rank > 0) {
-    const Shape& sh = out.shape();
-    for (int64_t d = 0; d < ax; ++d) outer *= sh[d];
-    n = sh[ax];
-    for (int64_t d = ax + 1; d < rank; ++d) inner *= sh[d];
-  }
-  // float32/float64 on contiguous memory; other layouts and half types through copies.
-  const DType dt = dx.dtype();
-  const bool half = dt == DType::Float16 || dt == DType::BFloat16;
-  if (!half && dt != DType::Float32 && dt != DType::Float64)
-    unsupported_dtype(name, dt, "float16, bfloat16, float32, float64");
-  const DType ct = half ? DType::Float32 : dt;
+  const DType ct = compute_dtype(dx.dtype(), name);
   auto compute_copy = [&](const Tensor& t) { return t.is_contiguous() && t.dtype() == ct ? t : as_contiguous(t, ct); };
   const Tensor y = compute_copy(out), g = compute_copy(grad);
   const bool direct = dx.is_contiguous() && dx.dtype() == ct;
