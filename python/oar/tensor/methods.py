@@ -14,7 +14,7 @@ python/src/tensor_bind.cc (shape, dtype, numpy, clone, grad, the operators, ...)
   __all__, unless C++ defines that method (which ones Python adds depends on the C++ specs).
 """
 from .. import _C
-from .. import linalg
+from .. import linalg, signal
 from ..autograd import tensor_methods as autograd_methods
 from ..framework.parameter import create_parameter
 from . import (attribute, contraction, conversion, creation, diagonal_fill, indexing, inplace,
@@ -260,6 +260,9 @@ METHODS = {
     "grad_": property(legacy_attrs.get_grad, legacy_attrs.set_grad),
     "create_parameter": create_parameter,
     "create_tensor": legacy_attrs.create_tensor,
+    # signal.py
+    "stft": signal.stft,
+    "istft": signal.istft,
 }
 
 # METHODS (and in-place variants) that a C++ method of the same name kept off Tensor.
