@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Conformance with Paddle: imports the real `paddle` (pip install paddlepaddle, CPU) beside oar and
 
-1. lists every public name of `paddle`, `paddle.nn.functional`, `paddle.linalg` and the
-   `paddle.Tensor` methods, and whether oar has it;
+1. lists every public name of `paddle`, `paddle.nn.functional`, `paddle.linalg`, `paddle.fft`,
+   `paddle.signal` and the `paddle.Tensor` methods, and whether oar has it;
 2. for the names present, runs generated cases (random shapes with broadcasting, each dtype the
    case family covers, default and non-default arguments) and compares outputs (shape, dtype,
    values) and, for float and complex inputs of differentiable ops, gradients;
@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conformance_cases as cases  # noqa: E402
 
 NAMESPACES = [("paddle", "oar"), ("paddle.nn.functional", "oar.nn.functional"),
-              ("paddle.linalg", "oar.linalg"), ("paddle.Tensor", "oar.Tensor")]
+              ("paddle.linalg", "oar.linalg"), ("paddle.Tensor", "oar.Tensor"), ("paddle.fft", "oar.fft"),
+              ("paddle.signal", "oar.signal")]
 
 
 def resolve(path):
