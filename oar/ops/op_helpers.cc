@@ -135,6 +135,8 @@ std::vector<int64_t> normalize_axes(const IntArray& axes, int64_t rank, const ch
 DType scalar_result_dtype(DType t, const Scalar& s) {
   if (s.is_complex() && !is_complex(t)) return t == DType::Float64 ? DType::Complex128 : DType::Complex64;
   if (s.is_floating() && (is_integral(t, true))) return default_float_dtype();
+  // A bool tensor with an int (not a bool) computes in int64, as Paddle's: mask + 1 counts.
+  if (t == DType::Bool && s.kind() == Scalar::Kind::Int) return DType::Int64;
   return t;
 }
 

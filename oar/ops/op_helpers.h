@@ -44,7 +44,8 @@ std::vector<int64_t> normalize_axes(const IntArray& axes, int64_t rank, const ch
 // Scalar as a 0-D tensor of the given dtype.
 Tensor scalar_tensor(const Scalar& s, DType dtype);
 // Paddle's tensor-scalar promotion: the tensor's dtype, unless an int/bool tensor meets a
-// float scalar (-> default float dtype) or a non-complex tensor meets a complex scalar.
+// float scalar (-> default float dtype), a bool tensor an int (-> int64) or a non-complex tensor
+// a complex scalar.
 DType scalar_result_dtype(DType tensor_dtype, const Scalar& s);
 
 // where(cond, grad, 0): routes a gradient through the positions where cond holds.

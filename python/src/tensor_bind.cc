@@ -1,5 +1,6 @@
 // The Tensor class for Python: properties, NumPy/DLPack interop and operators.
 #include "bind_common.h"
+#include <nanobind/stl/complex.h>
 #include "oar/device/device_registry.h"
 #include "oar/ir/tracer.h"
 #include "oar/autograd/grad_mode.h"
@@ -202,6 +203,10 @@ Tensor binary_op(const Tensor& x, nb::handle other, BinaryFn fn, bool reverse) {
   return reverse ? fn(y, x) : fn(x, y);
 }
 
+// The shift operators: arithmetic right shifts, as Paddle's << and >>.
+Tensor shift_left(const Tensor& x, const Tensor& y) { return bitwise_left_shift(x, y, true); }
+Tensor shift_right(const Tensor& x, const Tensor& y) { return bitwise_right_shift(x, y, true); }
+
 Tensor power(const Tensor& x, nb::handle other) {
   Scalar s;
   if (!nb::isinstance<Tensor>(other) && scalar_from_python(other, s)) {
@@ -300,8 +305,15 @@ void bind_tensor(nb::module_& m) {
                         " elements is ambiguous; use any() or all()");
         return t.item<bool>();
       })
+      .def("__nonzero__", [](nb::handle t) { return nb::bool_(t); })  // Python 2's __bool__, in Paddle's Tensor
       .def("__float__", [](const Tensor& t) { return t.item<double>(); })
+      .def("__complex__", [](const Tensor& t) {
+        OAR_ENFORCE_ARG(t.numel() == 1, "only a one-element tensor can be converted to complex, got ",
+                        t.numel(), " elements");
+        return t.item<complex128>();
+      })
       .def("__int__", [](const Tensor& t) { return t.item<int64_t>(); })
+      .def("__long__", [](const Tensor& t) { return t.item<int64_t>(); })
       .def("__index__", [](const Tensor& t) {
         OAR_ENFORCE(is_integral(t.dtype()) && t.numel() == 1, TypeMismatch,
                     "only a one-element integer tensor can be used as an index");
@@ -309,6 +321,11 @@ void bind_tensor(nb::module_& m) {
       })
       .def("__hash__", [](const Tensor& t) { return reinterpret_cast<intptr_t>(t.impl()); })
       .def("__neg__", [](const Tensor& t) { return neg(t); })
+      .def("__pos__", [](nb::handle self) {  // +x is x itself, as Paddle's
+        OAR_ENFORCE(nb::cast<const Tensor&>(self).dtype() != DType::Bool, TypeMismatch,
+                    "The `+` operator, on a bool tensor is not supported.");
+        return nb::borrow(self);
+      })
       .def("__abs__", [](const Tensor& t) { return abs(t); })
       .def("__invert__", [](const Tensor& t) {
         return t.dtype() == DType::Bool ? logical_not(t) : bitwise_not(t);
@@ -341,8 +358,13 @@ void bind_tensor(nb::module_& m) {
   OAR_BINARY("__eq__", equal) OAR_BINARY("__ne__", not_equal)
   OAR_BINARY("__lt__", less_than) OAR_BINARY("__le__", less_equal)
   OAR_BINARY("__gt__", greater_than) OAR_BINARY("__ge__", greater_equal)
-  OAR_BINARY("__and__", bitwise_and) OAR_BINARY("__or__", bitwise_or)
-  OAR_BINARY("__xor__", bitwise_xor)
+  OAR_BINARY("__and__", bitwise_and) OAR_RBINARY("__rand__", bitwise_and)
+  OAR_BINARY("__or__", bitwise_or) OAR_RBINARY("__ror__", bitwise_or)
+  OAR_BINARY("__xor__", bitwise_xor) OAR_RBINARY("__rxor__", bitwise_xor)
+  OAR_BINARY("__lshift__", shift_left) OAR_RBINARY("__rlshift__", shift_left)
+  OAR_BINARY("__rshift__", shift_right) OAR_RBINARY("__rrshift__", shift_right)
+  // Python 2's names, which Paddle's Tensor still has.
+  OAR_BINARY("__div__", divide) OAR_RBINARY("__rdiv__", divide)
 #undef OAR_BINARY
 #undef OAR_RBINARY
 

@@ -179,6 +179,8 @@ def pow(x, y, name=None):
     """x ** y with y a Python number or a tensor (paddle.pow)."""
     if isinstance(y, Tensor):
         return _C.elementwise_pow(x, y)
+    if x.dtype.name == "bool":  # Paddle's pow has no bool kernel (only x ** 2 promotes it to int64)
+        return _C.pow(x, y)
     return x.__pow__(y)
 
 
