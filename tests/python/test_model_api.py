@@ -127,6 +127,41 @@ def test_early_stopping_and_lr_scheduler(tmp_path):
     assert scheduler.last_epoch == 4  # stepped once per batch (2 batches x 2 epochs)
 
 
+PROGRESS_CASES = [  # (num, current step, values): float steps and totals, and every kind of value
+    (10, 3.0, [("loss", 0.5)]), (10.0, 3, [("loss", [0.5])]), (None, 2.5, [("acc", 1)]),
+    (100, 7, [("loss", 0.0), ("n", 3), ("a", [0.25, 1e-5]), ("f", np.float32(2.5)),
+              ("arr", np.array([0.5], "float32")), ("s", "x")]),
+    (5, 5, []),
+]
+
+
+def _progress_lines(progressbar_cls, verbose):
+    lines = []
+    for num, step, values in PROGRESS_CASES:
+        _, text = run(lambda: progressbar_cls(num=num, verbose=verbose).update(step, values))
+        text = re.sub(r"\d+(us|ms|s)/step", "T/step", text.replace("\b", ""))
+        lines.append(re.sub(r"ETA: \S+", "ETA: E", text))
+    return lines
+
+
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_progress_bar_formats_as_paddle(verbose):
+    from oar.hapi.progressbar import ProgressBar
+    ours = _progress_lines(ProgressBar, verbose)
+    # Float steps used to raise ValueError: Unknown format code 'd' for object of type 'float'.
+    assert ours[0].strip() == ("step  3/10 [========>.....................] - loss: 0.5000 - ETA: E - T/step"
+                               if verbose == 1 else "step  3/10 - loss: 0.5000 - T/step")
+    assert ours[1] == ours[0]
+    assert ours[2].strip() == "step 2.5 - acc: 1 - T/step" and ours[2].endswith("\n")
+    assert "loss: 0.0000e+00 - n: 3 - a: 0.2500 1.0000e-05 - f: 2.5000" in ours[3]
+    assert ("arr: [0.5]" if verbose == 1 else "arr: 0.5000") in ours[3]
+    with pytest.raises(TypeError, match=r"num should be None or integer \(> 0\)"):
+        ProgressBar(num=0)
+    paddle = pytest.importorskip("paddle")
+    from paddle.hapi.progressbar import ProgressBar as Theirs
+    assert ours == _progress_lines(Theirs, verbose)
+
+
 class Recorder(oar.callbacks.Callback):
     def __init__(self):
         super().__init__()
