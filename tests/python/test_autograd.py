@@ -176,6 +176,79 @@ def test_pylayer():
     np.testing.assert_allclose(p.grad.numpy(), [3, 12])
 
 
+class TwoOutputs(oar.autograd.PyLayer):
+    """y1 = 2x, y2 = 3x; backward records what it received (materialize: None keeps the default)."""
+    received = []
+
+    @staticmethod
+    def forward(ctx, x, materialize=None, non_differentiable=False):
+        if materialize is not None:
+            ctx.set_materialize_grads(materialize)
+        y1, y2 = x * 2, x * 3
+        if non_differentiable:
+            ctx.mark_non_differentiable(y2)
+        return y1, y2
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        TwoOutputs.received.append([None if g is None else g.numpy().tolist() for g in (g1, g2)])
+        grad = 0
+        if g1 is not None:
+            grad = grad + g1 * 2
+        if g2 is not None:
+            grad = grad + g2 * 3
+        return grad
+
+
+def _two_outputs(lib, use, **kwargs):
+    """Runs TwoOutputs (defined on lib's PyLayer) with only the outputs in `use` in the loss."""
+    cls = type("TwoOutputs", (lib.autograd.PyLayer,), {"forward": TwoOutputs.forward,
+                                                       "backward": TwoOutputs.backward})
+    x = lib.to_tensor([1.0, 2.0], stop_gradient=False)
+    outs = cls.apply(x, **kwargs)
+    TwoOutputs.received = []
+    sum(outs[i].sum() * (i + 1) for i in use).backward()
+    return TwoOutputs.received, x.grad.numpy().tolist(), [o.stop_gradient for o in outs]
+
+
+@pytest.mark.parametrize("use", [(0,), (1,), (0, 1)])
+def test_pylayer_materialize_grads(use):
+    # Default (and True): an output without a gradient gets zeros; False: None, as in Paddle.
+    for materialize in (None, True):
+        received, grad, _ = _two_outputs(oar, use, materialize=materialize)
+        assert received == [[[1.0, 1.0] if 0 in use else [0.0, 0.0], [2.0, 2.0] if 1 in use else [0.0, 0.0]]]
+    received, grad, _ = _two_outputs(oar, use, materialize=False)
+    assert received == [[[1.0, 1.0] if 0 in use else None, [2.0, 2.0] if 1 in use else None]]
+    assert grad == [2.0 * (0 in use) + 6.0 * (1 in use)] * 2
+    paddle = pytest.importorskip("paddle")
+    for materialize in (None, True, False):
+        assert _two_outputs(oar, use, materialize=materialize) == _two_outputs(paddle, use, materialize=materialize)
+
+
+def test_pylayer_materialize_grads_false_each_pass():
+    # A gradient that arrived in one backward pass does not count in the next (retain_graph).
+    cls = type("TwoOutputs", (oar.autograd.PyLayer,), {"forward": TwoOutputs.forward,
+                                                       "backward": TwoOutputs.backward})
+    x = param([1.0, 2.0])
+    y1, y2 = cls.apply(x, materialize=False)
+    TwoOutputs.received = []
+    y1.sum().backward(retain_graph=True)
+    y2.sum().backward()
+    assert TwoOutputs.received == [[[1.0, 1.0], None], [None, [1.0, 1.0]]]
+    np.testing.assert_allclose(x.grad.numpy(), [5.0, 5.0])
+
+
+def test_pylayer_mark_non_differentiable():
+    # The marked output gets stop_gradient=True and no gradient (zeros, or None unmaterialized).
+    received, grad, stops = _two_outputs(oar, (0, 1), non_differentiable=True)
+    assert stops == [False, True] and received == [[[1.0, 1.0], [0.0, 0.0]]] and grad == [2.0, 2.0]
+    received, _, _ = _two_outputs(oar, (0, 1), non_differentiable=True, materialize=False)
+    assert received == [[[1.0, 1.0], None]]
+    paddle = pytest.importorskip("paddle")
+    assert _two_outputs(oar, (0, 1), non_differentiable=True) == \
+        _two_outputs(paddle, (0, 1), non_differentiable=True)
+
+
 def test_detach_and_clone():
     p = param([1.0, 2.0])
     d = p.detach()

@@ -430,3 +430,50 @@ def test_half_cross_entropy(dt):
     xg.stop_gradient = False
     F.cross_entropy(xg, lab).backward()
     assert xg.grad.dtype.name == dt
+
+
+@pytest.mark.parametrize("label_dtype", ["int32", "int64", "float32", "float64"])
+def test_cosine_embedding_loss_label_dtypes(label_dtype):
+    x, y = rand((3, 4), seed=20), rand((3, 4), seed=21)
+    lab = np.array([1, -1, 1]).astype(label_dtype)
+    c = np_cos(x, y, 1)
+    assert_close(F.cosine_embedding_loss(T(x), T(y), T(lab), margin=0.1, reduction="none"),
+                 np.where(lab == 1, 1 - c, np.maximum(0, c - 0.1)), "float64")
+
+
+def test_cosine_embedding_loss_errors_are_paddles():
+    """Paddle raises ValueError for every bad argument, the wrong dtypes included (checked beside it
+    when installed): a 2-D label is no longer broadcast, integer inputs no longer reach the kernels."""
+    x, y = T(rand((3, 4), "float32", seed=22)), T(rand((3, 4), "float32", seed=23))
+    lab = T(np.array([1, -1, 1]))
+    bad = {
+        "2-D label": (x, y, T(np.array([[1], [-1], [1]]))),
+        "0-D label": (x[0], y[0], T(np.array(1))),
+        "int64 inputs": (x.astype("int64"), y.astype("int64"), lab),
+        "float16 inputs": (x.astype("float16"), y.astype("float16"), lab),
+        "bool label": (x, y, T(np.array([True, False, True]))),
+        "3-D inputs": (x.reshape([3, 2, 2]), y.reshape([3, 2, 2]), lab),
+    }
+    for what, args in bad.items():
+        with pytest.raises(ValueError):
+            F.cosine_embedding_loss(*args)
+    with pytest.raises(ValueError, match="1D target tensor expected"):
+        F.cosine_embedding_loss(x, y, T(np.array([[1], [-1], [1]])))
+    with pytest.raises(ValueError, match="The data type of input Variable must be 'float32' or 'float64'"):
+        oar.nn.CosineEmbeddingLoss()(x.astype("int64"), y.astype("int64"), lab)
+    with pytest.raises(TypeError):  # also a TypeError, Python's convention for a wrong dtype
+        F.cosine_embedding_loss(x.astype("int64"), y.astype("int64"), lab)
+    paddle = pytest.importorskip("paddle")
+    for what, args in bad.items():
+        theirs = [paddle.to_tensor(a.numpy()) for a in args]
+        with pytest.raises(ValueError):
+            paddle.nn.functional.cosine_embedding_loss(*theirs)
+
+
+def test_gaussian_nll_loss_dtype_error_is_also_paddles_value_error():
+    x = T(np.ones([2], "float32"))
+    for args in [(x.astype("int64"), x, x), (x, x.astype("int64"), x), (x, x, x.astype("int64"))]:
+        with pytest.raises(ValueError, match="must be a float32 or float64 tensor"):
+            F.gaussian_nll_loss(*args)
+        with pytest.raises(TypeError):
+            F.gaussian_nll_loss(*args)

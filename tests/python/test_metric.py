@@ -336,3 +336,14 @@ def test_live_against_paddle():
         auc.update(np.stack([1 - s, s], 1), label)
         pauc.update(np.stack([1 - s, s], 1), label)
         assert auc.accumulate() == pauc.accumulate()
+
+
+def test_metric_metrics_module_path():
+    """`from paddle.metric.metrics import Accuracy` works: Paddle's module path of the metric classes."""
+    from oar.metric import metrics
+    from oar.metric.metrics import Accuracy, Auc, Metric, Precision, Recall, accuracy  # noqa: F401
+    for name in ["Metric", "Accuracy", "Precision", "Recall", "Auc", "accuracy"]:
+        assert getattr(metrics, name) is getattr(metric, name)
+    acc = metrics.Accuracy()
+    acc.update(acc.compute(oar.to_tensor([[0.1, 0.9], [0.8, 0.2]]), oar.to_tensor([[1], [1]])))
+    assert acc.accumulate() == 0.5

@@ -127,6 +127,119 @@ def test_early_stopping_and_lr_scheduler(tmp_path):
     assert scheduler.last_epoch == 4  # stepped once per batch (2 batches x 2 epochs)
 
 
+PROGRESS_CASES = [  # (num, current step, values): float steps and totals, and every kind of value
+    (10, 3.0, [("loss", 0.5)]), (10.0, 3, [("loss", [0.5])]), (None, 2.5, [("acc", 1)]),
+    (100, 7, [("loss", 0.0), ("n", 3), ("a", [0.25, 1e-5]), ("f", np.float32(2.5)),
+              ("arr", np.array([0.5], "float32")), ("s", "x")]),
+    (5, 5, []),
+]
+
+
+def _progress_lines(progressbar_cls, verbose):
+    lines = []
+    for num, step, values in PROGRESS_CASES:
+        _, text = run(lambda: progressbar_cls(num=num, verbose=verbose).update(step, values))
+        text = re.sub(r"\d+(us|ms|s)/step", "T/step", text.replace("\b", ""))
+        lines.append(re.sub(r"ETA: \S+", "ETA: E", text))
+    return lines
+
+
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_progress_bar_formats_as_paddle(verbose):
+    from oar.hapi.progressbar import ProgressBar
+    ours = _progress_lines(ProgressBar, verbose)
+    # Float steps used to raise ValueError: Unknown format code 'd' for object of type 'float'.
+    assert ours[0].strip() == ("step  3/10 [========>.....................] - loss: 0.5000 - ETA: E - T/step"
+                               if verbose == 1 else "step  3/10 - loss: 0.5000 - T/step")
+    assert ours[1] == ours[0]
+    assert ours[2].strip() == "step 2.5 - acc: 1 - T/step" and ours[2].endswith("\n")
+    assert "loss: 0.0000e+00 - n: 3 - a: 0.2500 1.0000e-05 - f: 2.5000" in ours[3]
+    assert ("arr: [0.5]" if verbose == 1 else "arr: 0.5000") in ours[3]
+    with pytest.raises(TypeError, match=r"num should be None or integer \(> 0\)"):
+        ProgressBar(num=0)
+    paddle = pytest.importorskip("paddle")
+    from paddle.hapi.progressbar import ProgressBar as Theirs
+    assert ours == _progress_lines(Theirs, verbose)
+
+
+class Recorder(oar.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.calls, self.metrics = [], None
+
+    def on_train_begin(self, logs=None):
+        self.metrics = self.params["metrics"]
+        self.calls.append("train_begin")
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.calls.append(f"epoch_end {epoch} {sorted(logs)}")
+
+
+def test_fit_verbose_0_with_callbacks(tmp_path):
+    """verbose=0 with callbacks: a list, or one callback alone (Paddle accepts both); the callbacks
+    see the metric names ('loss' first), and EarlyStopping gets fit's save_dir from config_callbacks."""
+    model = make_model()
+    one = Recorder()
+    _, log = run(lambda: model.fit(Blobs(32), batch_size=16, epochs=2, verbose=0, callbacks=one))
+    assert log == ""
+    assert one.metrics == ["loss", "acc_top1", "acc_top2"]
+    assert one.calls == ["train_begin"] + [f"epoch_end {e} ['acc_top1', 'acc_top2', 'batch_size', 'loss', 'step']"
+                                           for e in (0, 1)]
+    stop = oar.callbacks.EarlyStopping(monitor="acc_top1", patience=5, verbose=0)
+    both = [Recorder(), stop, oar.callbacks.ProgBarLogger(verbose=0)]
+    _, log = run(lambda: model.fit(Blobs(32), Blobs(16, seed=1), batch_size=16, epochs=1, verbose=0,
+                                   callbacks=both, save_dir=str(tmp_path)))
+    # No progress lines; ModelCheckpoint still reports its saves (as Paddle's does).
+    assert [line.split(" at ")[0] for line in log.splitlines()] == ["save checkpoint"] * 2
+    assert both[0].metrics == ["loss", "acc_top1", "acc_top2"]
+    assert stop.save_dir == str(tmp_path) and os.path.exists(tmp_path / "best_model.pdparams")
+    with pytest.warns(UserWarning, match="EarlyStopping needs validation data"):
+        run(lambda: model.fit(Blobs(32), batch_size=16, epochs=1, verbose=0, callbacks=[stop]))
+
+
+def _summary(cbks):
+    return [type(c).__name__ for c in cbks], {k: v for k, v in cbks.callbacks[0].params.items()}
+
+
+def test_config_callbacks_takes_metric_names_as_paddle():
+    """config_callbacks(metrics=...) takes the names (Model._metrics_name()), as Paddle's; it raised
+    AttributeError: 'str' object has no attribute 'name'."""
+    from oar.hapi.callbacks import config_callbacks
+    cbks = config_callbacks(Recorder(), model=None, epochs=2, steps=5, verbose=0, metrics=["loss", "acc"])
+    names, params = _summary(cbks)
+    assert names == ["Recorder", "ModelCheckpoint", "LRScheduler"]
+    assert params == {"batch_size": None, "epochs": 2, "steps": 5, "verbose": 0, "metrics": ["loss", "acc"]}
+    assert _summary(config_callbacks([], verbose=2, metrics=["loss"], mode="test"))[0][0] == "ProgBarLogger"
+    assert _summary(config_callbacks(None, metrics=["loss"], mode="test"))[1]["metrics"] == []
+    # Paddle's CallbackList API, used by code that drives callbacks itself.
+    rec = Recorder()
+    cbks = config_callbacks([rec], verbose=0, metrics=["loss"])
+    cbks.on_begin("train")
+    cbks.on_epoch_end(0, {"loss": 1.0})
+    cbks.on_batch_end("eval", 0, {})
+    assert rec.calls == ["train_begin", "epoch_end 0 ['loss']"] and list(cbks)[0] is rec
+    with pytest.raises(AssertionError, match="mode should be train, eval or predict"):
+        cbks.on_begin("test")
+    paddle = pytest.importorskip("paddle")
+    from paddle.hapi.callbacks import config_callbacks as theirs
+
+    class Theirs(paddle.callbacks.Callback):
+        pass
+
+    cb = theirs(Theirs(), model=None, epochs=2, steps=5, verbose=0, metrics=["loss", "acc"])
+    assert [type(c).__name__ for c in cb] == ["Theirs", "ModelCheckpoint", "LRScheduler"]
+    assert dict(cb.callbacks[0].params) == params
+    assert model_metrics_names(paddle) == model_metrics_names(oar) == (["loss", "acc"], ["acc"])
+
+
+def model_metrics_names(lib):
+    model = lib.Model(lib.nn.Linear(2, 2))
+    model.prepare(None, lib.nn.CrossEntropyLoss(), lib.metric.Accuracy())
+    with_loss = model._metrics_name()
+    model.prepare(None, None, lib.metric.Accuracy())
+    return with_loss, model._metrics_name()
+
+
 def test_visualdl_log_and_plot(tmp_path):
     model = make_model()
     log_dir = str(tmp_path / "vdl")

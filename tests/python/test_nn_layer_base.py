@@ -1,5 +1,6 @@
 """nn.Layer, containers, Parameter, ParamAttr and initializers (no Paddle needed; the Paddle-measured
 facts are written in as constants)."""
+import collections.abc
 import math
 
 import numpy as np
@@ -208,6 +209,60 @@ def test_containers():
     assert list(params.state_dict().keys()) == ["0", "1"]
     with pytest.raises(TypeError):
         params.append(oar.zeros([1]))
+
+
+# Bad container arguments, and the exception Paddle 3.3.1 raises for each (measured; compared live
+# in test_nn_layers_vs_paddle.py). Where Paddle asserts, oar raises an error that is both a TypeError
+# and an AssertionError.
+CONTAINER_ERRORS = [
+    ("LayerDict(1)", AssertionError, "The type of sublayers is not iterable of key/value pairs"),
+    ("LayerDict(nn.Linear(1, 1))", AssertionError, "the type of sublayers is Linear"),
+    ("LayerDict().update(5)", AssertionError, "the type of sublayers is int"),
+    ("LayerDict([1])", TypeError, None),
+    ("LayerDict([('a', nn.Identity(), 3)])", ValueError, "0's element in sublayers is 3, which must be 2"),
+    ("LayerDict('ab')", ValueError, "The length of the 0's element in sublayers is 1"),
+    ("LayerDict([('a', 3)])", AssertionError, "'sublayer' must be a Layer"),
+    ("LayerDict({'a': 3})", AssertionError, "'sublayer' must be a Layer"),
+    ("ParameterDict(1)", AssertionError, "The type of parameters is not iterable of key/value pairs"),
+    ("ParameterDict([1])", TypeError, None),
+    ("ParameterDict([('a',)])", ValueError, "0's element in parameters is 1, which must be 2"),
+    ("ParameterDict({'a': 3})", TypeError, "must be Parameters"),
+    ("ParameterList([1])", AssertionError, "must be Parameters"),
+    ("LayerList([1])", AssertionError, "'sublayer' must be a Layer"),
+    ("LayerList().append(1)", AssertionError, "'sublayer' must be a Layer"),
+    ("Sequential(1)", AssertionError, "'sublayer' must be a Layer"),
+    ("LayerList(1)", TypeError, "not iterable"),
+]
+
+
+@pytest.mark.parametrize("call,error,message", CONTAINER_ERRORS)
+def test_container_argument_errors_are_paddles(call, error, message):
+    with pytest.raises(error, match=message) as info:
+        eval("nn." + call)
+    if error is AssertionError:
+        assert isinstance(info.value, TypeError)  # oar's own type too
+
+
+def test_layer_dict_takes_any_mapping():
+    class Layers(collections.abc.Mapping):
+        def __init__(self, **layers):
+            self.layers = layers
+
+        def __getitem__(self, key):
+            return self.layers[key]
+
+        def __iter__(self):
+            return iter(self.layers)
+
+        def __len__(self):
+            return len(self.layers)
+
+    d = nn.LayerDict(Layers(fc=nn.Linear(2, 2), act=nn.ReLU()))
+    assert list(d.keys()) == ["fc", "act"]
+    d.update(nn.LayerDict([("out", nn.Linear(2, 1))]))
+    assert list(d.keys()) == ["fc", "act", "out"]
+    p = nn.ParameterDict([("w", oar.create_parameter([2], "float32"))])
+    assert list(nn.ParameterDict(p).keys()) == ["w"]
 
 
 def test_param_attr_controls_creation():

@@ -141,3 +141,11 @@ def test_public_layer_names_match_paddle():
     ours = {n for n in dir(oar.nn) if n[0].isupper()}
     theirs = {n for n in dir(paddle.nn) if n[0].isupper()}
     assert not ours - theirs, f"oar.nn has names Paddle lacks: {sorted(ours - theirs)}"
+
+
+def test_container_argument_errors_match_paddle():
+    from test_nn_layer_base import CONTAINER_ERRORS
+    for call, error, _ in CONTAINER_ERRORS:
+        for lib in (paddle, oar):
+            with pytest.raises(error):
+                eval("lib.nn." + call.replace("nn.", "lib.nn."))

@@ -59,6 +59,30 @@ def test_feed_errors(static_mode):
         static.data("x", [1], "float32")
 
 
+def test_fetch_list_forms_are_paddles(static_mode):
+    """fetch_list: one target, a list or tuple of targets, or lists/tuples of them nested one level
+    (a model's tuple of outputs), flattened in order as Paddle does."""
+    x = static.data("x", [2, 3], "float32")
+    a, b, c = x * 2.0, x + 1.0, x - 1.0
+    exe = static.Executor(oar.CPUPlace())
+    feed = {"x": np.arange(6, dtype="float32").reshape(2, 3)}
+    xv = feed["x"]
+    want = {"a": xv * 2, "b": xv + 1, "c": xv - 1}
+    cases = [(a, "a"), ([a, b], "ab"), ((a, b), "ab"), ([(a, b), c], "abc"), (((a, b),), "ab"),
+             ([[a], (b, c)], "abc"), ((a, [b]), "ab")]
+    for fetch_list, names in cases:
+        outs = exe.run(static_mode, feed=feed, fetch_list=fetch_list)
+        assert len(outs) == len(names)
+        for out, name in zip(outs, names):
+            np.testing.assert_array_equal(out, want[name])
+    # Anything else is refused: a generator or a set, as Paddle's assert; a number inside, a TypeError.
+    for bad in [(t for t in [a]), {a}, 5]:
+        with pytest.raises(AssertionError, match="fetch_list must be a tensor, a name, or a list or tuple"):
+            exe.run(static_mode, feed=feed, fetch_list=bad)
+    with pytest.raises(TypeError, match="fetch_list items must be tensors of the program"):
+        exe.run(static_mode, feed=feed, fetch_list=[a, 3])
+
+
 def test_runtime_error_names_op_inputs_and_user_line(static_mode):
     x = static.data("x", [None, 3], "float32")
     w = static.data("w", [None, 4], "float32")

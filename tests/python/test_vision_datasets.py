@@ -300,3 +300,108 @@ def test_image_backend_switch():
         V.set_image_backend("pil")
     with pytest.raises(ValueError, match="backend"):
         V.set_image_backend("opencv")
+
+
+# ---- DatasetFolder / ImageFolder ----------------------------------------------------------------
+
+FOLDER_FILES = ["class_0/abc.jpg", "class_0/def.png", "class_1/ghi.jpeg", "class_1/jkl.PNG",
+                "class_1/mno/pqr.jpeg", "class_1/mno/stu.jpg", "top.png", "class_2/notes.txt"]
+
+
+def make_folder(tmp_path):
+    """Images (PNG data whatever the extension: the loaders read the content), a text file, an empty
+    class folder; returns the root and each image's pixels."""
+    rng = np.random.default_rng(3)
+    pixels = {}
+    for rel in FOLDER_FILES:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if rel.endswith(".txt"):
+            path.write_text("not an image")
+            continue
+        pixels[rel] = rng.integers(0, 256, (5, 7, 3), dtype=np.uint8)
+        Image.fromarray(pixels[rel]).save(path, format="PNG")
+    (tmp_path / "empty").mkdir()
+    return str(tmp_path), pixels
+
+
+def rel(root, paths):
+    return [os.path.relpath(p, root) for p in paths]
+
+
+def test_dataset_folder(tmp_path):
+    root, pixels = make_folder(tmp_path)
+    data = D.DatasetFolder(root)
+    assert data.classes == ["class_0", "class_1", "class_2", "empty"]
+    assert data.class_to_idx == {"class_0": 0, "class_1": 1, "class_2": 2, "empty": 3}
+    # Sorted, nested folders included, extensions case-insensitive, the .txt and top-level files left out.
+    expected = ["class_0/abc.jpg", "class_0/def.png", "class_1/ghi.jpeg", "class_1/jkl.PNG",
+                "class_1/mno/pqr.jpeg", "class_1/mno/stu.jpg"]
+    assert rel(root, [p for p, _ in data.samples]) == expected
+    assert data.targets == [0, 0, 1, 1, 1, 1] and [t for _, t in data.samples] == data.targets
+    assert len(data) == 6 and data.dtype == "float32"
+    item = data[3]
+    assert isinstance(item, tuple) and item[1] == 1 and item[0].mode == "RGB"
+    np.testing.assert_array_equal(np.asarray(item[0]), pixels["class_1/jkl.PNG"])
+    oar.vision.set_image_backend("cv2")
+    try:
+        image, _ = data[3]  # an RGB uint8 HWC array, as Paddle's cv2 loader gives
+        assert image.dtype == np.uint8
+        np.testing.assert_array_equal(image, pixels["class_1/jkl.PNG"])
+    finally:
+        oar.vision.set_image_backend("pil")
+    only_jpg = D.DatasetFolder(root, loader=lambda p: p, extensions=(".jpg",),
+                               transform=lambda p: os.path.basename(p))
+    assert rel(root, [p for p, _ in only_jpg.samples]) == ["class_0/abc.jpg", "class_1/mno/stu.jpg"]
+    assert only_jpg[1] == ("stu.jpg", 1)
+    tensors = D.DatasetFolder(root, transform=T.Compose([T.Resize(8), T.ToTensor()]))
+    assert tensors[0][0].shape == [3, 8, 11] and tensors[0][0].dtype == oar.float32
+    # is_valid_file is used when extensions is not given (Paddle 3.3.1 ignores it).
+    jpeg = D.DatasetFolder(root, is_valid_file=lambda p: p.endswith(".jpeg"))
+    assert rel(root, [p for p, _ in jpeg.samples]) == ["class_1/ghi.jpeg", "class_1/mno/pqr.jpeg"]
+    with pytest.raises(RuntimeError, match="Found 0 directories in subfolders of: .*\nSupported extensions are: "
+                                           ".gif"):
+        D.DatasetFolder(root, extensions=(".gif",))
+    with pytest.raises(AssertionError, match="`extensions` must be list or tuple"):
+        D.DatasetFolder(root, extensions=".png")
+    with pytest.raises(FileNotFoundError):
+        D.DatasetFolder(str(tmp_path / "missing"))
+
+
+def test_image_folder(tmp_path):
+    root, pixels = make_folder(tmp_path)
+    data = D.ImageFolder(root)
+    assert rel(root, data.samples) == ["top.png", "class_0/abc.jpg", "class_0/def.png", "class_1/ghi.jpeg",
+                                       "class_1/jkl.PNG", "class_1/mno/pqr.jpeg", "class_1/mno/stu.jpg"]
+    item = data[0]
+    assert isinstance(item, list) and len(item) == 1  # [sample], as Paddle
+    np.testing.assert_array_equal(np.asarray(item[0]), pixels["top.png"])
+    pngs = D.ImageFolder(root, extensions=[".png"], transform=np.asarray)
+    assert rel(root, pngs.samples) == ["top.png", "class_0/def.png", "class_1/jkl.PNG"]
+    assert pngs[1][0].shape == (5, 7, 3)
+    with pytest.raises(RuntimeError, match="Found 0 files in subfolders of"):
+        D.ImageFolder(root, extensions=(".gif",))
+
+
+def test_folders_beside_paddle(tmp_path):
+    paddle = pytest.importorskip("paddle")
+    root, _ = make_folder(tmp_path)
+    for kwargs in [{}, {"extensions": (".jpg", ".png")}]:
+        ours, theirs = D.DatasetFolder(root, **kwargs), paddle.vision.datasets.DatasetFolder(root, **kwargs)
+        assert (ours.classes, ours.class_to_idx, ours.samples, ours.targets, ours.extensions) == \
+               (theirs.classes, theirs.class_to_idx, theirs.samples, theirs.targets, theirs.extensions)
+        for i in range(len(theirs)):
+            (a, la), (b, lb) = ours[i], theirs[i]
+            assert la == lb and a.mode == b.mode
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+        ours, theirs = D.ImageFolder(root, **kwargs), paddle.vision.datasets.ImageFolder(root, **kwargs)
+        assert ours.samples == theirs.samples
+        np.testing.assert_array_equal(np.asarray(ours[-1][0]), np.asarray(theirs[-1][0]))
+    paddle.vision.set_image_backend("cv2")
+    oar.vision.set_image_backend("cv2")
+    try:
+        np.testing.assert_array_equal(D.DatasetFolder(root)[2][0],
+                                      paddle.vision.datasets.DatasetFolder(root)[2][0])
+    finally:
+        paddle.vision.set_image_backend("pil")
+        oar.vision.set_image_backend("pil")

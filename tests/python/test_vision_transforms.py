@@ -567,3 +567,21 @@ def test_live_numpy_against_paddle_with_cv2():
             assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, name
             tol = 1 if name.startswith("resize") or name.startswith("rotate") else 0
             assert np.abs(ours.astype(int) - theirs.astype(int)).max() <= tol, name
+
+
+def test_transforms_transforms_module_path():
+    """`from paddle.vision.transforms.transforms import Compose` works: the module names the same
+    classes as oar.vision.transforms (and F, the functional module)."""
+    from oar.vision.transforms import transforms as TT
+    from oar.vision.transforms.transforms import Compose, Normalize, Resize, ToTensor  # noqa: F401
+    classes = [n for n in T.__all__ if n[0].isupper()]
+    assert classes and all(getattr(TT, n) is getattr(T, n) for n in classes)
+    assert TT.F is F and TT.__all__ == []
+    image = Compose([Resize(8), ToTensor()])(pil())
+    assert image.shape == [3, 8, 10]
+    paddle = pytest.importorskip("paddle")
+    import paddle.vision.transforms.transforms as theirs
+    # Every class of Paddle's module that oar has is there (RandomAffine, RandomPerspective: not in oar).
+    missing = [n for n in dir(theirs) if n[0].isupper() and isinstance(getattr(theirs, n), type)
+               and getattr(theirs, n).__module__ == theirs.__name__ and hasattr(T, n) and not hasattr(TT, n)]
+    assert not missing

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from ..framework.errors import AssertValueError
 from .progressbar import ProgressBar
 
 
@@ -39,16 +40,28 @@ class Callback:
 
 
 class CallbackList:
-    """Calls one hook on every callback, in order."""
+    """Calls one hook on every callback, in order (Paddle's CallbackList: on_begin('train'), ...)."""
+
+    _MODES = ("train", "eval", "predict")
 
     def __init__(self, callbacks):
         self.callbacks = list(callbacks)
+        self.params = {}
+        self.model = None
+
+    def append(self, callback):
+        self.callbacks.append(callback)
+
+    def __iter__(self):
+        return iter(self.callbacks)
 
     def set_model(self, model):
+        self.model = model
         for c in self.callbacks:
             c.set_model(model)
 
     def set_params(self, params):
+        self.params = params
         for c in self.callbacks:
             c.set_params(params)
 
@@ -56,27 +69,60 @@ class CallbackList:
         for c in self.callbacks:
             getattr(c, hook)(*args)
 
+    def _mode(self, mode):
+        if mode not in self._MODES:
+            raise AssertValueError(f"mode should be train, eval or predict, but got {mode!r}")
+        return mode
+
+    def on_begin(self, mode, logs=None):
+        self.call(f"on_{self._mode(mode)}_begin", logs)
+
+    def on_end(self, mode, logs=None):
+        self.call(f"on_{self._mode(mode)}_end", logs)
+
+    def on_epoch_begin(self, epoch=None, logs=None):
+        self.call("on_epoch_begin", epoch, logs)
+
+    def on_epoch_end(self, epoch=None, logs=None):
+        self.call("on_epoch_end", epoch, logs)
+
+    def on_batch_begin(self, mode, step=None, logs=None):
+        self.call(f"on_{self._mode(mode)}_batch_begin", step, logs)
+
+    def on_batch_end(self, mode, step=None, logs=None):
+        self.call(f"on_{self._mode(mode)}_batch_end", step, logs)
+
 
 def config_callbacks(callbacks=None, model=None, batch_size=None, epochs=None, steps=None, log_freq=2,
                      verbose=2, save_freq=1, save_dir=None, metrics=None, mode="train"):
-    """The callbacks of one fit/evaluate/predict run: the user's, plus a ProgBarLogger, a
-    ModelCheckpoint and an LRScheduler unless the user gave one of each (Paddle's rule)."""
-    callbacks = list(callbacks or [])
+    """The callbacks of one fit/evaluate/predict run: the user's (a list, or one callback), plus a
+    ProgBarLogger (when verbose), a ModelCheckpoint and an LRScheduler unless the user gave one of
+    each (Paddle's rule). `metrics` are the names the loggers show (Model._metrics_name(): 'loss'
+    and the metrics' names), as in Paddle; mode 'test' shows none."""
+    if callbacks is None:
+        callbacks = []
+    callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
     if not any(isinstance(c, ProgBarLogger) for c in callbacks) and verbose:
         callbacks = [ProgBarLogger(log_freq, verbose=verbose)] + callbacks
-    if not any(isinstance(c, ModelCheckpoint) for c in callbacks) and mode == "train":
+    if not any(isinstance(c, ModelCheckpoint) for c in callbacks):
         callbacks.append(ModelCheckpoint(save_freq, save_dir))
-    if not any(isinstance(c, LRScheduler) for c in callbacks) and mode == "train":
+    for c in callbacks:
+        if isinstance(c, EarlyStopping):
+            c.save_dir = save_dir
+    if not any(isinstance(c, LRScheduler) for c in callbacks):
         callbacks.append(LRScheduler())
     cbks = CallbackList(callbacks)
     cbks.set_model(model)
-    metric_names = ["loss"] + [n for m in (metrics or []) for n in _metric_names(m)]
+    names = [n for m in (metrics or []) for n in _metric_names(m)] if mode != "test" else []
     cbks.set_params({"batch_size": batch_size, "epochs": epochs, "steps": steps, "verbose": verbose,
-                     "metrics": metric_names})
+                     "metrics": names})
     return cbks
 
 
 def _metric_names(metric):
+    """A name as it is; a Metric object (as oar's config_callbacks once took) by its names."""
+    if isinstance(metric, str):
+        return [metric]
     name = metric.name()
     return list(name) if isinstance(name, (list, tuple)) else [name]
 
@@ -226,6 +272,7 @@ class EarlyStopping(Callback):
         self.monitor, self.patience, self.verbose = monitor, patience, verbose
         self.baseline, self.min_delta = baseline, abs(min_delta)
         self.save_best_model = save_best_model
+        self.save_dir = None  # set by config_callbacks (Model.fit's save_dir), as in Paddle
         self.wait_epoch, self.stopped_epoch, self.best_weights = 0, 0, None
         if mode not in ("auto", "min", "max"):
             warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.")
@@ -257,19 +304,17 @@ class EarlyStopping(Callback):
         if self.monitor_op(current - self.min_delta, self.best_value):
             self.best_value = current
             self.wait_epoch = 0
-            save_dir = self.params.get("save_dir") or getattr(self.model, "_save_dir", None)
-            if self.save_best_model and save_dir is not None:
-                path = os.path.join(save_dir, "best_model")
-                self.model.save(path)
+            if self.save_best_model and self.save_dir is not None:
+                self.model.save(os.path.join(self.save_dir, "best_model"))
         else:
             self.wait_epoch += 1
         if self.wait_epoch > self.patience:
             self.model.stop_training = True
             if self.verbose > 0:
                 print(f"Epoch {self.stopped_epoch + 1}: Early stopping.")
-                if self.save_best_model and getattr(self.model, "_save_dir", None) is not None:
+                if self.save_best_model and self.save_dir is not None:
                     print(f"Best checkpoint has been saved at "
-                          f"{os.path.abspath(os.path.join(self.model._save_dir, 'best_model'))}")
+                          f"{os.path.abspath(os.path.join(self.save_dir, 'best_model'))}")
         self.stopped_epoch += 1
 
 

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from .. import _C
-from .callbacks import config_callbacks
+from .callbacks import EarlyStopping, config_callbacks
 
 
 def _to_list(value):
@@ -77,7 +77,6 @@ class Model:
         self._optimizer = None
         self._loss = None
         self._metrics = []
-        self._save_dir = None
         self.stop_training = False
         self._accumulate = 1
         self._step_in_accumulation = 0
@@ -239,6 +238,11 @@ class Model:
         except TypeError:
             return None
 
+    def _metrics_name(self):
+        """The names the callbacks log and show: 'loss' (when there is a loss) and each metric's."""
+        names = ["loss"] if self._loss is not None else []
+        return names + [n for m in self._metrics for n in _to_list(m.name())]
+
     def _metric_logs(self, logs):
         for metric in self._metrics:
             names = _to_list(metric.name())
@@ -285,7 +289,6 @@ class Model:
             raise ValueError(f"Model.fit: batch_size and epochs must be positive, got {batch_size} and {epochs}")
         train_loader = self._loader(train_data, batch_size, shuffle, drop_last, num_workers)
         eval_loader = self._loader(eval_data, batch_size, False, False, num_workers)
-        self._save_dir = save_dir
         self._accumulate = max(int(accumulate_grad_batches), 1)
         steps = self._len(train_loader)
         if num_iters is not None:
@@ -293,7 +296,9 @@ class Model:
             epochs = max(epochs, 1)
         cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps, log_freq=log_freq,
                                 verbose=self._verbose(verbose), save_freq=save_freq, save_dir=save_dir,
-                                metrics=self._metrics, batch_size=batch_size)
+                                metrics=self._metrics_name(), batch_size=batch_size)
+        if eval_loader is None and any(isinstance(c, EarlyStopping) for c in cbks):
+            warnings.warn("EarlyStopping needs validation data.")
         self.stop_training = False
         cbks.call("on_train_begin")
         iters_left = num_iters
@@ -314,7 +319,7 @@ class Model:
     def _evaluate(self, loader, cbks):
         for metric in self._metrics:
             metric.reset()
-        names = ["loss"] + [n for m in self._metrics for n in _to_list(m.name())]
+        names = self._metrics_name()
         cbks.call("on_eval_begin", {"steps": self._len(loader), "metrics": names})
         logs = self._run_one_epoch(loader, cbks, "eval")
         cbks.call("on_eval_end", logs)
@@ -324,10 +329,10 @@ class Model:
                  num_iters=None):
         loader = self._loader(eval_data, batch_size, False, False, num_workers)
         cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=self._verbose(verbose),
-                                metrics=self._metrics, mode="eval")
+                                metrics=self._metrics_name())
         for metric in self._metrics:
             metric.reset()
-        names = ["loss"] + [n for m in self._metrics for n in _to_list(m.name())]
+        names = self._metrics_name()
         steps = self._len(loader)
         if num_iters is not None:
             steps = min(steps, num_iters) if steps is not None else num_iters
@@ -338,7 +343,7 @@ class Model:
 
     def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1, callbacks=None):
         loader = self._loader(test_data, batch_size, False, False, num_workers)
-        cbks = config_callbacks(callbacks, model=self, verbose=self._verbose(verbose), mode="predict", log_freq=1)
+        cbks = config_callbacks(callbacks, model=self, verbose=self._verbose(verbose), log_freq=1)
         cbks.call("on_predict_begin", {"steps": self._len(loader)})
         logs, outputs = self._run_one_epoch(loader, cbks, "predict")
         cbks.call("on_predict_end", logs)

@@ -5,13 +5,15 @@ per call; verbose=0 prints nothing."""
 import sys
 import time
 
+import numpy as np
 
-def format_step_time(seconds):
-    if seconds >= 1:
-        return f"{seconds:.0f}s/step"
+
+def format_step_time(seconds, name="step"):
+    if seconds >= 1 or seconds == 0:
+        return f"{seconds:.0f}s/{name}"
     if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
+        return f"{seconds * 1e3:.0f}ms/{name}"
+    return f"{seconds * 1e6:.0f}us/{name}"
 
 
 def format_eta(seconds):
@@ -23,22 +25,42 @@ def format_eta(seconds):
     return f"{seconds}s"
 
 
-def format_value(value):
-    if isinstance(value, (list, tuple)):
-        value = value[0] if len(value) == 1 else value
-    if isinstance(value, (list, tuple)):
-        return " ".join(format_value(v) for v in value)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    return f"{number:.4f}" if abs(number) > 1e-3 or number == 0 else f"{number:.4e}"
+def format_number(value, unwrap_arrays):
+    """One logged value as Paddle prints it: floats with 4 decimals (scientific at or below 1e-3,
+    zero included); with unwrap_arrays (Paddle's plain-line mode) a one-element float array as its
+    float; anything else (ints, strings, arrays) as str()."""
+    if isinstance(value, (float, np.floating)):
+        return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
+    if unwrap_arrays and isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind == "f":
+        return format_number(value.item(), unwrap_arrays)
+    return str(value)
+
+
+def format_value(value, unwrap_arrays=False):
+    """A logged value; a list gives its items, space-separated."""
+    items = value if isinstance(value, list) else [value]
+    return " ".join(format_number(v, unwrap_arrays) for v in items)
 
 
 class ProgressBar:
-    def __init__(self, num=None, width=30, verbose=1, start=True, file=None):
+    """The progress line of paddle.hapi.progressbar.ProgressBar.
+
+    Args:
+        num (int, optional): The number of steps; None when unknown. Default: None.
+        width (int, optional): The bar's width in characters. Default: 30.
+        verbose (int, optional): 0 prints nothing, 1 redraws a bar with an ETA, 2 (or 3) prints a
+            line per update. Default: 1.
+        start (bool, optional): Start the clock now. Default: True.
+        file (file, optional): Where to write; None is sys.stdout at write time. Default: None.
+        name (str, optional): What a step is called in the line. Default: 'step'.
+    """
+
+    def __init__(self, num=None, width=30, verbose=1, start=True, file=None, name="step"):
+        if isinstance(num, int) and num <= 0:
+            raise TypeError("num should be None or integer (> 0)")
         # file=None: sys.stdout at the time of writing (so redirected stdout is honoured)
         self._num, self._width, self._verbose, self._file = num, width, verbose, file
+        self.name = name
         self._last_width = 0
         if start:
             self.start()
@@ -49,7 +71,14 @@ class ProgressBar:
 
     def start(self):
         self._start = time.perf_counter()
-        self._steps_done = 0
+
+    def _count(self, current):
+        """'step  3/10' (the step right-aligned to the total's digits), or 'step   3' when the
+        total is unknown. Steps and totals may be floats; like Paddle's '%d', they print truncated."""
+        if self._num:
+            digits = len(str(int(self._num)))
+            return f"{self.name} {int(current):{digits}d}/{int(self._num)}"
+        return f"{self.name} {current:3}"
 
     def update(self, current_num, values=()):
         """Shows step `current_num` (1-based) with the (name, value) pairs in `values`."""
@@ -57,15 +86,12 @@ class ProgressBar:
             return
         elapsed = time.perf_counter() - self._start
         per_step = elapsed / current_num if current_num else 0.0
-        if self._num is not None:
-            digits = len(str(self._num))
-            step = f"step {current_num:{digits}d}/{self._num}"
-        else:
-            step = f"step {current_num:3d}"
-        metrics = "".join(f" - {name}: {format_value(v)}" for name, v in values)
+        # Paddle shows a one-element float array as a number only in its plain-line mode.
+        metrics = "".join(f" - {name}: {format_value(v, self._verbose != 1)}" for name, v in values)
+        count, step_time = self._count(current_num), format_step_time(per_step, self.name)
         if self._verbose == 1:
             bar = ""
-            if self._num:
+            if self._num is not None:
                 filled = int(self._width * min(current_num, self._num) / self._num)
                 if current_num < self._num and filled > 0:
                     bar = " [" + "=" * (filled - 1) + ">" + "." * (self._width - filled) + "]"
@@ -74,12 +100,12 @@ class ProgressBar:
             eta = ""
             if self._num is not None and current_num < self._num:
                 eta = f" - ETA: {format_eta(per_step * (self._num - current_num))}"
-            line = f"{step}{bar}{metrics}{eta} - {format_step_time(per_step)}"
+            line = f"{count}{bar}{metrics}{eta} - {step_time}"
             pad = max(self._last_width - len(line), 0)
             self.file.write("\r" + line + " " * pad)
             self._last_width = len(line)
-            if self._num is not None and current_num >= self._num:
+            if self._num is None or current_num >= self._num:  # with no total, Paddle ends every line
                 self.file.write("\n")
         else:
-            self.file.write(f"{step}{metrics} - {format_step_time(per_step)}\n")
+            self.file.write(f"{count}{metrics} - {step_time}\n")
         self.file.flush()

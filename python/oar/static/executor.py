@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import _C
 from ..framework import mode
+from ..framework.errors import AssertTypeError
 from ..framework.place import move_in_place
 from .program import Program, default_main_program, default_startup_program
 
@@ -97,6 +98,22 @@ def _as_tensor(value):
     return to_tensor(np.asarray(value), place="cpu")
 
 
+def _flat_fetch_list(fetch_list):
+    """fetch_list as a flat list, as Paddle reads it: None, one target, or a list/tuple whose items
+    are targets or lists/tuples of targets (a model's tuple of outputs: each one is fetched)."""
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (_C.Tensor, str)):
+        return [fetch_list]
+    if not isinstance(fetch_list, (list, tuple)):
+        raise AssertTypeError("Executor.run: fetch_list must be a tensor, a name, or a list or tuple of "
+                              f"them, but received {type(fetch_list).__name__}")
+    flat = []
+    for item in fetch_list:
+        flat.extend(item if isinstance(item, (list, tuple)) else [item])
+    return flat
+
+
 class _Compiled:
     """What running one program needs, computed once per program state (its op count): the C++
     executor, the input names, the captured weights and the value index of each fetch target."""
@@ -147,9 +164,7 @@ class Executor:
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of input name -> array, but received "
                             f"{type(feed).__name__}")
-        fetch_list = [] if fetch_list is None else fetch_list
-        if not isinstance(fetch_list, (list, tuple)):
-            fetch_list = [fetch_list]
+        fetch_list = _flat_fetch_list(fetch_list)
         scope = global_scope() if scope is None else scope
         compiled = self._compiled_for(program, num_ops)
         for name in compiled.input_names:

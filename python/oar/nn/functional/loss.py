@@ -5,6 +5,7 @@ losses are written with the elementwise and reduction ops (their gradients come 
 import math
 
 from ... import _C
+from ...framework.errors import DTypeError
 from ...framework.mode import is_symbolic
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "nll_loss", "mse_loss", "l1_loss",
@@ -293,10 +294,22 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1
     (rows along the last axis)."""
-    _check_reduction("cosine_embedding_loss", reduction)
+    op = "cosine_embedding_loss"
+    _check_reduction(op, reduction)
+    # Paddle's checks, in its order and with its exception types (ValueError for the dtypes too).
+    if label.ndim != 1:
+        raise ValueError(f"{op}: 1D target tensor expected, multi-target not supported; got label of shape "
+                         f"{list(label.shape)}")
     if input1.ndim not in (1, 2) or list(input1.shape) != list(input2.shape):
-        raise ValueError("cosine_embedding_loss: arguments 'input1' and 'input2' must be 1-D or 2-D "
+        raise ValueError(f"{op}: arguments 'input1' and 'input2' must be 1-D or 2-D "
                          f"of one shape, got {list(input1.shape)} and {list(input2.shape)}")
+    for name, t in (("input1", input1), ("input2", input2)):
+        if t.dtype.name not in ("float32", "float64"):
+            raise DTypeError(f"{op}: The data type of input Variable must be 'float32' or 'float64', but "
+                             f"argument '{name}' is {t.dtype.name}")
+    if label.dtype.name not in ("int32", "int64", "float32", "float64"):
+        raise DTypeError(f"{op}: The data type of label Variable must be 'int32', 'int64', 'float32', "
+                         f"'float64', got {label.dtype.name}")
     cos = cosine_similarity(input1, input2, axis=-1, eps=1e-12)
     lab = _C.cast(label, cos.dtype)
     one = _C.ones_like(cos)
@@ -347,7 +360,8 @@ def _same_shape(op, input, label):
 
 def _float_input(op, name, t):
     if t.dtype.name not in ("float32", "float64"):
-        raise TypeError(f"{op}: argument '{name}' must be a float32 or float64 tensor, got "
+        # TypeError by convention, and ValueError as Paddle's dynamic-mode checks raise.
+        raise DTypeError(f"{op}: argument '{name}' must be a float32 or float64 tensor, got "
                         f"{t.dtype.name}")
 
 

@@ -1,8 +1,30 @@
 """Containers, as Paddle's: Sequential, LayerList, LayerDict, ParameterList, ParameterDict."""
 import collections
+from collections.abc import Iterable, Mapping
 
+from ...framework.errors import AssertTypeError
 from ...framework.parameter import Parameter
 from .layers import Layer
+
+
+def _key_value_pairs(what, items, mappings):
+    """The (key, value) pairs of a mapping (or one of `mappings`) or of an iterable of pairs, with
+    Paddle's errors: AssertionError for a non-iterable, TypeError for an item without a length,
+    ValueError for one that is not a pair."""
+    if isinstance(items, (Mapping,) + mappings):
+        return list(items.items())
+    if not isinstance(items, Iterable):
+        raise AssertTypeError(f"The type of {what} is not iterable of key/value pairs, the type of {what} is "
+                              f"{type(items).__name__}")
+    pairs = []
+    for i, kv in enumerate(items):
+        if not hasattr(kv, "__len__"):
+            raise TypeError(f"The {i}'s element in {what} must be a (key, value) pair, but got "
+                            f"{type(kv).__name__}")
+        if len(kv) != 2:
+            raise ValueError(f"The length of the {i}'s element in {what} is {len(kv)}, which must be 2.")
+        pairs.append((kv[0], kv[1]))
+    return pairs
 
 
 def _index(container, idx):
@@ -244,22 +266,14 @@ class LayerDict(Layer):
         Args:
             sublayers (dict|LayerDict|iterable of (str, Layer)): The layers to add, with their keys.
         """
-        if isinstance(sublayers, (dict, collections.OrderedDict, LayerDict)):
-            items = sublayers.items()
-        else:
-            items = []
-            for i, kv in enumerate(sublayers):
-                if not isinstance(kv, (list, tuple)) or len(kv) != 2:
-                    raise ValueError(f"LayerDict.update: element {i} must be a (key, layer) pair, but got {kv!r}")
-                items.append(kv)
-        for key, layer in items:
+        for key, layer in _key_value_pairs("sublayers", sublayers, (LayerDict,)):
             self.add_sublayer(key, layer)
 
 
 def _check_parameter(owner, p):
     if not isinstance(p, Parameter):
-        raise TypeError(f"{owner}: values must be Parameters (oar.create_parameter or Layer.create_parameter), "
-                        f"but got {type(p).__name__}")
+        raise AssertTypeError(f"{owner}: values must be Parameters (oar.create_parameter or "
+                              f"Layer.create_parameter), but got {type(p).__name__}")
 
 
 class ParameterList(Layer):
@@ -372,6 +386,5 @@ class ParameterDict(Layer):
         Args:
             parameters (dict|iterable of (str, Parameter)): The parameters to add, with their keys.
         """
-        items = parameters.items() if hasattr(parameters, "items") else parameters
-        for key, p in items:
+        for key, p in _key_value_pairs("parameters", parameters, (ParameterDict,)):
             self[key] = p

@@ -14,6 +14,7 @@ import numpy as np
 
 from ... import _C
 from ...framework import dtype as D
+from ...framework.errors import AssertTypeError
 from ...framework.mode import eager
 from ...framework.param_attr import ParamAttr
 from ...framework.parameter import Parameter
@@ -243,7 +244,9 @@ class Layer:
             Layer: the sublayer.
         """
         if not (isinstance(sublayer, Layer) or sublayer is None):
-            raise TypeError(f"add_sublayer: 'sublayer' must be a Layer, but got {type(sublayer).__name__}")
+            # Also an AssertionError: Paddle asserts here.
+            raise AssertTypeError(f"add_sublayer: 'sublayer' must be a Layer, but got "
+                                  f"{type(sublayer).__name__}")
         if not isinstance(name, str):
             raise TypeError(f"add_sublayer: 'name' must be a str, but got {type(name).__name__}")
         self._sub_layers[name] = sublayer
