@@ -405,13 +405,16 @@ def gen_amp(op):
 
 def gen_observe(op):
     """Shows the op observers (oar/ops/op_observer.h) this call: run the op with observation
-    suspended, then notify. Views compute nothing and are not observed."""
+    suspended, then notify. Views compute nothing and are not observed. A composite is observed
+    as one op, the ops inside it are not: many bodies call kernels directly (linear's GEMM, the
+    fused ops, the random draws), which only the composite's own observation can show."""
     if op.view:
         return ""
     tensors = [a.name for a in op.args if a.is_tensor or a.type == "Tensor[]"]
     return ("  if (ops::observing()) [[unlikely]] {\n"
+            "    const int64_t start_ = ops::clock_ns();\n"
             f"    auto r_ = [&] {{ const ops::ObserverSuspend off_; return oar::{op.name}({op.arg_names()}); }}();\n"
-            f'    ops::notify("{op.name}", ops::inputs_of({", ".join(tensors)}), ops::outputs_of(r_));\n'
+            f'    ops::notify("{op.name}", ops::inputs_of({", ".join(tensors)}), ops::outputs_of(r_), start_);\n'
             "    return r_;\n"
             "  }\n")
 
@@ -468,7 +471,7 @@ def gen_function(op):
     sig = f"{op.ret_type()} {op.name}({op.params(False)})"
     body = []
     if op.composite:
-        return (sig + " {\n" + gen_amp(op) + gen_trace(op) + gen_composite_placement(op)
+        return (sig + " {\n" + gen_amp(op) + gen_trace(op) + gen_observe(op) + gen_composite_placement(op)
                 + f"  return composite::{op.name}({op.arg_names()});\n}}\n")
     body.append((gen_amp(op) + gen_trace(op) + gen_observe(op)).rstrip("\n"))
     # Type promotion: cast the listed inputs to their common dtype.

@@ -57,13 +57,13 @@ kernels::NumericStats check_numerics(const Tensor& x, std::string_view op, std::
 void enable_tensor_checker(TensorCheckerConfig config) {
   std::lock_guard<std::mutex> lock(g_checker_mutex);
   if (g_checker_id) remove_observer(g_checker_id);
-  g_checker_id = add_observer([config = std::move(config)](std::string_view op, const std::vector<Tensor>&,
-                                                            const std::vector<Tensor>& outputs) {
+  g_checker_id = add_observer([config = std::move(config)](const OpCall& call) {
+    const std::string_view op = call.op;
     auto listed = [&](const std::vector<std::string>& ops) {
       return std::find(ops.begin(), ops.end(), op) != ops.end();
     };
     if ((!config.checked_ops.empty() && !listed(config.checked_ops)) || listed(config.skipped_ops)) return;
-    for (const Tensor& t : outputs)
+    for (const Tensor& t : call.outputs)
       if (t.defined() && is_floating(t.dtype()) && t.numel() > 0) check_numerics(t, op, "", config.mode);
   });
 }

@@ -1,5 +1,6 @@
 #include "oar/ops/op_observer.h"
 
+#include <chrono>
 #include <mutex>
 #include <utility>
 
@@ -38,7 +39,13 @@ void remove_observer(int id) {
 
 bool observing_slow() { return !t_suspended; }
 
-void notify(std::string_view op, std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
+int64_t clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void notify(std::string_view op, std::vector<Tensor> inputs, std::vector<Tensor> outputs, int64_t start_ns) {
+  const OpCall call{op, inputs, outputs, start_ns, clock_ns()};
   std::vector<OpObserver> observers;
   {
     Registry& r = registry();
@@ -46,7 +53,7 @@ void notify(std::string_view op, std::vector<Tensor> inputs, std::vector<Tensor>
     for (const auto& e : r.observers) observers.push_back(e.second);
   }
   const ObserverSuspend off;  // an observer's own ops are not observed
-  for (const OpObserver& o : observers) o(op, inputs, outputs);
+  for (const OpObserver& o : observers) o(call);
 }
 
 ObserverSuspend::ObserverSuspend() : saved_(t_suspended) { t_suspended = true; }

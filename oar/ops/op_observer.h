@@ -2,7 +2,8 @@
 // statistics and nan/inf checker, FLAGS_check_nan_inf). Each generated op that runs a kernel asks
 // `observing()` after its AMP decision (one global read when nobody ever observed); when true it
 // runs itself with observation suspended and then shows the observers its name, inputs and
-// outputs. Composite ops are not observed themselves: the ops they run inside are.
+// outputs. A composite op is observed as one op (the ops it runs inside are not): its body may call
+// kernels directly.
 #pragma once
 #include <functional>
 #include <string_view>
@@ -13,8 +14,17 @@
 
 namespace oar::ops {
 
-using OpObserver = std::function<void(std::string_view op, const std::vector<Tensor>& inputs,
-                                      const std::vector<Tensor>& outputs)>;
+// One observed op call: the op, its tensors, and when it ran (clock_ns() at its start and end).
+struct OpCall {
+  std::string_view op;
+  const std::vector<Tensor>& inputs;
+  const std::vector<Tensor>& outputs;
+  int64_t start_ns, end_ns;
+};
+using OpObserver = std::function<void(const OpCall&)>;
+
+// The observers' clock: steady-clock nanoseconds.
+int64_t clock_ns();
 
 // Adds an observer for every thread; returns its id for remove_observer.
 int add_observer(OpObserver observer);
@@ -24,8 +34,9 @@ extern bool g_observers_possible;
 bool observing_slow();
 inline bool observing() { return g_observers_possible && observing_slow(); }
 
-// Shows the observers an op call (an observer's exception propagates to the op's caller).
-void notify(std::string_view op, std::vector<Tensor> inputs, std::vector<Tensor> outputs);
+// Shows the observers an op call that started at start_ns and ends now (an observer's exception
+// propagates to the op's caller).
+void notify(std::string_view op, std::vector<Tensor> inputs, std::vector<Tensor> outputs, int64_t start_ns);
 
 // No observation on this thread for the scope (an op running its own kernel; an observer's work).
 class ObserverSuspend {

@@ -26,14 +26,13 @@ void enable_op_stats() {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_stats.clear();
   if (g_observer) return;
-  g_observer = add_observer([](std::string_view op, const std::vector<Tensor>& inputs,
-                               const std::vector<Tensor>& outputs) {
+  g_observer = add_observer([](const OpCall& call) {
     const Tensor* first = nullptr;
-    for (const auto* list : {&inputs, &outputs})
+    for (const auto* list : {&call.inputs, &call.outputs})
       for (const Tensor& t : *list)
         if (!first && t.defined()) first = &t;
     std::lock_guard<std::mutex> lock(g_mutex);
-    g_stats[std::string(op)][first ? slot_of(first->dtype()) : 3] += 1;
+    g_stats[std::string(call.op)][first ? slot_of(first->dtype()) : 3] += 1;
   });
 }
 

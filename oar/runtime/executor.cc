@@ -19,6 +19,7 @@
 #include "oar/ops/generated/api/elementwise.h"
 #include "oar/ops/generated/api/reduce.h"
 #include "oar/ops/op_helpers.h"
+#include "oar/ops/op_observer.h"
 #include "oar/pass/buffer_plan.h"
 #include "oar/runtime/inplace_ops.h"
 #include "oar/ir/block.h"
@@ -305,7 +306,9 @@ class Executor::Run {
     const Operation* op = s.op;
     ops_run_.fetch_add(1);
     try {
-      if (s.inplace && try_inplace(s)) return;
+      // Observed runs (profiler, nan/inf checker, op statistics) take the op path: the in-place
+      // variants call kernels directly, which observers would not see.
+      if (s.inplace && !ops::observing() && try_inplace(s)) return;
       if (s.exec) {
         std::vector<std::vector<Tensor>> slots;
         size_t k = 0;

@@ -210,8 +210,8 @@ def fft(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
 @_aliases(input="x", dim="axis")
 @_doc(_DOC_1D, summary="The one-dimensional inverse discrete Fourier transform.",
       input=" (complex, real or integer)", n_extra="", returns="complex; the input's shape with n on axis.",
-      example=">>> print(oar.fft.ifft(oar.to_tensor([4.0, 0.0, 0.0, 0.0])).numpy())\n"
-              "        [1.+0.j 1.+0.j 1.+0.j 1.+0.j]")
+      example=">>> print(oar.fft.ifft(oar.to_tensor([4 + 4j, 0j, 0j, 0j])).numpy())\n"
+              "        [1.+1.j 1.+1.j 1.+1.j 1.+1.j]")
 def ifft(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
     if _is_real(x):
         return _r2c(x, n, axis, norm, False, False, out)
@@ -321,12 +321,15 @@ _DOC_ND = """{summary}
         {example}
 """
 
-_EX_2D = ">>> x = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])\n        >>> print(oar.fft.{name}(x).numpy())\n        {out}"
+_EX_2D = ">>> x = oar.to_tensor([[1.0, 2.0], [3.0, 4.0]])\n        >>> print({call}.numpy())\n        {out}"
 
 
-def _nd_doc(name, summary, input, returns, out, s_extra="", axes_default="None (the last len(s) axes, or all)"):
+def _nd_doc(name, summary, input, returns, out, s_extra="", axes_default="None (the last len(s) axes, or all)",
+            real_part=False):
+    # real_part: print the real part (the signs of zero imaginary parts vary, as in Paddle and NumPy)
+    call = f"oar.real(oar.fft.{name}(x))" if real_part else f"oar.fft.{name}(x)"
     return _doc(_DOC_ND, summary=summary, input=input, s_extra=s_extra, axes_default=axes_default, returns=returns,
-                example=_EX_2D.format(name=name, out=out))
+                example=_EX_2D.format(call=call, out=out))
 
 
 @_aliases(input="x", dim="axes")
@@ -340,7 +343,8 @@ def fftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
 
 @_aliases(input="x", dim="axes")
 @_nd_doc("ifftn", "The n-dimensional inverse discrete Fourier transform.", " (complex, real or integer)",
-         "complex; the input's shape with s on axes.", "[[ 2.5+0.j -0.5+0.j]\n         [-1. +0.j  0. +0.j]]")
+         "complex; the input's shape with s on axes.", "[[ 2.5 -0.5]\n         [-1.   0. ]]",
+         real_part=True)
 def ifftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
     if _is_real(x):
         return _r2c_n(x, s, axes, norm, False, False, out)
@@ -358,7 +362,7 @@ def rfftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
 @_aliases(input="x", dim="axes")
 @_nd_doc("irfftn", "The inverse of rfftn: a real signal from its half spectrum.", " (the half spectrum, complex)",
          "real; s on axes (default: the input's sizes, 2 (m - 1) on the last).",
-         "[[ 3.  0.]\n         [-1.  0.]]", s_extra=" (the last axis is resized to s[-1] // 2 + 1 first)")
+         "[[ 2.5 -0.5]\n         [-1.   0. ]]", s_extra=" (the last axis is resized to s[-1] // 2 + 1 first)")
 def irfftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
     return _c2r_n(x, s, axes, norm, False, out)
 
@@ -366,7 +370,7 @@ def irfftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
 @_aliases(input="x", dim="axes")
 @_nd_doc("hfftn", "The n-dimensional FFT of a signal with Hermitian symmetry given by its half: a real spectrum.",
          " (the half signal, complex)", "real; s on axes (default: the input's sizes, 2 (m - 1) on the last).",
-         "[[10.  0.]\n         [-2.  0.]]", s_extra=" (the last axis is resized to s[-1] // 2 + 1 first)")
+         "[[10. -2.]\n         [-4.  0.]]", s_extra=" (the last axis is resized to s[-1] // 2 + 1 first)")
 def hfftn(x, s=None, axes=None, norm="backward", name=None, *, out=None):
     return _c2r_n(x, s, axes, norm, True, out)
 

@@ -10,6 +10,7 @@
 namespace oar::python {
 
 void bind_amp(nb::module_& m);  // amp_bind.cc (declared here, not in bind_common.h, to keep that header stable)
+void bind_profiler(nb::module_& m);  // profiler_bind.cc
 
 namespace {
 // Python dtype objects (oar.float32, ...) registered by python/oar/framework/dtype.py.
@@ -168,4 +169,5 @@ NB_MODULE(_C, m) {
   oar::python::bind_device(m);
   oar::python::bind_distributed(m);
   oar::python::bind_amp(m);
+  oar::python::bind_profiler(m);
 }

@@ -2,9 +2,11 @@
 import functools
 
 from .. import _C
+from ..profiler.events import in_phase
 from .py_layer import PyLayer, PyLayerContext  # noqa: F401
 
 
+@in_phase("Backward")
 def backward(tensors, grad_tensors=None, retain_graph=False):
     if not isinstance(tensors, (list, tuple)):
         tensors = [tensors]
@@ -15,6 +17,7 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     _C._run_backward(list(tensors), list(grad_tensors), retain_graph)
 
 
+@in_phase("Backward")
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, no_grad_vars=None):
     """d(outputs)/d(inputs) as a list, without touching .grad (paddle.grad)."""

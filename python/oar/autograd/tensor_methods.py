@@ -1,5 +1,7 @@
 """The autograd methods of Tensor written in Python: x.backward() and x.register_hook(hook), which
 returns a handle whose remove() takes the hook off again."""
+from ..profiler.events import in_phase
+
 __all__ = ["backward", "register_hook", "HookHandle"]
 
 
@@ -14,6 +16,7 @@ class HookHandle:
         return True
 
 
+@in_phase("Backward")
 def backward(self, grad_tensor=None, retain_graph=False):
     """Computes the gradients of this tensor with respect to the graph leaves and accumulates them
     into their .grad.

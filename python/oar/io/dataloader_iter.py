@@ -10,6 +10,7 @@ import signal
 import time
 import weakref
 
+from ..profiler.events import timed_batches
 from .collate import numpy_to_tensors
 from .shared_memory import SlotBatch, SlotReader, make_prefix, remove_leftovers
 from .worker import IterableExhausted, WorkerError, _fetch_iterable, _fetch_map, worker_loop
@@ -59,6 +60,7 @@ class SingleProcessIter:
     def __iter__(self):
         return self
 
+    @timed_batches
     def __next__(self):
         lo = self._loader
         if self._iterable:
@@ -191,6 +193,7 @@ class MultiProcessIter:
     def __iter__(self):
         return self
 
+    @timed_batches
     def __next__(self):
         try:
             while True:

@@ -18,6 +18,7 @@ from ...framework.errors import AssertTypeError
 from ...framework.mode import eager
 from ...framework.param_attr import ParamAttr
 from ...framework.parameter import Parameter
+from ...profiler import events as _profiler_events
 from ...utils import unique_name
 
 
@@ -150,6 +151,9 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__}.forward is not implemented")
 
     def __call__(self, *inputs, **kwargs):
+        if _profiler_events.recording:  # the profiler's Forward phase (outermost layer only)
+            with _profiler_events.phase("Forward"):
+                return self._run_forward(self.forward, inputs, kwargs)
         return self._run_forward(self.forward, inputs, kwargs)
 
     def _run_forward(self, forward, inputs, kwargs):
