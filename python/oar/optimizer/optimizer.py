@@ -385,14 +385,14 @@ class Optimizer:
             batch['l2'].append(l2)
             for k, state in enumerate(self._param_states(p, opts)):
                 batch['states'][k].append(state)
+        # The host's fused kernel runs no op: a profiler records the update as one (Paddle's adam_, ...).
+        start = _C._profiler_now_ns() if _profiler_events.recording else None
         if any(_C._place_of(p) != "cpu" for p in batch['params']):
             self._update_on_device(batch, opts, group)
-        elif _profiler_events.recording:  # the fused kernel runs no op: record it as one (Paddle's adam_, ...)
-            start = _C._profiler_now_ns()
-            self._update(batch, opts, group)
-            _profiler_events.record_range(type(self).__name__.lower() + "_", "Operator", start)
         else:
             self._update(batch, opts, group)
+        if start is not None:
+            _profiler_events.record_range(type(self).__name__.lower() + "_", "Operator", start)
 
     def _decay_coefficients(self, p, group):
         reg = self._decay_of(p, group)
