@@ -128,6 +128,45 @@ def eigh(x, UPLO="L", name=None):
     return tuple(_C.eigh(x, UPLO))
 
 
+def eig(x, name=None):
+    """Eigenvalues and eigenvectors of general square matrices (LAPACK's ?geev).
+
+    Args:
+        x (Tensor): Square matrices [*, n, n], float32, float64, complex64 or complex128.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (eigenvalues [*, n], eigenvectors [*, n, n] as unit columns), complex64 for single
+        precision input, complex128 for double; differentiable (not for defective matrices).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[2.0, 0.0], [0.0, 3.0]])
+        >>> values, vectors = oar.linalg.eig(x)
+        >>> print(values.numpy())
+        [2.+0.j 3.+0.j]
+    """
+    return tuple(_C.eig(x))
+
+
+def eigvals(x, name=None):
+    """Eigenvalues of general square matrices (LAPACK's ?geev), in LAPACK's order.
+
+    Args:
+        x (Tensor): Square matrices [*, n, n], float32, float64, complex64 or complex128.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, n], complex64 for single precision input, complex128 for double.
+
+    Examples:
+        >>> import oar
+        >>> print(oar.linalg.eigvals(oar.to_tensor([[0.0, -1.0], [1.0, 0.0]])).numpy())
+        [0.+1.j 0.-1.j]
+    """
+    return _C.eigvals(x)
+
+
 def eigvalsh(x, UPLO="L", name=None):
     """Eigenvalues of symmetric (Hermitian) matrices, in ascending order.
 
@@ -737,7 +776,7 @@ def corrcoef(x, rowvar=True, name=None):
 
 
 __all__ = ["inv", "det", "slogdet", "solve", "cholesky", "cholesky_solve", "cholesky_inverse",
-           "triangular_solve", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lu", "lu_unpack",
+           "triangular_solve", "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lu", "lu_unpack",
            "pinv", "matrix_rank", "matrix_power", "multi_dot", "vecdot", "cross", "vector_norm",
            "matrix_norm", "norm", "cond", "cov", "corrcoef", "matmul", "diagonal",
            "matrix_transpose", "lstsq", "lu_solve", "matrix_exp"]

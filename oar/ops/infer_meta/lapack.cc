@@ -18,6 +18,38 @@ Meta matrices(const char* op, const Tensor& x, bool square) {
 
 Meta inv(const char* op, const Tensor& x) { return matrices(op, x, true); }
 
+namespace {
+// eig's input: a batch of square matrices of a float or complex dtype; its result's complex dtype.
+DType eig_dtype(const char* op, const Tensor& x) {
+  OAR_ENFORCE(x.dtype() == DType::Float32 || x.dtype() == DType::Float64 || is_complex(x.dtype()), TypeMismatch, op,
+              ": unsupported dtype ", dtype_name(x.dtype()), " for argument 'x'; supported: float32, float64, ",
+              "complex64, complex128");
+  OAR_ENFORCE_ARG(x.ndim() >= 2, op, ": argument 'x' must be a matrix or a batch of matrices (at least 2-D), got ",
+                  "shape ", shape_str(x.shape()));
+  OAR_ENFORCE_ARG(x.shape()[x.ndim() - 1] == x.shape()[x.ndim() - 2], op, ": argument 'x' must hold square ",
+                  "matrices, got shape ", shape_str(x.shape()));
+  return x.dtype() == DType::Float32 || x.dtype() == DType::Complex64 ? DType::Complex64 : DType::Complex128;
+}
+}  // namespace
+
+std::vector<Meta> eig(const char* op, const Tensor& x) {
+  const DType c = eig_dtype(op, x);
+  return {{Shape(x.shape().begin(), x.shape().end() - 1), c}, {x.shape(), c}};
+}
+
+Meta eigvals(const char* op, const Tensor& x) { return eig(op, x)[0]; }
+
+Meta eig_grad(const char* op, const Tensor& x, const Tensor& eigenvalues, const Tensor& eigenvectors,
+              const Tensor& grad_eigenvalues, const Tensor& grad_eigenvectors) {
+  const std::vector<Meta> m = eig(op, x);
+  check_same_meta(op, "eigenvalues", eigenvalues, m[0].shape, m[0].dtype);
+  check_same_meta(op, "eigenvectors", eigenvectors, m[1].shape, m[1].dtype);
+  if (grad_eigenvalues.defined()) check_same_meta(op, "grad_eigenvalues", grad_eigenvalues, m[0].shape, m[0].dtype);
+  if (grad_eigenvectors.defined())
+    check_same_meta(op, "grad_eigenvectors", grad_eigenvectors, m[1].shape, m[1].dtype);
+  return {x.shape(), x.dtype()};
+}
+
 Meta det(const char* op, const Tensor& x) {
   matrices(op, x, true);
   return {Shape(x.shape().begin(), x.shape().end() - 2), x.dtype()};

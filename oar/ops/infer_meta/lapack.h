@@ -11,6 +11,11 @@ namespace oar::infer_meta {
 // x's meta after checking that it is a float32/float64 batch of matrices (square if asked).
 Meta matrices(const char* op, const Tensor& x, bool square);
 Meta inv(const char* op, const Tensor& x);
+// eig: square float/complex matrices -> complex eigenvalues [..., n] and eigenvectors [..., n, n].
+std::vector<Meta> eig(const char* op, const Tensor& x);
+Meta eigvals(const char* op, const Tensor& x);
+Meta eig_grad(const char* op, const Tensor& x, const Tensor& eigenvalues, const Tensor& eigenvectors,
+              const Tensor& grad_eigenvalues, const Tensor& grad_eigenvectors);
 Meta det(const char* op, const Tensor& x);
 Meta slogdet(const char* op, const Tensor& x);  // [2] + batch
 Meta solve_like(const char* op, const Tensor& x, const Tensor& y);  // y's shape

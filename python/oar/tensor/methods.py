@@ -260,6 +260,9 @@ METHODS = {
     "grad_": property(legacy_attrs.get_grad, legacy_attrs.set_grad),
     "create_parameter": create_parameter,
     "create_tensor": legacy_attrs.create_tensor,
+    # linalg.py (Paddle's Tensor has these two of paddle.linalg's)
+    "eig": linalg.eig,
+    "eigvals": linalg.eigvals,
     # signal.py
     "stft": signal.stft,
     "istft": signal.istft,
