@@ -110,6 +110,11 @@ def test_errors():
         oar.linalg.eig(oar.to_tensor([[1, 2], [3, 4]]))
     with pytest.raises(ValueError, match="NaN or Inf"):
         oar.linalg.eig(oar.to_tensor([[1.0, float("nan")], [0.0, 1.0]]))
+    # The gradient op checks that its operands are eig's results for x.
+    x = oar.ones([3, 3])
+    w, v = oar.linalg.eig(x)
+    with pytest.raises(ValueError, match="eig_grad: .*'eigenvectors'"):
+        getattr(oar._C, "eig_grad")(x, w, w, None, None)
 
 
 def test_static_program():
