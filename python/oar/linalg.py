@@ -775,8 +775,228 @@ def corrcoef(x, rowvar=True, name=None):
     return _C.clip(c / _C.unsqueeze(d, [-1]) / _C.unsqueeze(d, [0]), -1.0, 1.0)
 
 
+
+# ---- Householder products and randomized low-rank decompositions (composites of C++ ops) ----
+
+def _is_complex(t):
+    return convert_dtype(t.dtype) in ("complex64", "complex128")
+
+
+def _householder_q(x, tau):
+    """Q = H_1 ... H_k, H_i = I - tau_i v_i v_i^H with v_i = (0, ..., 0, 1, x[i+1:, i]): the thin
+    [..., m, n] product, batched, built with ops (so it is differentiable)."""
+    m, n = x.shape[-2], x.shape[-1]
+    rows = _C.arange(0, m, 1, "int64").reshape([m, 1])
+    q = _C.eye(m, m, x.dtype)
+    for i in range(min(tau.shape[-1], n)):
+        column = _C.slice(x, [x.ndim - 1], [i], [i + 1])  # [..., m, 1]
+        v = _C.where(rows > i, column, _C.where(rows == i, _C.ones_like(column), _C.zeros_like(column)))
+        vh = _C.conj(_C.transpose(v, list(range(v.ndim - 2)) + [v.ndim - 1, v.ndim - 2])) if _is_complex(x) else \
+            _C.transpose(v, list(range(v.ndim - 2)) + [v.ndim - 1, v.ndim - 2])
+        t = _C.slice(tau, [tau.ndim - 1], [i], [i + 1]).unsqueeze(-1)  # [..., 1, 1]
+        q = q - _C.matmul(_C.matmul(q, v), vh) * t
+    return _C.slice(q, [q.ndim - 1], [0], [n])
+
+
+def householder_product(x, tau, name=None):
+    """The first n columns of the product of Householder reflectors H_1 ... H_k stored in x and tau
+    (as LAPACK's geqrf leaves them): H_i = I - tau_i v_i v_i^H, v_i = (0, .., 0, 1, x[i+1:, i]).
+
+    Args:
+        x (Tensor): [*, m, n] with m >= n, the reflectors below the diagonal; float32, float64,
+            complex64 or complex128.
+        tau (Tensor): [*, k] with k <= n, the scale factors; x's dtype and batch dims.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: [*, m, n], x's dtype.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 0.0], [0.5, 1.0], [0.25, 0.5]])
+        >>> q = oar.linalg.householder_product(x, oar.to_tensor([0.0, 0.0]))
+        >>> print(q.numpy())
+        [[1. 0.]
+         [0. 1.]
+         [0. 0.]]
+    """
+    if x.dtype != tau.dtype:
+        raise AssertionError("The input x must have the same dtype with input tau.\n")
+    if not (x.ndim >= 2 and tau.ndim >= 1 and x.ndim == tau.ndim + 1):
+        raise AssertionError("The input x must have more than 2 dimensions, and input tau must have more than 1 "
+                             "dimension,and the dimension of x is 1 larger than the dimension of tau\n")
+    if x.shape[-2] < x.shape[-1]:
+        raise AssertionError("The rows of input x must be greater than or equal to the columns of input x.\n")
+    if x.shape[-1] < tau.shape[-1]:
+        raise AssertionError("The last dim of x must be greater than tau.\n")
+    if list(x.shape[:-2]) != list(tau.shape[:-1]):
+        raise AssertionError("The input x must have the same batch dimensions with input tau.\n")
+    return _householder_q(x, tau)
+
+
+def ormqr(x, tau, y, left=True, transpose=False, name=None):
+    """y multiplied by Q = householder_product(x, tau) (thin, [*, m, n]) or its transpose, from the
+    left or the right, as Paddle's ormqr.
+
+    Args:
+        x (Tensor): [*, m, n], the reflectors (see householder_product).
+        tau (Tensor): [*, n], the scale factors.
+        y (Tensor): The matrices to multiply, x's dtype and rank.
+        left (bool, optional): Q @ y (True) or y @ Q. Default: True.
+        transpose (bool, optional): Use Q's transpose. Default: False.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 0.0], [0.5, 1.0]])
+        >>> print(oar.linalg.ormqr(x, oar.to_tensor([0.0, 0.0]), oar.ones([2, 3])).numpy())
+        [[1. 1. 1.]
+         [1. 1. 1.]]
+    """
+    if not isinstance(left, bool):
+        raise TypeError(f"The type of 'left' in ormqr must be bool, but received {type(left)}.")
+    if not isinstance(transpose, bool):
+        raise TypeError(f"The type of 'transpose' in ormqr must be bool, but received {type(transpose)}.")
+    if not (x.dtype == tau.dtype and x.dtype == y.dtype):
+        raise AssertionError("The input tau and y must have the same dtype with the x.\n")
+    if not (x.ndim >= 2 and y.ndim >= 2 and tau.ndim >= 1):
+        raise AssertionError("The input x and y must have more than 2 dimensions, and input tau must have more "
+                             "than 1 dimension")
+    if not (x.ndim == tau.ndim + 1 and x.ndim == y.ndim):
+        raise AssertionError("the dimension of x is 1 larger than the dimension of tau\n and the dimension of x is "
+                             "equal to the dimension of input")
+    if x.shape[-1] != tau.shape[-1]:
+        raise AssertionError("The innermost dimension of x and tau should be the same")
+    inner = {(True, True): (x.shape[-2], y.shape[-2], "The row dimensions of x and y should be the same"),
+             (False, True): (x.shape[-1], y.shape[-2],
+                             "The column dimension of x and the row dimension of y should be the same"),
+             (True, False): (x.shape[-2], y.shape[-1],
+                             "The row dimension of x and the column dimension of y should be the same"),
+             (False, False): (x.shape[-1], y.shape[-1], "The column dimensions of x and y should be the same")}
+    a, b, message = inner[(transpose, left)]
+    if a != b:
+        raise AssertionError(message)
+    q = householder_product(x, tau)
+    if transpose:
+        q = matrix_transpose(q)
+    return _C.matmul(q, y) if left else _C.matmul(y, q)
+
+
+def _adjoint(t):
+    t = matrix_transpose(t)
+    return _C.conj(t) if _is_complex(t) else t
+
+
+def _range_basis(a, q, niter, shift):
+    """An orthonormal [*, m, q] basis approximately spanning the range of a - shift (Halko, Martinsson
+    and Tropp's randomized subspace iteration: a Gaussian sketch, then niter power steps, each
+    re-orthonormalised by QR)."""
+    def times(b):
+        out = _C.matmul(a, b)
+        return out if shift is None else out - _C.matmul(shift, b)
+
+    def adjoint_times(b):
+        out = _C.matmul(_adjoint(a), b)
+        return out if shift is None else out - _C.matmul(_adjoint(shift), b)
+    sketch = _C.gaussian(list(a.shape[:-2]) + [a.shape[-1], q], 0.0, 1.0, 0, a.dtype)
+    basis = qr(times(sketch))[0]
+    for _ in range(niter):
+        basis = qr(times(qr(adjoint_times(basis))[0]))[0]
+    return basis
+
+
+def _check_low_rank(x, q, niter):
+    from .tensor.logic import is_tensor
+    if not is_tensor(x):
+        raise ValueError(f"Input must be tensor, but got {type(x)}")
+    m, n = x.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif min(m, n) != 0 and not (0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    return q
+
+
+def svd_lowrank(x, q=None, niter=2, M=None, name=None):
+    """An approximate rank-q SVD of x (or of x - M) by randomized subspace iteration: U [*, m, q],
+    S [*, q], V [*, n, q] with x ~ U diag(S) V^H. Exact, up to rounding, when the rank is at most q.
+
+    Args:
+        x (Tensor): [*, m, n], float32 or float64.
+        q (int, optional): The rank sought. Default: None (min(6, m, n)).
+        niter (int, optional): Power iterations (more: better accuracy on slowly decaying
+            spectra). Default: 2.
+        M (Tensor, optional): Subtracted from x (broadcast to x's shape). Default: None.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (U, S, V).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.matmul(oar.ones([5, 1]), oar.ones([1, 4]))
+        >>> u, s, v = oar.linalg.svd_lowrank(x, q=1)
+        >>> print(round(float(s[0]), 4))
+        4.4721
+    """
+    q = _check_low_rank(x, q, niter)
+    m, n = x.shape[-2:]
+    shift = None if M is None else M.broadcast_to(x.shape)
+    if m < n or n > q:  # sketch the row space: the smaller side
+        basis = _range_basis(_adjoint(x), q, niter, None if shift is None else _adjoint(shift))
+        b = _C.matmul(x, basis) if shift is None else _C.matmul(x, basis) - _C.matmul(shift, basis)
+        u, s, vh = svd(b)
+        return u, s, _C.matmul(basis, _adjoint(vh))
+    basis = _range_basis(x, q, niter, shift)
+    bh = _C.matmul(_adjoint(x), basis) if shift is None else \
+        _C.matmul(_adjoint(x), basis) - _C.matmul(_adjoint(shift), basis)
+    u, s, vh = svd(_adjoint(bh))
+    return _C.matmul(basis, u), s, _adjoint(vh)
+
+
+def pca_lowrank(x, q=None, center=True, niter=2, name=None):
+    """Principal components of the rows of x: svd_lowrank of x with its column means removed
+    (when center). V's columns are the principal directions, S**2 / (m - 1) their variances.
+
+    Args:
+        x (Tensor): [*, m, n] data, one sample per row; float32 or float64.
+        q (int, optional): The number of components. Default: None (min(6, m, n)).
+        center (bool, optional): Remove the column means first. Default: True.
+        niter (int, optional): Power iterations. Default: 2.
+        name (str, optional): Usually left unset. Default: None.
+
+    Returns:
+        tuple: (U [*, m, q], S [*, q], V [*, n, q]).
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        >>> u, s, v = oar.linalg.pca_lowrank(x, q=1)
+        >>> print(round(float(s[0]), 4))
+        4.0
+    """
+    from .tensor.logic import is_tensor
+    if not is_tensor(x):
+        raise ValueError(f"Input must be tensor, but got {type(x)}")
+    m, n = x.shape[-2:]
+    if q is None:
+        q = min(6, m, n)
+    elif not (0 <= q <= min(m, n)):
+        raise ValueError(f"q(={q}) must be non-negative integer and not greater than min(m, n)={min(m, n)}")
+    if not niter >= 0:
+        raise ValueError(f"niter(={niter}) must be non-negative integer")
+    if not center:
+        return svd_lowrank(x, q, niter=niter)
+    return svd_lowrank(x - x.mean(axis=-2, keepdim=True), q, niter=niter)
+
 __all__ = ["inv", "det", "slogdet", "solve", "cholesky", "cholesky_solve", "cholesky_inverse",
            "triangular_solve", "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lu", "lu_unpack",
            "pinv", "matrix_rank", "matrix_power", "multi_dot", "vecdot", "cross", "vector_norm",
            "matrix_norm", "norm", "cond", "cov", "corrcoef", "matmul", "diagonal",
-           "matrix_transpose", "lstsq", "lu_solve", "matrix_exp"]
+           "matrix_transpose", "lstsq", "lu_solve", "matrix_exp", "householder_product", "ormqr",
+           "svd_lowrank", "pca_lowrank"]

@@ -260,9 +260,13 @@ METHODS = {
     "grad_": property(legacy_attrs.get_grad, legacy_attrs.set_grad),
     "create_parameter": create_parameter,
     "create_tensor": legacy_attrs.create_tensor,
-    # linalg.py (Paddle's Tensor has these two of paddle.linalg's)
+    # linalg.py (Paddle's Tensor has these of paddle.linalg's)
     "eig": linalg.eig,
     "eigvals": linalg.eigvals,
+    "householder_product": linalg.householder_product,
+    "ormqr": linalg.ormqr,
+    "svd_lowrank": linalg.svd_lowrank,
+    "pca_lowrank": linalg.pca_lowrank,
     # signal.py
     "stft": signal.stft,
     "istft": signal.istft,
