@@ -7,6 +7,19 @@ from ..autograd import grad
 from .distribution import Distribution
 
 
+def differentiable(params):
+    """The natural parameters as tensors that gradients can be taken for: those that already
+    require gradients stay (so that results remain differentiable in the distribution's
+    parameters), constants become detached copies that record gradients."""
+    out = []
+    for p in params:
+        if p.stop_gradient:
+            p = p.detach()
+            p.stop_gradient = False
+        out.append(p)
+    return out
+
+
 class ExponentialFamily(Distribution):
     r"""The base class of the exponential-family distributions, whose density is
 
@@ -60,11 +73,7 @@ class ExponentialFamily(Distribution):
         Returns:
             Tensor: the entropy, of the batch shape.
         """
-        params = []
-        for p in self._natural_parameters:
-            p = p.detach()
-            p.stop_gradient = False
-            params.append(p)
+        params = differentiable(self._natural_parameters)
         log_norm = self._log_normalizer(*params)
         grads = grad(log_norm.sum(), params, create_graph=True)
         entropy = -self._mean_carrier_measure + log_norm

@@ -369,7 +369,7 @@ class ChainTransform(Transform):
         return shape
 
     def _inverse_shape(self, shape):
-        for t in self.transforms:
+        for t in reversed(self.transforms):
             shape = t.inverse_shape(shape)
         return shape
 
