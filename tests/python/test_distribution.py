@@ -2,7 +2,8 @@
 log_prob, prob, cdf/icdf and kl_divergence against NumPy references (math.lgamma and a series
 digamma: no SciPy), in float32 and float64, and against Paddle where it is installed; how
 constructors turn numbers, lists, arrays and tensors into parameters (batch shapes, dtypes), as
-Paddle does; Paddle's exceptions for bad arguments; kl_divergence's dispatch. Sampling (shapes,
+Paddle does; Paddle's exceptions for bad arguments; kl_divergence's dispatch; Paddle's signatures
+for every constructor, method and property. Sampling (shapes,
 moments, rsample gradients) is in tests/python/test_distribution_sampling.py, the transforms in
 tests/python/test_distribution_transform.py."""
 import math
@@ -807,3 +808,38 @@ def test_namespace_is_paddles():
              'SoftmaxTransform', 'StackTransform', 'StickBreakingTransform', 'TanhTransform']
     assert sorted(D.__all__) == sorted(names)
     assert all(inspect.isclass(getattr(D, n)) for n in names if n not in ("kl_divergence", "register_kl"))
+
+
+def _signature(fn):
+    """(name, kind, default) of each parameter; an empty list or tuple default compares as ()."""
+    import inspect
+    out = []
+    for p in inspect.signature(fn).parameters.values():
+        default = p.default
+        if isinstance(default, (list, tuple)) and not default:
+            default = ()
+        out.append((p.name, p.kind, default))
+    return out
+
+
+def test_signatures_are_paddles():
+    """Every class of the namespace takes Paddle's constructor arguments, and has each public method
+    and property of Paddle's class with Paddle's arguments and defaults."""
+    paddle = pytest.importorskip("paddle")
+    import inspect
+    for name in D.__all__:
+        ours, theirs = getattr(D, name), getattr(paddle.distribution, name)
+        if not inspect.isclass(theirs):
+            assert _signature(ours) == _signature(theirs), name
+            continue
+        assert _signature(ours.__init__) == _signature(theirs.__init__), f"{name}.__init__"
+        for attr in dir(theirs):
+            if attr.startswith("_"):
+                continue
+            theirs_attr = inspect.getattr_static(theirs, attr)
+            assert hasattr(ours, attr), f"{name}.{attr} is missing"
+            ours_attr = inspect.getattr_static(ours, attr)
+            if isinstance(theirs_attr, property):
+                assert isinstance(ours_attr, property), f"{name}.{attr} is not a property"
+            elif callable(theirs_attr):
+                assert _signature(getattr(ours, attr)) == _signature(getattr(theirs, attr)), f"{name}.{attr}"
