@@ -178,6 +178,7 @@ from .device import (  # noqa: E402,F401
     set_device, get_device, set_default_device, device_guard, Event, Stream,
     is_compiled_with_custom_device, is_compiled_with_ipu, is_compiled_with_xpu, is_compiled_with_distribute)
 from . import static, jit, inference, vision, distributed, amp, quantization, fft, signal, profiler  # noqa: E402,F401
+from . import distribution  # noqa: E402,F401
 from .distributed import DataParallel  # noqa: E402,F401
 from . import tensor  # noqa: E402,F401
 # python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
