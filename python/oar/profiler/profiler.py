@@ -122,11 +122,16 @@ def _trace_name(worker_name, suffix):
     return f"{worker_name}_time_{now}.{suffix}"
 
 
-def _ensure_dir(dir_name):
+def _trace_handler(dir_name, worker_name, format):
+    """on_trace_ready writing each trace into dir_name (created now) in the given export format."""
     try:
         os.makedirs(dir_name, exist_ok=True)
     except OSError as e:
         raise RuntimeError(f"Can not create directory '{dir_name}' for saving profiling results.") from e
+
+    def handle(prof):
+        prof.export(os.path.join(dir_name, _trace_name(worker_name, f"paddle_trace.{format}")), format=format)
+    return handle
 
 
 def export_chrome_tracing(dir_name: str, worker_name: str | None = None):
@@ -145,11 +150,7 @@ def export_chrome_tracing(dir_name: str, worker_name: str | None = None):
         >>> import oar.profiler as profiler
         >>> handler = profiler.export_chrome_tracing(tempfile.mkdtemp())
     """
-    _ensure_dir(dir_name)
-
-    def handle(prof):
-        prof.export(os.path.join(dir_name, _trace_name(worker_name, "paddle_trace.json")), format="json")
-    return handle
+    return _trace_handler(dir_name, worker_name, "json")
 
 
 def export_protobuf(dir_name: str, worker_name: str | None = None):
@@ -169,11 +170,7 @@ def export_protobuf(dir_name: str, worker_name: str | None = None):
         >>> import oar.profiler as profiler
         >>> handler = profiler.export_protobuf(tempfile.mkdtemp())
     """
-    _ensure_dir(dir_name)
-
-    def handle(prof):
-        prof.export(os.path.join(dir_name, _trace_name(worker_name, "paddle_trace.pb")), format="pb")
-    return handle
+    return _trace_handler(dir_name, worker_name, "pb")
 
 
 class Profiler:
