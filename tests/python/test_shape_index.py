@@ -84,8 +84,8 @@ def test_reshape_errors():
         oar.reshape(oar.ones([2, 3]), [-1, -1])
     with pytest.raises(ValueError, match="reshape"):
         oar.reshape(oar.ones([2, 3]), [0, 0, 0])  # 0 beyond the input's rank
-    with pytest.raises(ValueError, match="reshape"):
-        oar.reshape(oar.zeros([5, 0]), [0, 5])  # 0 copies dim 0 (5): 25 != 0
+    # (A zero-size input reads 0 literally: [5, 0] -> [0, 5] is valid, as in Paddle 3.x; see below.)
+    assert oar.reshape(oar.zeros([5, 0]), [0, 5]).shape == [0, 5]
 
 
 def test_squeeze_unsqueeze_flatten():
@@ -680,3 +680,22 @@ def test_large_index_ops():
     np.testing.assert_array_equal(oar.concat([bt, bv, bt[::2]], axis=0).numpy(),
                                   np.concatenate([big, big, big[::2]], axis=0))
     np.testing.assert_array_equal(oar.concat([bt, bv], axis=1).numpy(), np.concatenate([big, big], axis=1))
+
+
+ZERO_SIZE_RESHAPES = [([0, 2], [2, 3, 0], [2, 3, 0]), ([0, 5], [-1, 0], [5, 0]), ([0, 3], [-1, 3], [0, 3]),
+                      ([4, 0], [-1, 0], [4, 0]), ([0, 3], [-1], [0]), ([2, 0, 3], [-1, 0], [6, 0]),
+                      ([3, 4], [0, 4], [3, 4]), ([3, 4], [0, 2, 2], [3, 2, 2])]
+
+
+@pytest.mark.parametrize("shape,target,expected", ZERO_SIZE_RESHAPES)
+def test_reshape_of_zero_size_tensors_reads_zero_literally(shape, target, expected):
+    # Paddle 3.x: in a zero-size tensor's target shape 0 is a literal zero (not "copy the input
+    # dim"), and -1 next to a literal zero comes from the non-zero dims of both sides.
+    assert oar.reshape(oar.zeros(shape), target).shape == expected
+    paddle = pytest.importorskip("paddle")
+    assert list(paddle.reshape(paddle.zeros(shape), target).shape) == expected
+
+
+def test_reshape_of_zero_size_tensor_errors():
+    with pytest.raises(ValueError, match="divisible by known capacity"):
+        oar.reshape(oar.zeros([0, 3]), [2, -1, 0])

@@ -11,10 +11,14 @@ Meta numel_tensor(const char*, const Tensor&) { return {Shape{}, DType::Int64}; 
 // ---------------------------------------------------------------------------------------------
 // reshape family
 
+// Paddle's target shape: -1 is inferred, 0 copies the input dim at that index. A zero-size input
+// (Paddle 3.x) reads 0 as a literal zero instead and, when 'shape' holds one, infers -1 from the
+// non-zero dims of both sides ([0, 5] -> [-1, 0] is [5, 0]; [0, 3] -> [-1, 3] is [0, 3]).
 Shape reshape_target(const char* op, const Shape& in, const IntArray& shape) {
   const int64_t numel = numel_of(in);
+  const bool zero_size = numel == 0;
   Shape out(shape.size());
-  int64_t unknown = -1, capacity = 1;
+  int64_t unknown = -1, capacity = 1, nonzero_capacity = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     const int64_t v = shape[i];
     if (v == -1) {
@@ -24,26 +28,35 @@ Shape reshape_target(const char* op, const Shape& in, const IntArray& shape) {
       unknown = static_cast<int64_t>(i);
       continue;
     }
-    if (v == 0) {
+    if (v == 0 && !zero_size) {
       OAR_ENFORCE_ARG(i < in.size(), op, ": The index of 0 in 'shape' must be less than the input ",
                       "tensor X's dimensions (0 copies the input dim at that index). But received ",
                       "shape = ", shape_str(shape), ", shape[", i, "] = 0, X's shape = ",
                       shape_str(in), ".");
       out[i] = in[i];
     } else {
-      OAR_ENFORCE_ARG(v > 0, op, ": Each dimension value of 'shape' must not be negative except ",
+      OAR_ENFORCE_ARG(v >= 0, op, ": Each dimension value of 'shape' must not be negative except ",
                       "one unknown dimension (-1). But received shape = ", shape_str(shape),
                       ", shape[", i, "] = ", v, ".");
       out[i] = v;
     }
     capacity *= out[i];
+    if (out[i] != 0) nonzero_capacity *= out[i];
   }
   if (unknown >= 0) {
-    OAR_ENFORCE_ARG(capacity != 0 && numel % capacity == 0, op, ": The 'shape' is invalid. The ",
+    // A zero-size input with a literal 0 in 'shape': the non-zero dims of both sides decide -1.
+    int64_t known = capacity, size = numel;
+    if (zero_size && capacity == 0) {
+      known = nonzero_capacity;
+      size = 1;
+      for (int64_t d : in)
+        if (d != 0) size *= d;
+    }
+    OAR_ENFORCE_ARG(known != 0 && size % known == 0, op, ": The 'shape' is invalid. The ",
                     "input tensor X's size must be divisible by known capacity of 'shape'. But ",
                     "received X's shape = ", shape_str(in), ", X's size = ", numel, ", 'shape' is ",
                     shape_str(shape), ", known capacity of 'shape' is ", capacity, ".");
-    out[unknown] = numel / capacity;
+    out[unknown] = size / known;
   } else {
     OAR_ENFORCE_ARG(capacity == numel, op, ": The 'shape' is invalid. The input tensor X's size ",
                     "must be equal to the capacity of 'shape'. But received X's shape = ",
