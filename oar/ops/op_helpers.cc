@@ -7,6 +7,7 @@
 
 #include "oar/autograd/grad_mode.h"
 #include "oar/autograd/node.h"
+#include "oar/ir/tracer.h"
 #include "oar/core/parallel.h"
 #include "oar/kernels/cpu/elementwise.h"
 #include "oar/kernels/cpu/matmul.h"
@@ -34,6 +35,12 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
 
 
 void assign_inplace(Tensor& self, const Tensor& result) {
+  // In a static program being built, x now stands for the result's value (as the generated
+  // in-place ops record it): there is no memory to write.
+  if (self.is_symbolic()) {
+    ir::rebind_symbolic(self, result);
+    return;
+  }
   {
     autograd::NoGradGuard no_grad;
     if (self.place().is_host() && result.place().is_host()) [[likely]] {
@@ -98,6 +105,10 @@ Tensor matmul_bias_act_direct(const Tensor& x, const Tensor& y, const Tensor& bi
 }
 
 void assign_view_inplace(Tensor& self, const Tensor& view) {
+  if (self.is_symbolic()) {  // a static program's value: x now names the view's value
+    ir::rebind_symbolic(self, view);
+    return;
+  }
   self.bump_version();
   TensorImpl& d = *self.impl();
   const TensorImpl& v = *view.impl();

@@ -22,3 +22,4 @@ def test_every_op_gives_the_same_results_in_static_mode():
     # The limits are few and each names its reason.
     assert len(limited) <= 29, sorted(limited)
     assert len(ok) >= 592
+

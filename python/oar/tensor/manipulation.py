@@ -569,10 +569,11 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
         if r > 0 and 0 <= a < src.ndim and all(d > 0 for d in src.shape[a:]):
             # A known count over known, non-empty dims: every slice copied r times by unsqueeze,
             # expand and reshape, so programs keep the sizes they know (the count op would make
-            # the length -1). Reshape's 0 keeps the dims before axis, which may be unknown.
+            # the length -1). Reshape's 0 keeps the dims before axis a program does not know; the
+            # known ones are written out (a zero-size tensor reads 0 as a literal zero).
             shape = [-1] * (src.ndim + 1)
             shape[a + 1] = r
-            merged = [0] * a + [src.shape[a] * r] + list(src.shape[a + 1:])
+            merged = [d if d >= 0 else 0 for d in src.shape[:a]] + [src.shape[a] * r] + list(src.shape[a + 1:])
             return _C.reshape(_C.expand(_C.unsqueeze(src, [a + 1]), shape), merged)
         repeats = _C.full([], r, convert_dtype("int64"))
     return _C.repeat_interleave(x, repeats, axis)

@@ -58,6 +58,12 @@ def _check_positive(where, **values):
             raise ValueError(f"{where}: expected {name} to be greater than 0, but received {v}")
 
 
+def _leading(x, n):
+    """x's first n dims as a reshape target keeps them: known sizes as they are, 0 ("copy the input
+    dim") for a program's unknown ones; a zero-size x reads 0 literally, so known sizes must not be 0s."""
+    return [d if d >= 0 else 0 for d in x.shape[:n]]
+
+
 class MultiHeadAttention(Layer):
     """Multi-head attention: ``num_heads`` scaled dot-product attentions over linear projections
     of query, key and value, concatenated and projected back to embed_dim.
@@ -122,7 +128,7 @@ class MultiHeadAttention(Layer):
 
     def _heads(self, x):
         """[B, L, E] -> [B, heads, L, head_dim]."""
-        x = _C.reshape(x, [0, 0, self.num_heads, self.head_dim])
+        x = _C.reshape(x, _leading(x, 2) + [self.num_heads, self.head_dim])
         return _C.transpose(x, [0, 2, 1, 3])
 
     def compute_kv(self, key, value):
@@ -194,7 +200,7 @@ class MultiHeadAttention(Layer):
         if self.dropout:
             weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
         out = _C.transpose(_C.matmul(weights, v), [0, 2, 1, 3])
-        out = self.out_proj(_C.reshape(out, [0, 0, out.shape[2] * out.shape[3]]))
+        out = self.out_proj(_C.reshape(out, _leading(out, 2) + [out.shape[2] * out.shape[3]]))
         outs = [out]
         if self.need_weights:
             outs.append(weights)
