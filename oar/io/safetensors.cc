@@ -12,6 +12,8 @@
 #include <sstream>
 #include <vector>
 
+#include "oar/io/atomic_file.h"
+
 namespace oar::io {
 
 namespace {
@@ -162,41 +164,6 @@ std::string read_file(const std::string& path, const char* what) {
   std::ostringstream os;
   os << f.rdbuf();
   return os.str();
-}
-
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-  // A unique temporary beside the target (mkstemp: two threads or processes saving to one path
-  // never share it), readable as model files usually are (mkstemp creates it 0600).
-  std::string tmp = path + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  OAR_ENFORCE(fd >= 0, External, "cannot write '", path, "': ", std::strerror(errno));
-  ::fchmod(fd, 0644);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      OAR_THROW(External, "cannot write '", path, "': ", std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!synced || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    OAR_THROW(External, "cannot write '", path, "': ", std::strerror(err));
-  }
-  // The rename itself lasts a power loss only once the directory is on disk too.
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
 }
 
 void save_safetensors(const std::string& path, const TensorMap& tensors, const Metadata& metadata) {

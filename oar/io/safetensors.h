@@ -21,8 +21,6 @@ TensorMap load_safetensors(const std::string& path, Metadata* metadata = nullptr
 // The same from the file's bytes; `where` names the source in errors (the fuzzer's entry point).
 TensorMap parse_safetensors(const std::string& bytes, const std::string& where, Metadata* metadata = nullptr);
 
-// Writes `bytes` to `path` atomically (shared by every file oar saves from C++).
-void write_file_atomic(const std::string& path, const std::string& bytes);
 // The whole file; NotFound naming the file when it cannot be opened.
 std::string read_file(const std::string& path, const char* what);
 

@@ -1,5 +1,6 @@
 #include "oar/jit/model_file.h"
 
+#include "oar/io/atomic_file.h"
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/ir/parser.h"

@@ -3,6 +3,8 @@
 // files (safetensors weights and the program text, atomic writes, clear errors on damage) and
 // the inference predictor (Config, handles, Run, Clone), all without Python.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "error_of.h"
 
@@ -15,6 +17,7 @@
 
 #include "oar/inference/predictor.h"
 #include "oar/inference/thread_tuner.h"
+#include "oar/io/atomic_file.h"
 #include "oar/io/safetensors.h"
 #include "oar/ir/block.h"
 #include "oar/ir/tracer.h"
@@ -184,6 +187,38 @@ TEST(Executor, InPlaceStepsLowerThePeakOfAChain) {
   Tensor ref = exp(x);
   for (int i = 0; i < 19; ++i) ref = i % 2 ? sigmoid(ref) : tanh(ref);
   EXPECT_TRUE(allclose(got[0], ref, 1e-6, 1e-6).item<bool>());
+}
+
+// The C++ writer names its temporaries as Python's does and sweeps those a dead writer of this
+// host left beside the target; a live writer's, another host's, another target's and foreign
+// files stay.
+TEST(AtomicFile, SweepsTemporariesOfDeadWritersOnly) {
+  const std::string dir = std::string(::testing::TempDir()) + "/oar_atomic_sweep";
+  ::mkdir(dir.c_str(), 0777);
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);  // a pid no process has now
+  const std::string host = io::host_tag(), other = host == "00000000" ? "11111111" : "00000000";
+  const std::string stale = ".model.pdmodel." + host + "." + std::to_string(dead) + ".0123abcd.tmp";
+  const std::vector<std::string> kept = {
+      ".model.pdmodel." + host + "." + std::to_string(::getpid()) + ".0123abcd.tmp",  // a live writer
+      ".model.pdmodel." + other + "." + std::to_string(dead) + ".0123abcd.tmp",       // another host's
+      ".other.pdmodel." + host + "." + std::to_string(dead) + ".0123abcd.tmp",        // another target's
+      "model.pdmodel.tmp.Ab3dEf"};                                                    // not ours to judge
+  for (const auto& name : kept) std::ofstream(dir + "/" + name) << "partial";
+  std::ofstream(dir + "/" + stale) << "partial";
+  io::write_file_atomic(dir + "/model.pdmodel", "model");
+  EXPECT_EQ(io::read_file(dir + "/model.pdmodel", "test"), "model");
+  EXPECT_FALSE(std::ifstream(dir + "/" + stale).good());
+  for (const auto& name : kept) EXPECT_TRUE(std::ifstream(dir + "/" + name).good()) << name;
+  // The tag is Python's (zlib.crc32 of the host name), so each language sweeps the other's.
+  if (FILE* p = ::popen("python3 -c \"import socket, zlib; print('%08x' % zlib.crc32(socket.gethostname()"
+                        ".encode()))\" 2>/dev/null", "r")) {
+    char line[32] = {};
+    const bool got = std::fgets(line, sizeof(line), p) != nullptr;
+    ::pclose(p);
+    if (got) EXPECT_EQ(std::string(line).substr(0, 8), host);
+  }
 }
 
 TEST(Safetensors, RoundTripAndDamage) {
