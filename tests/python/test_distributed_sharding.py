@@ -185,9 +185,11 @@ for make_opt, name in ((adam, "adam"), (momentum, "momentum")):
             if level in ("os_g", "p_g_os"):
                 assert grads < 0.75 * full_params, (level, grads)
 
-# ZeRO-3: per-rank shard checkpoint round trip, then the whole checkpoint.
-net = make(1 if r == 0 else 3)
-model, opt, _ = group_sharded_parallel(net, adam(net.parameters()), "p_g_os", segment_size=0)
+# ZeRO-3: per-rank shard checkpoint round trip, then the whole checkpoint (names from a fresh
+# generator, so that a second model below gets the same ones, as after a restart).
+with oar.utils.unique_name.guard():
+    net = make(1 if r == 0 else 3)
+    model, opt, _ = group_sharded_parallel(net, adam(net.parameters()), "p_g_os", segment_size=0)
 train(model, opt, r)
 mine = {k: v.numpy().copy() for k, v in model.state_dict().items()}
 assert all(v.size <= 520 for v in mine.values()), {k: v.shape for k, v in mine.items()}
@@ -196,6 +198,14 @@ model.set_state_dict({k: oar.to_tensor(v) for k, v in mine.items()})
 for k, v in model.state_dict().items():
     np.testing.assert_array_equal(v.numpy(), mine[k])
 save_group_sharded_model(model, os.path.join(out_dir, "zero3"), optimizer=opt)
+# The whole checkpoint loaded into a new ZeRO-3 job and saved again before any step: every state
+# is kept (the loaded ones that no step has claimed yet included).
+with oar.utils.unique_name.guard():
+    net = make(7)
+    model_again, opt_again, _ = group_sharded_parallel(net, adam(net.parameters()), "p_g_os", segment_size=0)
+model_again.set_state_dict(oar.load(os.path.join(out_dir, "zero3", "model.pdmodel")))
+opt_again.set_state_dict(oar.load(os.path.join(out_dir, "zero3", "model.pdopt")))
+save_group_sharded_model(model_again, os.path.join(out_dir, "zero3_again"), optimizer=opt_again)
 net = make(1 if r == 0 else 3)
 model2, opt2, _ = group_sharded_parallel(net, adam(net.parameters()), "os_g")
 train(model2, opt2, r)
@@ -252,6 +262,11 @@ for level in ("zero3", "zero2"):
     opt.set_state_dict(state)
     net(oar.to_tensor(np.ones((2, 8), "float32"))).sum().backward()
     opt.step()
+again = by_slot(oar.load(f"{out}/zero3_again/model.pdopt"), "zero3")
+first = by_slot(oar.load(f"{out}/zero3/model.pdopt"), "zero3")
+assert sorted(again) == sorted(first), (sorted(again), sorted(first))
+for k, v in first.items():
+    np.testing.assert_array_equal(again[k], v, err_msg=f"loaded and saved again: {k}")
 print("loaded")
 """
 

@@ -530,22 +530,28 @@ class _Stage3Optimizer(_OptimizerWrapper):
 
     def _full_state(self):
         """Every rank's states merged into the states of whole parameters (a collective); None
-        on ranks other than the group's first."""
+        on ranks other than the group's first. States loaded by set_state_dict that no step has
+        claimed yet count too (a checkpoint loaded and saved again keeps them)."""
         by_name = {info.shard.name: info for info in self._model._infos}
-        mine = []
+        # {slot: (state name, parameter name, value)}; a slot names the same state on every rank.
+        mine = {}
         for key, table in self._optim._accumulators.items():
             for pname, acc in table.items():
-                mine.append((key, pname, acc.name, acc.numpy()))
+                mine[("live", key, pname)] = (acc.name, pname, acc.numpy())
+        live_names = {name for name, _, _ in mine.values()}
+        for name, value in self._optim._accumulators_holder.items():
+            if name not in live_names:
+                pname = next((p for p in by_name if name.startswith(p + "_")), None)
+                mine[("held", name)] = (name, pname, value.numpy() if hasattr(value, "numpy") else np.asarray(value))
         gathered = []
         collective.all_gather_object(gathered, mine, group=self._model._group)
         out = {}
-        rank0 = gathered[0]
-        for i, (key, pname, acc_name, value) in enumerate(rank0):
+        for slot, (name, pname, value) in gathered[0].items():
             info = by_name.get(pname)
             if info is not None and list(value.shape) == [info.size]:
-                parts = [dict(((k, n), v) for k, n, _, v in r)[(key, pname)] for r in gathered]
+                parts = [r[slot][2] for r in gathered]
                 value = np.concatenate(parts)[:info.numel].reshape(info.shape)
-            out[acc_name] = value
+            out[name] = value
         sd = self._optim.state_dict()
         for k in ("master_weights", "LR_Scheduler"):
             if k in sd:
