@@ -1,4 +1,7 @@
 // Autograd for Python: backward over several tensors, oar.grad, grad mode, PyLayer nodes.
+#include <mutex>
+#include <unordered_set>
+
 #include "bind_common.h"
 #include "oar/autograd/engine.h"
 #include "oar/autograd/grad_mode.h"
@@ -16,18 +19,40 @@ std::vector<Tensor> tensors_or_empty(const std::vector<nb::object>& objs) {
 }
 
 // A node whose backward is a Python function (oar.autograd.PyLayer).
+//
+// The node holds that function, which reaches the user's module (its PyLayer class's globals),
+// which may hold an output whose history holds the node: a cycle through C++ that Python's
+// collector cannot see. Every live node is registered, and interpreter exit (an atexit handler
+// of python/oar/autograd/py_layer.py, before modules are torn down) releases their functions, so
+// the tensors and functions involved are freed instead of reported as leaked.
 class PyLayerNode : public autograd::Node {
  public:
   PyLayerNode(nb::callable backward, std::string name)
-      : backward_(std::make_shared<nb::callable>(std::move(backward))), name_(std::move(name)) {}
+      : backward_(std::make_shared<nb::callable>(std::move(backward))), name_(std::move(name)) {
+    std::lock_guard<std::mutex> lock(live_mutex());
+    live().insert(this);
+  }
   ~PyLayerNode() override {
-    if (!Py_IsInitialized()) return;
+    {
+      std::lock_guard<std::mutex> lock(live_mutex());
+      live().erase(this);
+    }
+    if (!Py_IsInitialized() || !backward_) return;
     nb::gil_scoped_acquire gil;
     backward_.reset();
+  }
+  // Drops every live node's Python function (the caller holds the GIL).
+  static void release_all() {
+    std::vector<std::shared_ptr<nb::callable>> dropped;  // released outside the lock
+    {
+      std::lock_guard<std::mutex> lock(live_mutex());
+      for (PyLayerNode* n : live()) dropped.push_back(std::move(n->backward_));
+    }
   }
   const char* name() const override { return name_.c_str(); }
   autograd::TensorList apply(autograd::TensorList&& grads) override {
     nb::gil_scoped_acquire gil;
+    OAR_ENFORCE(backward_ != nullptr, PreconditionNotMet, name_, ".backward: the interpreter is exiting");
     nb::list args;
     for (auto& g : grads) args.append(nb::cast(g));
     nb::object r = (*backward_)(*args);
@@ -49,6 +74,14 @@ class PyLayerNode : public autograd::Node {
     return out;
   }
  private:
+  static std::mutex& live_mutex() {
+    static auto* m = new std::mutex;  // never destroyed: nodes may die during static teardown
+    return *m;
+  }
+  static std::unordered_set<PyLayerNode*>& live() {
+    static auto* s = new std::unordered_set<PyLayerNode*>;
+    return *s;
+  }
   std::shared_ptr<nb::callable> backward_;
   std::string name_;
 };
@@ -90,6 +123,8 @@ void bind_autograd(nb::module_& m) {
   m.def("is_grad_enabled", &autograd::grad_enabled,
         "Whether operations record autograd history now (False inside oar.no_grad()).");
   m.def("_set_grad_enabled", &autograd::set_grad_enabled);
+  m.def("_pylayer_release_all", &PyLayerNode::release_all,
+        "Drops the Python backward functions of every live PyLayer node (at interpreter exit).");
   m.def("_pylayer_connect", [](nb::callable backward, std::string name,
                                std::vector<Tensor> inputs, std::vector<Tensor> outputs) {
     if (!autograd::grad_enabled()) return false;

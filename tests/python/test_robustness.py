@@ -170,6 +170,34 @@ def test_pylayer_saving_its_output_does_not_leak(tmp_path):
     np.testing.assert_allclose(eval(run.stdout), np.exp([1.0, 2.0]), rtol=1e-6)
 
 
+def test_pylayer_output_alive_at_module_scope_does_not_leak(tmp_path):
+    """An output kept in a module's globals holds its node, whose backward reaches the PyLayer
+    class and so those globals: a cycle through C++. Interpreter exit releases the nodes'
+    functions first (oar/autograd/py_layer.py's atexit handler), so nothing is reported leaked."""
+    import subprocess
+    import sys
+    script = tmp_path / "pylayer_module_scope.py"
+    script.write_text(
+        "import oar\n"
+        "class Square(oar.autograd.PyLayer):\n"
+        "    @staticmethod\n"
+        "    def forward(ctx, x):\n"
+        "        ctx.save_for_backward(x)\n"
+        "        return x * x\n"
+        "    @staticmethod\n"
+        "    def backward(ctx, g):\n"
+        "        x, = ctx.saved_tensor()\n"
+        "        return 2 * x * g\n"
+        "x = oar.to_tensor([1.0, 2.0], stop_gradient=False)\n"
+        "y = Square.apply(x)\n"
+        "y.sum().backward(retain_graph=True)\n"
+        "print(x.grad.numpy().tolist())\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "leaked" not in run.stderr, run.stderr
+    assert eval(run.stdout) == [2.0, 4.0]
+
+
 def test_exiting_in_static_mode_does_not_leak():
     """A script that turns static mode on and exits without disable_static (most static scripts)
     made nanobind report the default program and its tracer as leaked."""

@@ -1,5 +1,12 @@
 """oar.autograd.PyLayer: custom differentiable functions written in Python."""
+import atexit
+
 from .. import _C
+
+# Before modules are torn down, the graph's PyLayer nodes let go of their backward functions:
+# a node reaches its PyLayer class's module, which may hold an output that holds the node (a
+# cycle through C++ that the collector cannot break; see python/src/autograd_bind.cc).
+atexit.register(_C._pylayer_release_all)
 
 
 class PyLayerContext:
