@@ -75,3 +75,23 @@ def test_gradient_through_half(dt):
     assert grads[0].dtype.name == dt
     np.testing.assert_allclose(grads[0].astype("float32").numpy(), grads[1].numpy(),
                                rtol=4 * RTOL[dt], err_msg=f"d(x*exp(x))/dx [{dt}]")
+
+
+def test_float16_conversions_are_exact_for_every_bit_pattern():
+    # The conversions use F16C where the CPU build has it (oar/core/half.h): every half value
+    # widens exactly and comes back bit for bit; float32 values round to nearest even as NumPy's.
+    bits = np.arange(65536, dtype=np.uint16)
+    h = bits.view(np.float16)
+    wide = oar.to_tensor(h).astype("float32").numpy()
+    nan = np.isnan(h)
+    np.testing.assert_array_equal(np.isnan(wide), nan)
+    np.testing.assert_array_equal(wide[~nan], h[~nan].astype(np.float32))
+    back = oar.to_tensor(wide).astype("float16").numpy().view(np.uint16)
+    np.testing.assert_array_equal(back[~nan], bits[~nan])
+    assert np.isnan(oar.to_tensor(wide[nan]).astype("float16").numpy()).all()
+    r = np.random.default_rng(0).standard_normal(1 << 16).astype(np.float32) * np.float32(1e3)
+    edges = np.array([65504, 65519.99, 65520, 1e5, 1e-8, 2.9802322e-8, 5.96e-8, -3e-5, np.inf, -np.inf], np.float32)
+    r = np.concatenate([r, edges])
+    with np.errstate(over="ignore"):
+        expected = r.astype(np.float16)
+    np.testing.assert_array_equal(oar.to_tensor(r).astype("float16").numpy().view(np.uint16), expected.view(np.uint16))
