@@ -32,3 +32,14 @@ def require_file(dataset, path, what, url):
     if not os.path.isfile(path):
         raise missing_file_error(dataset, path, what, url)
     return path
+
+
+def resolve(dataset, arg, path, download, folder, url):
+    """The file a dataset reads for its argument `arg`: path when given, else where Paddle's
+    download puts url (data_home()/folder/<url's last component>), which needs download=True,
+    as in Paddle. The file must exist (missing_file_error names it and url)."""
+    if path is None:
+        if not download:
+            raise AssertionError(f"{arg} is not set and downloading automatically is disabled")
+        path = os.path.join(data_home(), folder, url.split("/")[-1])
+    return require_file(dataset, path, f"the file downloaded from there ({arg})", url)
