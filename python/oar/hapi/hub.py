@@ -59,7 +59,10 @@ def _remote_repo_dir(repo, source, force_reload):
     if not force_reload and os.path.isdir(cached):
         sys.stderr.write(f"Using cache found in {cached}\n")
         return cached
-    why = "force_reload=True asks for a fresh download" if force_reload else f"there is no cached copy at {cached!r}"
+    if force_reload:
+        why = "force_reload=True asks for a fresh download"
+    else:
+        why = f"there is no cached copy at {cached!r}"
     raise HubNotAvailableError(
         f"oar.hub: cannot fetch {repo!r} from {source}: oar has no network access and {why}. "
         f"Clone the repository (git clone, branch {branch!r}) and pass its directory with "
@@ -206,7 +209,8 @@ def load(repo_dir, model, source="github", force_reload=False, **kwargs):
         ...         _ = f.write("import oar\\n"
         ...                     "dependencies = ['numpy']\\n"
         ...                     "def tiny_mlp(hidden=4):\\n"
-        ...                     "    return oar.nn.Sequential(oar.nn.Linear(2, hidden), oar.nn.Linear(hidden, 1))\\n")
+        ...                     "    return oar.nn.Sequential(oar.nn.Linear(2, hidden),\\n"
+        ...                     "                             oar.nn.Linear(hidden, 1))\\n")
         ...     model = oar.hub.load(repo, 'tiny_mlp', source='local', hidden=8)
         >>> print(model[0].weight.shape)
         [2, 8]

@@ -86,7 +86,8 @@ class TESS(AudioClassificationDataset):
             raise missing_file_error("TESS", root, "the extracted archive (the directory "
                                      "TESS_Toronto_emotional_speech_set/ of .wav files)", self.archive["url"])
         # sorted: os.walk's order is the file system's, which would make the folds differ by machine
-        wav_files = sorted(os.path.join(d, f) for d, _, names in os.walk(root) for f in names if f.endswith(".wav"))
+        wav_files = sorted(os.path.join(d, f) for d, _, names in os.walk(root)
+                           for f in names if f.endswith(".wav"))
         files, labels = [], []
         for idx, sample in enumerate(self._get_meta_info(wav_files)):
             if sample.emotion not in self.label_list:

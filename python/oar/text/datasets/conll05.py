@@ -85,7 +85,8 @@ class Conll05st(Dataset):
         ...         paths[name] = os.path.join(d, name)
         ...         with open(paths[name], 'w') as f:
         ...             _ = f.write(text)
-        ...     srl = oar.text.datasets.Conll05st(data, paths['word'], paths['verb'], paths['target'], paths['emb'])
+        ...     srl = oar.text.datasets.Conll05st(data, paths['word'], paths['verb'], paths['target'],
+        ...                                       paths['emb'])
         >>> print(len(srl), srl.get_dict()[2])
         1 {'B-A0': 0, 'I-A0': 1, 'B-V': 2, 'I-V': 3, 'O': 4}
         >>> for array in srl[0]:

@@ -90,7 +90,8 @@ class Movielens(Dataset):
         ...             z.writestr(name, text)
         ...     ratings = oar.text.datasets.Movielens(data_file=path, mode='train', test_ratio=0.0)
         >>> print(len(ratings), ratings.movie_info[1], ratings.user_info[1])
-        2 <MovieInfo id(1), title(Toy Story ), categories(['Animation', 'Comedy'])> <UserInfo id(1), gender(F), age(25), job(10)>
+        2 <MovieInfo id(1), title(Toy Story ), categories(['Animation', 'Comedy'])>
+        <UserInfo id(1), gender(F), age(25), job(10)>
         >>> print([item.tolist() for item in ratings[0]])
         [[1], [1], [2], [10], [1], [0, 1], [1, 0], [5.0]]
     """

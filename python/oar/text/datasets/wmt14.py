@@ -38,7 +38,8 @@ class WMT14(Dataset):
     Examples:
         >>> import io, os, tarfile, tempfile
         >>> import oar
-        >>> files = {'wmt14/src.dict': b'<s>\\n<e>\\n<unk>\\nle\\nchat\\n', 'wmt14/trg.dict': b'<s>\\n<e>\\n<unk>\\nthe\\ncat\\n',
+        >>> files = {'wmt14/src.dict': b'<s>\\n<e>\\n<unk>\\nle\\nchat\\n',
+        ...          'wmt14/trg.dict': b'<s>\\n<e>\\n<unk>\\nthe\\ncat\\n',
         ...          'wmt14/train/train': b'le chat\\tthe cat\\nle chien\\tthe dog\\n'}
         >>> with tempfile.TemporaryDirectory() as d:
         ...     path = os.path.join(d, 'wmt14.tgz')
