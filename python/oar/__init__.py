@@ -177,8 +177,12 @@ from . import autograd, device, utils, nn, linalg, io, optimizer, regularizer, m
 from .device import (  # noqa: E402,F401
     set_device, get_device, set_default_device, device_guard, Event, Stream,
     is_compiled_with_custom_device, is_compiled_with_ipu, is_compiled_with_xpu, is_compiled_with_distribute)
-from . import static, jit, inference, vision, distributed, amp, quantization, fft, signal, profiler  # noqa: E402,F401
+from . import (static, jit, inference, vision, distributed, amp, quantization, fft, signal,  # noqa: E402,F401
+               profiler, hub, audio, text)
 from . import distribution  # noqa: E402,F401
+# python/oar/audio/functional/window.py: Paddle's top-level window functions
+from .audio.functional.window import (  # noqa: E402,F401
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window)
 from .distributed import DataParallel  # noqa: E402,F401
 from . import tensor  # noqa: E402,F401
 # python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
