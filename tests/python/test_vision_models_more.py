@@ -328,7 +328,9 @@ def test_train_mode_matches_paddle(name, kwargs, shape, dtype):
 GRAD_CASES = [
     ('densenet121', {'num_classes': 10}, [2, 3, 64, 64], 'train', 'float64'),
     ('googlenet', {'num_classes': 10, 'with_pool': False}, [1, 3, 64, 64], 'eval', 'float32'),  # no dropout noise
-    ('inception_v3', {'num_classes': 10}, [1, 3, 75, 75], 'eval', 'float32'),
+    # float64: float32 rounding through InceptionV3's 94 convolutions already differs by more than 1e-4
+    # between convolution implementations (oneDNN here, the device plug-in's loops, Paddle's).
+    ('inception_v3', {'num_classes': 10}, [1, 3, 75, 75], 'eval', 'float64'),
     ('shufflenet_v2_x0_25', {'num_classes': 10}, [2, 3, 64, 64], 'train', 'float32'),
 ]
 
