@@ -17,7 +17,13 @@ ctest --test-dir build/release --output-on-failure -j2
 echo "== Python tests (pytest) [$(date +%T)]"
 .venv/bin/python -m pytest -q tests/python
 echo "== Python tests on the custom_cpu device (OAR_TEST_DEVICE: the op tests through the plug-in ABI) [$(date +%T)]"
-OAR_TEST_DEVICE=custom_cpu:0 .venv/bin/python -m pytest -q -p no:cacheprovider tests/python -k "not conformance"
+# (Python layers over ops that reach no kernel the op tests do not, and whole-model runs, are left
+# to the host pass.)
+OAR_TEST_DEVICE=custom_cpu:0 .venv/bin/python -m pytest -q -p no:cacheprovider tests/python -k "not conformance" \
+  --ignore=tests/python/test_vision_models_more.py --ignore=tests/python/test_distribution.py \
+  --ignore=tests/python/test_distribution_sampling.py --ignore=tests/python/test_distribution_transform.py \
+  --ignore=tests/python/test_text_datasets.py --ignore=tests/python/test_audio_datasets.py \
+  --ignore=tests/python/test_hub.py
 # Bounded runs of the search for crashes (tools/run_fuzz.sh: libFuzzer on the C++ file readers,
 # atheris on the Python loaders; the op fuzzer ran in ctest) and the sanitizer build
 # (tools/run_sanitizers.sh: the C++ tests, the op fuzzer and a pytest slice under ASan + UBSan).

@@ -116,7 +116,7 @@ def _np_mel_to_hz(m, htk):
 
 
 @pytest.mark.parametrize("htk", [False, True])
-def test_mel_conversions(htk):
+def test_mel_conversions_and_paddle(htk):
     f = RNG.uniform(0, 11025, (3, 5))
     mel = F.hz_to_mel(oar.to_tensor(f), htk)
     np.testing.assert_allclose(mel.numpy(), _np_hz_to_mel(f, htk), rtol=1e-10)
@@ -144,7 +144,7 @@ def test_hz_to_mel_gradient():
     np.testing.assert_allclose(f.grad.numpy(), [3 / 200, 27 / math.log(6.4) / 3000.0], rtol=1e-8)
 
 
-def test_mel_and_fft_frequencies():
+def test_mel_and_fft_frequencies_and_paddle():
     mels = np.linspace(_np_hz_to_mel(20.0, False), _np_hz_to_mel(8000.0, False), 10)
     got = F.mel_frequencies(10, 20.0, 8000.0, dtype="float64")
     np.testing.assert_allclose(got.numpy(), _np_mel_to_hz(mels, False), rtol=1e-10)
@@ -178,7 +178,7 @@ FBANKS = [dict(sr=16000, n_fft=512), dict(sr=22050, n_fft=2048, n_mels=128, f_mi
 
 
 @pytest.mark.parametrize("kw", FBANKS, ids=str)
-def test_fbank_matrix(kw):
+def test_fbank_matrix_and_paddle(kw):
     got = F.compute_fbank_matrix(dtype="float64", **kw)
     assert got.shape == [kw.get("n_mels", 64), kw["n_fft"] // 2 + 1]
     # float64 rounding of the mel round trip at f_max leaves ~1e-10 in the last bin
@@ -196,7 +196,7 @@ def _np_db(s, ref=1.0, amin=1e-10, top_db=80.0):
 
 
 @pytest.mark.parametrize("kw", [dict(), dict(ref_value=2.0, amin=1e-5, top_db=None), dict(top_db=10.0)], ids=str)
-def test_power_to_db(kw):
+def test_power_to_db_and_paddle(kw):
     s = RNG.uniform(0, 10, (2, 4, 6)) ** 4
     s[0, 0, 0] = 0.0
     np.testing.assert_allclose(F.power_to_db(oar.to_tensor(s), **kw).numpy(), _np_db(s, **{
@@ -220,7 +220,7 @@ def test_power_to_db_errors_and_gradient():
 
 
 @pytest.mark.parametrize("n_mfcc,n_mels,norm", [(13, 40, "ortho"), (5, 5, None), (8, 8, "ortho")])
-def test_create_dct(n_mfcc, n_mels, norm):
+def test_create_dct_and_paddle(n_mfcc, n_mels, norm):
     got = F.create_dct(n_mfcc, n_mels, norm=norm, dtype="float64").numpy()
     n, k = np.arange(n_mels), np.arange(n_mfcc)[:, None]
     ref = 2 * np.cos(np.pi / n_mels * (n + 0.5) * k)  # the DCT-II, as scipy.fft.dct's matrix

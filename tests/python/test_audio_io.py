@@ -157,7 +157,7 @@ def test_errors(tmp_path):
         oar.audio.load(str(tmp_path / "a.wav"), num_frames=-2)
 
 
-def test_backend_choice_and_audio_info():
+def test_backend_choice_and_audio_info_and_paddle():
     assert oar.audio.backends.list_available_backends() == ["wave_backend"]
     assert oar.audio.backends.get_current_backend() == "wave_backend"
     oar.audio.backends.set_backend("wave_backend")

@@ -212,7 +212,7 @@ def _two_outputs(lib, use, **kwargs):
 
 
 @pytest.mark.parametrize("use", [(0,), (1,), (0, 1)])
-def test_pylayer_materialize_grads(use):
+def test_pylayer_materialize_grads_and_paddle(use):
     # Default (and True): an output without a gradient gets zeros; False: None, as in Paddle.
     for materialize in (None, True):
         received, grad, _ = _two_outputs(oar, use, materialize=materialize)
@@ -238,7 +238,7 @@ def test_pylayer_materialize_grads_false_each_pass():
     np.testing.assert_allclose(x.grad.numpy(), [5.0, 5.0])
 
 
-def test_pylayer_mark_non_differentiable():
+def test_pylayer_mark_non_differentiable_and_paddle():
     # The marked output gets stop_gradient=True and no gradient (zeros, or None unmaterialized).
     received, grad, stops = _two_outputs(oar, (0, 1), non_differentiable=True)
     assert stops == [False, True] and received == [[[1.0, 1.0], [0.0, 0.0]]] and grad == [2.0, 2.0]

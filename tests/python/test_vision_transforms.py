@@ -569,7 +569,7 @@ def test_live_numpy_against_paddle_with_cv2():
             assert np.abs(ours.astype(int) - theirs.astype(int)).max() <= tol, name
 
 
-def test_transforms_transforms_module_path():
+def test_transforms_transforms_module_path_and_paddle():
     """`from paddle.vision.transforms.transforms import Compose` works: the module names the same
     classes as oar.vision.transforms (and F, the functional module)."""
     from oar.vision.transforms import transforms as TT
