@@ -1,6 +1,5 @@
 // The Tensor class for Python: properties, NumPy/DLPack interop and operators.
 #include "bind_common.h"
-#include <nanobind/stl/complex.h>
 #include "oar/device/device_registry.h"
 #include "oar/ir/tracer.h"
 #include "oar/autograd/grad_mode.h"
@@ -307,11 +306,6 @@ void bind_tensor(nb::module_& m) {
       })
       .def("__nonzero__", [](nb::handle t) { return nb::bool_(t); })  // Python 2's __bool__, in Paddle's Tensor
       .def("__float__", [](const Tensor& t) { return t.item<double>(); })
-      .def("__complex__", [](const Tensor& t) {
-        OAR_ENFORCE_ARG(t.numel() == 1, "only a one-element tensor can be converted to complex, got ",
-                        t.numel(), " elements");
-        return t.item<complex128>();
-      })
       .def("__int__", [](const Tensor& t) { return t.item<int64_t>(); })
       .def("__long__", [](const Tensor& t) { return t.item<int64_t>(); })
       .def("__index__", [](const Tensor& t) {

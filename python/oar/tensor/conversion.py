@@ -484,3 +484,12 @@ def _rebuild(arr, stop_gradient, name):
     t.stop_gradient = stop_gradient
     t.name = name
     return t
+
+
+def to_complex(self):
+    """complex(x) of a one-element tensor (Python's protocol; written here rather than bound in C++
+    because complex() calls it with a null argument vector, which nanobind's bound-method call
+    passes on to memcpy)."""
+    if self.size != 1:
+        raise ValueError(f"only a one-element tensor can be converted to complex, got {self.size} elements")
+    return complex(self.numpy().reshape(()).item())

@@ -35,6 +35,7 @@ SPECIAL = {
     "__iter__": indexing.iterate,
     "__deepcopy__": conversion.deepcopy,
     "__reduce_ex__": conversion.reduce_ex,
+    "__complex__": conversion.to_complex,
     "__array_priority__": 100,  # NumPy defers to Tensor's operators (ndarray + tensor is a tensor)
 }
 
