@@ -1,11 +1,13 @@
 // Bindings of the IR (programs, the tracer that builds them from op calls) and the executor:
 // the C++ side of oar.static, oar.jit and oar.inference.
+#include <nanobind/stl/complex.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/unordered_map.h>
 
 #include <algorithm>
+#include <complex>
 #include <unordered_set>
 
 #include "bind_common.h"
@@ -75,6 +77,77 @@ ir::AttributeMap attributes_from(const nb::dict& d) {
   return out;
 }
 
+// A structured view of a program for exporters written in Python (oar.onnx): each op as a dict
+// {"name", "operands": [[value id, ...] per slot], "results": [(id, dtype, shape)], "attrs",
+// "regions": [[{"args": [(id, dtype, shape)], "ops": [...]}]]}. Value ids are unique in the program.
+class ProgramDescriber {
+ public:
+  nb::list block(const ir::Block& b) {
+    nb::list ops;
+    for (auto& op : b.ops()) ops.append(describe(*op));
+    return ops;
+  }
+
+ private:
+  int64_t id(const Value* v) { return ids_.emplace(v, static_cast<int64_t>(ids_.size())).first->second; }
+  nb::tuple typed(const Value* v) {
+    return nb::make_tuple(id(v), std::string(dtype_name(v->type().dtype)), nb::cast(v->type().shape));
+  }
+  static nb::object attribute(const ir::Attribute& a) {
+    switch (a.kind()) {
+      case ir::AttrKind::None: return nb::none();
+      case ir::AttrKind::Bool: return nb::cast(a.as_bool());
+      case ir::AttrKind::Int: return nb::cast(a.as_int());
+      case ir::AttrKind::Float: return nb::cast(a.as_float());
+      case ir::AttrKind::Str: return nb::cast(a.as_string());
+      case ir::AttrKind::DType: return nb::cast(std::string(dtype_name(a.as_dtype())));
+      case ir::AttrKind::IntArray: return nb::cast(a.as_int_array());
+      case ir::AttrKind::FloatArray: return nb::cast(a.as_float_array());
+      case ir::AttrKind::Scalar: {
+        const Scalar& s = a.as_scalar();
+        if (s.kind() == Scalar::Kind::Bool) return nb::cast(s.to<bool>());
+        if (s.kind() == Scalar::Kind::Int) return nb::cast(s.to<int64_t>());
+        if (s.kind() == Scalar::Kind::Float) return nb::cast(s.to<double>());
+        return nb::cast(s.to<std::complex<double>>());
+      }
+    }
+    return nb::none();
+  }
+  nb::dict describe(const ir::Operation& op) {
+    nb::dict d;
+    d["name"] = op.name();
+    nb::list operands;
+    for (size_t s = 0; s < op.num_slots(); ++s) {
+      nb::list slot;
+      for (Value* v : op.slot(s)) slot.append(id(v));
+      operands.append(slot);
+    }
+    d["operands"] = operands;
+    nb::list results;
+    for (Value* v : op.results()) results.append(typed(v));
+    d["results"] = results;
+    nb::dict attrs;
+    for (auto& [k, a] : op.attributes()) attrs[k.c_str()] = attribute(a);
+    d["attrs"] = attrs;
+    nb::list regions;
+    for (auto& r : op.regions()) {
+      nb::list blocks;
+      for (auto& b : r->blocks()) {
+        nb::dict bd;
+        nb::list args;
+        for (Value* v : b->arguments()) args.append(typed(v));
+        bd["args"] = args;
+        bd["ops"] = block(*b);
+        blocks.append(bd);
+      }
+      regions.append(blocks);
+    }
+    d["regions"] = regions;
+    return d;
+  }
+  std::unordered_map<const Value*, int64_t> ids_;
+};
+
 }  // namespace
 
 void bind_ir(nb::module_& parent) {
@@ -94,6 +167,7 @@ void bind_ir(nb::module_& parent) {
         return out;
       })
       .def("num_ops", [](const Program& p) { return p.all_ops().size(); })
+      .def("describe", [](const Program& p) { return ProgramDescriber().block(p.block()); })
       // The type of each data op, by name: (dtype name, shape with -1).
       .def("input_types", [](const Program& p) {
         std::vector<std::tuple<std::string, std::string, std::vector<int64_t>>> out;

@@ -41,13 +41,13 @@ def _save_program(path, program, params=None):
     write_prefixed_files(path, (".pdiparams", ".pdmodel"), write)
 
 
-def save(layer, path, input_spec=None, **configs):
-    """Saves layer's forward as a program plus its weights (paddle.jit.save)."""
+def traced_program(layer, input_spec=None, api="jit.save"):
+    """The program jit.save writes for `layer` (a Layer, a to_static function or a TranslatedLayer):
+    an object whose `_program` is the IR program and `_parameters()` the weights it reads. Shared
+    with the exporters (oar.onnx)."""
     from ..nn import Layer
-    path = _prefix(path, "jit.save")
     if isinstance(layer, TranslatedLayer):
-        _save_program(path, layer._concrete.main_program)
-        return
+        return layer._concrete.main_program
     if isinstance(layer, StaticFunction):
         static, target = layer, None
     elif isinstance(layer, Layer):
@@ -57,19 +57,23 @@ def save(layer, path, input_spec=None, **configs):
     elif callable(layer):
         static, target = StaticFunction(layer, None), None
     else:
-        raise TypeError(f"jit.save: expected a Layer or a function, got {type(layer).__name__}")
+        raise TypeError(f"{api}: expected a Layer or a function, got {type(layer).__name__}")
     specs = input_spec if input_spec is not None else static._input_spec
     if specs is None:
         if static._cache:
-            entry = next(reversed(static._cache.values()))
-            _save_program(path, entry.main_program)
-            return
-        raise ValueError("jit.save: give input_spec (a list of oar.static.InputSpec), or call the to_static "
+            return next(reversed(static._cache.values())).main_program
+        raise ValueError(f"{api}: give input_spec (a list of oar.static.InputSpec), or call the to_static "
                          "layer once before saving, so that the input shapes are known")
     specs = [s if isinstance(s, InputSpec) else InputSpec.from_tensor(s) for s in specs]
     entry = StaticFunction(static._function, specs, layer=target if target is not None else static._layer)._build(
         specs, [], {})
-    _save_program(path, entry.main_program)
+    return entry.main_program
+
+
+def save(layer, path, input_spec=None, **configs):
+    """Saves layer's forward as a program plus its weights (paddle.jit.save)."""
+    path = _prefix(path, "jit.save")
+    _save_program(path, traced_program(layer, input_spec))
 
 
 def load(path, **configs):
