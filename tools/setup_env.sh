@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
-APT_PACKAGES="build-essential cmake ninja-build ccache libdnnl-dev libsleef-dev liblapack-dev libgtest-dev libgloo-dev libfftw3-dev python3-venv"
+APT_PACKAGES="build-essential cmake ninja-build ccache libdnnl-dev libsleef-dev liblapack-dev libgtest-dev libgloo-dev libfftw3-dev nlohmann-json3-dev python3-venv"
 need=""
 for p in $APT_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"

@@ -12,6 +12,8 @@
 #include "oar/kernels/cpu/frozen_weights.h"
 #include "oar/ops/amp.h"
 #include "oar/ops/generated/api/elementwise.h"
+#include <filesystem>
+
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/jit/model_file.h"
@@ -19,8 +21,15 @@
 
 namespace oar::inference {
 
-Config::Config(const std::string& model_dir)
-    : Config(model_dir + "/inference.pdmodel", model_dir + "/inference.pdiparams") {}
+namespace {
+// A model directory holds inference.json (Paddle 3's PIR program) or inference.pdmodel.
+std::string program_in(const std::string& dir) {
+  const std::string json = dir + "/inference.json";
+  return std::filesystem::exists(json) ? json : dir + "/inference.pdmodel";
+}
+}  // namespace
+
+Config::Config(const std::string& model_dir) : Config(program_in(model_dir), model_dir + "/inference.pdiparams") {}
 
 void Config::EnableUseGpu(uint64_t memory_pool_init_size_mb, int device_id) {
   OAR_ENFORCE(device_id >= 0, InvalidArgument, "Config.enable_use_gpu: device_id must be >= 0, got ", device_id);

@@ -1,10 +1,12 @@
 #include "oar/jit/model_file.h"
 
 #include "oar/io/atomic_file.h"
+#include "oar/io/paddle_tensor_file.h"
 #include "oar/ir/block.h"
 #include "oar/ir/operation.h"
 #include "oar/ir/parser.h"
 #include "oar/ir/verifier.h"
+#include "oar/jit/paddle_import.h"
 
 namespace oar::jit {
 
@@ -45,12 +47,43 @@ void save_model(const std::string& prefix, const ir::Program& program, const io:
   io::write_file_atomic(prefix + ".pdmodel", std::string(kModelHeader) + "\n" + program.str());
 }
 
+namespace {
+
+// The parameter file beside a Paddle program: Paddle's tensor stream (names from the program),
+// or safetensors (oar's own files before the Paddle formats).
+io::TensorMap load_params(const std::string& params_file, const std::vector<std::string>& persistable,
+                          io::Metadata* metadata) {
+  const std::string bytes = io::read_file(params_file, "parameter file");
+  if (io::looks_like_paddle_tensors(bytes) || bytes.empty()) {
+    std::vector<Tensor> tensors = io::parse_paddle_tensors(bytes, params_file);
+    OAR_ENFORCE(tensors.size() == persistable.size(), InvalidArgument, "parameter file '", params_file, "' holds ",
+                tensors.size(), " tensors but the program reads ", persistable.size(), " persistable parameters");
+    io::TensorMap out;
+    for (size_t i = 0; i < persistable.size(); ++i) out.emplace(persistable[i], std::move(tensors[i]));
+    return out;
+  }
+  return io::parse_safetensors(bytes, params_file, metadata);
+}
+
+Model load_paddle_model(const std::string& model_file, const std::string& text, const std::string& params_file) {
+  paddle::ImportedProgram imported = paddle::import_program(paddle::parse_pir_json(text, model_file), model_file);
+  Model m;
+  m.program = imported.program;
+  m.params = load_params(params_file, imported.persistable_parameters, &m.metadata);
+  for (auto& [name, t] : imported.constants) m.params[name] = t;
+  check_params(*m.program, m.params, "parameter file '" + params_file + "'");
+  return m;
+}
+
+}  // namespace
+
 Model load_model(const std::string& model_file, const std::string& params_file) {
   const std::string text = io::read_file(model_file, "model file");
+  if (paddle::looks_like_pir_json(text)) return load_paddle_model(model_file, text, params_file);
   const size_t eol = text.find('\n');
   OAR_ENFORCE(text.compare(0, eol, kModelHeader) == 0, InvalidArgument, "'", model_file,
-              "' is not an oar model file (its first line should be '", kModelHeader, "'",
-              text.empty() ? "; the file is empty" : "", ")");
+              "' is neither a Paddle PIR program (.json) nor an oar model file (its first line should be '",
+              kModelHeader, "'", text.empty() ? "; the file is empty" : "", ")");
   Model m;
   try {
     m.program = std::shared_ptr<ir::Program>(ir::parse(text.substr(eol + 1)));

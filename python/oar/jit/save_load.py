@@ -76,11 +76,17 @@ def save(layer, path, input_spec=None, **configs):
     _save_program(path, traced_program(layer, input_spec))
 
 
+def model_file_of(prefix):
+    """The program file of a saved model: `<prefix>.json` (Paddle 3's PIR program, what Paddle
+    reads first) when it exists, else `<prefix>.pdmodel`."""
+    return prefix + ".json" if os.path.exists(prefix + ".json") else prefix + ".pdmodel"
+
+
 def load(path, **configs):
-    """Loads a model saved by jit.save as a TranslatedLayer (paddle.jit.load)."""
+    """Loads a model saved by jit.save (oar's or real Paddle's) as a TranslatedLayer (paddle.jit.load)."""
     if not isinstance(path, str):
         raise TypeError(f"jit.load: path must be a str, got {type(path).__name__}")
-    model_file, params_file = path + ".pdmodel", path + ".pdiparams"
+    model_file, params_file = model_file_of(path), path + ".pdiparams"
     with mode.eager():
         program, params, meta = _ir.load_model(model_file, params_file)
         trainable = set(meta.get("trainable", "").split(",")) if "trainable" in meta else None

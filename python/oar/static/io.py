@@ -64,9 +64,11 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
-    """Returns [program, feed_target_names, fetch_targets]; the weights go into global_scope()."""
+    """Returns [program, feed_target_names, fetch_targets]; the weights go into global_scope().
+    Reads oar's files and real Paddle's (`<prefix>.json` + Paddle's `.pdiparams`)."""
+    from ..jit.save_load import model_file_of
     with mode.eager():
-        ir_program, params, _ = _ir.load_model(path_prefix + ".pdmodel", path_prefix + ".pdiparams")
+        ir_program, params, _ = _ir.load_model(model_file_of(path_prefix), path_prefix + ".pdiparams")
     program = Program(ir_program)
     scope = global_scope()
     for name, t in params.items():
