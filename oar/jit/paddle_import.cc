@@ -58,6 +58,9 @@ class Importer {
       } catch (const Error& e) {
         if (std::string(e.what()).find("Paddle program '") != std::string::npos) throw;
         throw Error(e.kind(), "Paddle program '" + where_ + "': op " + op.where() + ": " + e.what());
+      } catch (const std::out_of_range&) {  // an .at() on a missing input, output or element
+        OAR_THROW(InvalidArgument, "Paddle program '", where_, "' is malformed: op ", op.where(),
+                  " lacks an input, output or attribute element it needs");
       }
     }
   }
