@@ -10,12 +10,14 @@ per size. The table says which CPU and what load average it was measured under."
 import argparse
 import json
 import os
-import platform
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIZES = [4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20]
@@ -108,23 +110,12 @@ def run(name, ranks, iters):
             return {int(k): v for k, v in json.load(f).items()}, ""
 
 
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ranks", type=int, default=2)
     ap.add_argument("--iters", type=int, default=20)
     args = ap.parse_args()
-    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}")
+    print(f"CPU: {harness.cpu_name()}, {os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}")
     results, notes = {}, {}
     for name in FRAMEWORKS:
         results[name], notes[name] = run(name, args.ranks, args.iters)

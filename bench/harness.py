@@ -62,6 +62,26 @@ def run(python, fw, body):
     return json.loads(r.stdout.strip().splitlines()[-1]), None
 
 
+def cpu_name():
+    """The CPU's model name (lscpu's "Model name", else /proc/cpuinfo's "model name")."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, env=dict(os.environ, LC_ALL="C")).stdout
+        for line in out.splitlines():
+            if line.startswith("Model name:"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+    return platform.processor() or "?"
+
+
 def fmt(s):
     if s is None:
         return "n/a"

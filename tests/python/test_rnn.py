@@ -201,6 +201,24 @@ def test_errors():
         oar.nn.LSTMCell(3, 4, proj_size=4)
 
 
+@pytest.mark.parametrize("cls,time_major", [(oar.nn.LSTM, False), (oar.nn.GRU, True)])
+def test_a_program_with_a_dynamic_batch_makes_its_zero_states_when_it_runs(cls, time_major, tmp_path):
+    """jit.save with a None batch: the zero initial states take the batch of the input at run time."""
+    oar.seed(0)
+    net = cls(3, 4, num_layers=2, direction="bidirect", time_major=time_major)
+    spec = [oar.static.InputSpec([5, None, 3] if time_major else [None, 5, 3], "float32", "x")]
+    oar.jit.save(net, str(tmp_path / "rnn"), input_spec=spec)
+    loaded = oar.jit.load(str(tmp_path / "rnn"))
+    def flat(out):
+        return [t for o in out for t in (flat(o) if isinstance(o, (list, tuple)) else [o])]
+    for batch in (1, 3):
+        x = oar.randn([5, batch, 3] if time_major else [batch, 5, 3])
+        want, got = flat(net(x)), flat(loaded(x))
+        assert len(want) == len(got) == (3 if cls is oar.nn.LSTM else 2)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_get_initial_states():
     cell = oar.nn.LSTMCell(3, 5)
     x = oar.zeros([7, 3])

@@ -355,6 +355,21 @@ class GRUCell(RNNCellBase):
 
 
 # ---- running a cell over time (any cell; Python time loop as Paddle's dygraph rnn) -----------
+def _zero_states(inputs, batch_index, lead, sizes):
+    """Zero initial states [lead, batch, size] for each size, batch being inputs' dim batch_index.
+    A program with a dynamic batch (its shape holds -1, or a tensor under dy2static) cannot make
+    them with full(): they are shaped from the input when the program runs."""
+    batch = inputs.shape[batch_index]
+    if isinstance(batch, int) and batch >= 0:
+        return tuple(_C.full([lead, batch, size], 0.0, inputs.dtype) for size in sizes)
+    other = [d for d in range(inputs.ndim) if d != batch_index]
+    one = _C.slice(inputs, other, [0] * len(other), [1] * len(other))  # [B, 1, 1] or [1, B, 1]
+    zero = _C.full_like(one, 0.0)
+    if batch_index == 0:
+        zero = _C.transpose(zero, [1, 0, 2])
+    return tuple(_C.expand(zero, [lead, -1, size]) for size in sizes)
+
+
 def _swap_batch_time(x):
     return _C.transpose(x, [1, 0, *range(2, x.ndim)])
 
@@ -588,12 +603,9 @@ class RNNBase(LayerList):
             raise ValueError(f"{type(self).__name__}: the input must be 3-D "
                              f"({'[time, batch, input_size]' if self.time_major else '[batch, time, input_size]'}), "
                              f"got shape {list(inputs.shape)}")
-        dtype = inputs.dtype
         if initial_states is None:
-            dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
-            lead = [self.num_layers * self.num_directions, inputs.shape[batch_index]]
-            initial_states = tuple(_C.full(lead + dims[i], 0.0, dtype)
-                                   for i in range(self.state_components))
+            sizes = (self.proj_size or self.hidden_size, self.hidden_size)[:self.state_components]
+            initial_states = _zero_states(inputs, batch_index, self.num_layers * self.num_directions, sizes)
         elif isinstance(initial_states, _C.Tensor):
             initial_states = [initial_states]
         if self.state_components == 1 and isinstance(initial_states, (list, tuple)):
