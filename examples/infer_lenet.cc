@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   }
   try {
     const std::string prefix = argv[1];
-    oar::inference::Config config(prefix + ".pdmodel", prefix + ".pdiparams");
+    oar::inference::Config config(prefix + ".json", prefix + ".pdiparams");
     config.SetCpuMathLibraryNumThreads(1);
     auto predictor = oar::inference::CreatePredictor(config);
     const std::string input = predictor->GetInputNames().at(0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command one: set up, build, then run the main job: train LeNet on the bundled digits with
 # Model.fit, evaluate on the held-out split (>= 97% or the job fails), save, reload, re-evaluate,
-# plot the training curves, export the network (out/lenet/inference.pdmodel/.pdiparams) and check the
+# plot the training curves, export the network (out/lenet/inference.json/.pdiparams, Paddle 3's format) and check the
 # predictor against eager. Then, without Python, the C++ predictor classifies the exported sample
 # images and the C++ example trains a small MLP.
 set -euo pipefail

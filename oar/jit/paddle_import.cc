@@ -569,6 +569,7 @@ const std::unordered_map<std::string, Translator>& translators() {
         return;
       }
       im.out().persistable_parameters.push_back(op.parameter_name);
+      if (op.trainable) im.out().trainable_parameters.push_back(op.parameter_name);
       im.set(op, 0, im.b().parameter(op.parameter_name, ir::TensorType(type.dtype, type.dims)));
     };
     t["pd_op.data"] = [](Importer& im, const PirOp& op) {
@@ -592,6 +593,9 @@ const std::unordered_map<std::string, Translator>& translators() {
                           "floor_divide", "equal", "not_equal", "less_than", "less_equal", "greater_than",
                           "greater_equal", "logical_and", "logical_or", "logical_xor", "fmax", "fmin"})
       t[std::string("pd_op.") + n] = [n](Importer& im, const PirOp& op) { binary_same(im, op, n); };
+    t["pd_op.flip"] = [](Importer& im, const PirOp& op) {
+      im.set(op, 0, im.op1("flip", {{im.value(op, 0)}}, {{"axis", ints(attr_ints(op, "axis"))}}));
+    };
     t["pd_op.assign"] = [](Importer& im, const PirOp& op) { im.set(op, 0, im.value(op, 0)); };
     t["pd_op.conv2d"] = conv2d;
     t["pd_op.depthwise_conv2d"] = conv2d;

@@ -19,6 +19,8 @@ struct ImportedProgram {
   std::shared_ptr<ir::Program> program;
   // The names of the persistable parameters, whose tensors the .pdiparams file holds (sorted).
   std::vector<std::string> persistable_parameters;
+  // Those Paddle marks trainable (the others are buffers, e.g. batch norm statistics).
+  std::vector<std::string> trainable_parameters;
   // Constant tensors the import turned into parameters (named "_const_N").
   io::TensorMap constants;
 };

@@ -145,7 +145,10 @@ class Parser {
       const Json& a = at(j, "A", "a parameter");
       if (!a.is_array() || a.empty() || !a.back().is_string()) fail("a parameter op lacks its name");
       o.parameter_name = a.back().get<std::string>();
-      if (j.contains("OA") && j["OA"].is_array() && !j["OA"].empty()) o.persistable = j["OA"][0].get<int64_t>() != 0;
+      if (j.contains("OA") && j["OA"].is_array() && j["OA"].size() >= 3) {
+        o.persistable = j["OA"][0].get<int64_t>() != 0;
+        o.trainable = j["OA"][2].get<int64_t>() != 0;
+      }
       o.outputs.push_back(typed_value(at(j, "O", "a parameter")));
       return o;
     }

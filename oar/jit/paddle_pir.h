@@ -48,6 +48,7 @@ struct PirOp {
   // builtin.parameter: the parameter's name and whether it is persistable (in the .pdiparams).
   std::string parameter_name;
   bool persistable = true;
+  bool trainable = true;
   size_t index = 0;  // position in its block, for error messages
 
   const PirAttr* attr(const std::string& n) const;

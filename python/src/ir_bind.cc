@@ -273,8 +273,9 @@ void bind_ir(nb::module_& parent) {
   }, nb::arg("program"), nb::arg("roots"));
   m.def("save_model", [](const std::string& prefix, const Program& p, const std::map<std::string, Tensor>& params,
                           const std::map<std::string, std::string>& metadata) {
-    jit::save_model(prefix, p, params, metadata);
+    return jit::save_model(prefix, p, params, metadata);
   }, nb::arg("prefix"), nb::arg("program"), nb::arg("params"), nb::arg("metadata") = std::map<std::string, std::string>());
+  m.def("ops_without_paddle_form", &jit::ops_without_paddle_form, nb::arg("program"));
   m.def("load_model", [](const std::string& model_file, const std::string& params_file) {
     jit::Model model = jit::load_model(model_file, params_file);
     return std::make_tuple(model.program, model.params, model.metadata);

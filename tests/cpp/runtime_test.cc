@@ -249,8 +249,10 @@ TEST(Predictor, LoadsSavedModelAndRunsFromCpp) {
   Mlp m;
   const std::string prefix = temp_path("mlp");
   io::TensorMap params(m.params.begin(), m.params.end());
-  jit::save_model(prefix, *m.program, params);
-  inference::Config config(prefix + ".pdmodel", prefix + ".pdiparams");
+  // Every op of the MLP has a Paddle form: Paddle 3's files (a PIR program, Paddle's tensor stream).
+  const std::string model_file = jit::save_model(prefix, *m.program, params);
+  EXPECT_EQ(model_file, prefix + ".json");
+  inference::Config config(model_file, prefix + ".pdiparams");
   auto predictor = inference::CreatePredictor(config);
   EXPECT_EQ(predictor->GetInputNames(), (std::vector<std::string>{"x"}));
   EXPECT_EQ(predictor->GetOutputNames(), (std::vector<std::string>{"logits"}));
@@ -287,11 +289,14 @@ TEST(Predictor, LoadsSavedModelAndRunsFromCpp) {
   EXPECT_EQ(results[0], got);
   EXPECT_EQ(results[1], got);
   // A damaged model file names itself.
-  std::string text = io::read_file(prefix + ".pdmodel", "test");
-  { std::ofstream(temp_path("cut.pdmodel")) << text.substr(0, text.size() / 2); }
-  EXPECT_NE(error_of([&] { inference::CreatePredictor(inference::Config(temp_path("cut.pdmodel"), prefix + ".pdiparams")); })
-                .find("cut.pdmodel' is corrupted or truncated"),
+  std::string text = io::read_file(model_file, "test");
+  { std::ofstream(temp_path("cut.json")) << text.substr(0, text.size() / 2); }
+  EXPECT_NE(error_of([&] { inference::CreatePredictor(inference::Config(temp_path("cut.json"), prefix + ".pdiparams")); })
+                .find("cut.json' is corrupted or truncated"),
             std::string::npos);
+  // A path naming the .pdmodel finds the .json jit.save wrote instead.
+  EXPECT_EQ(inference::CreatePredictor(inference::Config(prefix + ".pdmodel", prefix + ".pdiparams"))->GetInputNames(),
+            (std::vector<std::string>{"x"}));
 }
 
 TEST(Executor, InterOpThreadsRunIndependentOpsAndRethrowErrors) {

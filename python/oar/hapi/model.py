@@ -361,7 +361,7 @@ class Model:
         if dist.is_initialized() and dist.get_rank() != 0:
             return
         if not training:
-            # The network's forward as a program plus its weights (<path>.pdmodel, <path>.pdiparams).
+            # The network's forward as a program plus its weights (<path>.json, <path>.pdiparams).
             from ..jit import save as jit_save
             if not self._inputs:
                 raise ValueError("Model.save(training=False): the saved program needs its input shapes; create "

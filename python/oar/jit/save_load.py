@@ -3,6 +3,7 @@
 loading gives a TranslatedLayer that runs the program, trains, and saves again
 (docs/model_format.md)."""
 import os
+import warnings
 
 from .. import _C
 from ..framework import mode
@@ -27,18 +28,27 @@ def _prefix(path, api):
 
 def _save_program(path, program, params=None):
     """Writes program and the weights it reads (from `params`, default its captured tensors),
-    with the trainable names in the metadata so that jit.load makes only those Parameters."""
+    with the trainable names so that jit.load makes only those Parameters. Paddle's format
+    (`<path>.json` + `<path>.pdiparams`) when every op has a Paddle form, else oar's own
+    (`<path>.pdmodel` + safetensors `<path>.pdiparams`, with a warning naming the ops)."""
     params = program._parameters() if params is None else params
     needed = program._program.parameter_names()
     trainable = [n for n in needed if not params[n].stop_gradient]
+    missing = _ir.ops_without_paddle_form(program._program)
+    if missing:
+        warnings.warn(f"jit.save: '{path}' is written in oar's own format ({path}.pdmodel), which real Paddle "
+                      f"cannot load: these ops have no Paddle form yet: {'; '.join(missing)}", stacklevel=3)
+    program_suffix, stale_suffix = (".pdmodel", ".json") if missing else (".json", ".pdmodel")
 
-    def write(prefix):  # <prefix>.pdiparams, then <prefix>.pdmodel, each fsynced
-        _ir.save_model(prefix, program._program, {n: params[n] for n in needed},
-                       {"trainable": ",".join(trainable)})
+    def write(prefix):  # <prefix>.pdiparams, then the program file, each fsynced
+        _ir.save_model(prefix, program._program, {n: params[n] for n in needed}, {"trainable": ",".join(trainable)})
     # Both files are written before either replaces its old file, so a kill mid-save leaves the
     # previous pair (bar the instant between the two renames), never a new program beside old
-    # weights.
-    write_prefixed_files(path, (".pdiparams", ".pdmodel"), write)
+    # weights. The other format's program file, left by an earlier save, would be read first or
+    # mislead: it goes.
+    write_prefixed_files(path, (".pdiparams", program_suffix), write)
+    if os.path.exists(path + stale_suffix):
+        os.remove(path + stale_suffix)
 
 
 def traced_program(layer, input_spec=None, api="jit.save"):

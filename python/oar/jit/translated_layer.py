@@ -11,8 +11,9 @@ _ir = _C._ir
 
 
 class TranslatedLayer(Layer):
-    """The Layer oar.jit.load returns: it runs a program saved by oar.jit.save (path + '.pdmodel')
-    with its parameters (path + '.pdiparams'), which become this layer's parameters (fine-tunable).
+    """The Layer oar.jit.load returns: it runs a program saved by oar.jit.save or by real Paddle
+    (path + '.json'; oar's own format: path + '.pdmodel') with its parameters (path + '.pdiparams'),
+    which become this layer's parameters (fine-tunable).
     Call it like the original layer; program() gives the loaded program.
 
     Args:

@@ -14,8 +14,10 @@ def _as_list(x):
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs):
     """Saves the part of a static program that computes fetch_vars from feed_vars, in inference
-    mode, with its parameters: path_prefix + '.pdmodel' and path_prefix + '.pdiparams'.
-    load_inference_model reads them back.
+    mode, with its parameters, in Paddle 3's format: path_prefix + '.json' (the PIR program) and
+    path_prefix + '.pdiparams' (Paddle's tensor stream), which real Paddle loads too. A program
+    with an op that has no Paddle form yet is written in oar's own format (path_prefix +
+    '.pdmodel'), with a warning. load_inference_model reads either back.
 
     Args:
         path_prefix (str): Directory and file-name prefix of the files.
@@ -39,7 +41,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
         >>> with tempfile.TemporaryDirectory() as d:
         ...     oar.static.save_inference_model(os.path.join(d, 'm'), [x], [y], exe, program=main)
         ...     print(sorted(os.listdir(d)))
-        ['m.pdiparams', 'm.pdmodel']
+        ['m.json', 'm.pdiparams']
         >>> oar.disable_static()
     """
     from ..jit.save_load import _prefix, _save_program

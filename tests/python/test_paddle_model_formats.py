@@ -1,7 +1,8 @@
-"""Models written by real Paddle (paddle.jit.save: a PIR `<prefix>.json` + Paddle's `.pdiparams`)
+"""Paddle's model files both ways. Models written by real Paddle (paddle.jit.save: a PIR `<prefix>.json` + Paddle's `.pdiparams`)
 run in oar: jit.load, static.load_inference_model and the C++ predictor, each compared output for
 output with Paddle (its jit.load and Paddle Inference) on the same files."""
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -208,3 +209,102 @@ def test_truncated_or_foreign_paddle_files_raise_clear_errors_with_paddle(paddle
     open(str(cut) + ".pdiparams", "wb").write(open(other + ".pdiparams", "rb").read())
     with pytest.raises(ValueError, match=r"holds 2 tensors but the program reads 10"):
         oar.jit.load(str(cut))
+
+
+# ---- the other direction: models oar saves, run by real Paddle ----------------------------------
+
+class _OarRecurrent(oar.nn.Layer):
+    def __init__(self, kind, **kwargs):
+        super().__init__()
+        self.rnn = getattr(oar.nn, kind)(16, 24, **kwargs)
+        self.fc = oar.nn.Linear(24 * (2 if kwargs.get("direction") == "bidirect" else 1), 4)
+
+    def forward(self, x):
+        y, _ = self.rnn(x)
+        return self.fc(y)
+
+
+def _oar_encoder():
+    return oar.nn.TransformerEncoder(oar.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0), 2)
+
+
+def _oar_vision(name, **kwargs):
+    return getattr(oar.vision.models, name)(**kwargs)
+
+
+OAR_MODELS = {
+    "lenet": (lambda: _oar_vision("LeNet"), [-1, 1, 28, 28]),
+    "resnet18": (lambda: _oar_vision("resnet18", num_classes=10), [-1, 3, 64, 64]),
+    "mobilenet_v2": (lambda: _oar_vision("mobilenet_v2", num_classes=10), [-1, 3, 64, 64]),
+    "mobilenet_v3_small": (lambda: _oar_vision("mobilenet_v3_small", num_classes=10), [-1, 3, 64, 64]),
+    "vgg11_bn": (lambda: _oar_vision("vgg11", batch_norm=True, num_classes=10), [-1, 3, 32, 32]),
+    "transformer_encoder": (_oar_encoder, [-1, 16, 32]),
+    "lstm": (lambda: _OarRecurrent("LSTM", num_layers=2), [-1, 10, 16]),
+    "gru_bidirect": (lambda: _OarRecurrent("GRU", direction="bidirect"), [-1, 7, 16]),
+}
+
+
+def _randomize_batch_norms(net):
+    for sub in net.sublayers():
+        if isinstance(sub, oar.nn.BatchNorm2D):
+            sub._mean.set_value(oar.rand(sub._mean.shape) * 0.2 - 0.1)
+            sub._variance.set_value(oar.rand(sub._variance.shape) + 0.5)
+
+
+@pytest.mark.parametrize("name", list(OAR_MODELS))
+def test_oar_saved_model_runs_in_paddle(tmp_path, name):
+    make, shape = OAR_MODELS[name]
+    oar.seed(11)
+    net = make()
+    _randomize_batch_norms(net)
+    net.eval()
+    prefix = str(tmp_path / name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback to oar's own format
+        oar.jit.save(net, prefix, input_spec=[oar.static.InputSpec(shape, "float32", "x")])
+    assert sorted(os.listdir(tmp_path)) == [name + ".json", name + ".pdiparams"]
+    for batch in (1, 3):
+        x = _inputs(shape, batch, seed=batch)
+        want = net(oar.to_tensor(x)).numpy()
+        _close(_paddle_jit(prefix, x), want, f"paddle.jit.load of oar's {name}, batch {batch}")
+        _close(oar.jit.load(prefix)(oar.to_tensor(x)).numpy(), want, f"oar.jit.load of oar's {name}")
+    x = _inputs(shape, 2, seed=9)
+    pconfig = paddle.inference.Config(prefix + ".json", prefix + ".pdiparams")
+    pconfig.disable_glog_info()
+    ppred = paddle.inference.create_predictor(pconfig)
+    h = ppred.get_input_handle("x")
+    h.reshape(list(x.shape))
+    h.copy_from_cpu(x)
+    ppred.run()
+    _close(ppred.get_output_handle(ppred.get_output_names()[0]).copy_to_cpu(), net(oar.to_tensor(x)).numpy(),
+           f"Paddle Inference on oar's {name}")
+
+
+def test_trainable_flags_cross_both_ways_with_paddle(tmp_path):
+    net = oar.nn.Sequential(oar.nn.Conv2D(1, 4, 3), oar.nn.BatchNorm2D(4), oar.nn.ReLU())
+    net[0].bias.stop_gradient = True  # frozen: Paddle sees it as not trainable
+    net.eval()
+    prefix = str(tmp_path / "m")
+    oar.jit.save(net, prefix, input_spec=[oar.static.InputSpec([-1, 1, 6, 6], "float32", "x")])
+    loaded = paddle.jit.load(prefix)
+    trainable = sorted(p.name for p in loaded.parameters() if not p.stop_gradient)
+    assert len(trainable) == 3  # conv weight, batch norm weight and bias; not the frozen bias or statistics
+    back = oar.jit.load(prefix)
+    assert len([p for p in back.parameters() if not p.stop_gradient]) == 3
+
+
+def test_program_without_paddle_form_is_saved_in_oar_format_with_a_warning(tmp_path):
+    class Cum(oar.nn.Layer):
+        def forward(self, x):
+            return oar.cumsum(x, axis=1) * 2.0
+
+    prefix = str(tmp_path / "cum")
+    open(prefix + ".json", "w").write("{}")  # an earlier save's program file: replaced, not left to mislead
+    with pytest.warns(UserWarning, match=r"oar's own format .*cumsum.*no Paddle form"):
+        oar.jit.save(Cum(), prefix, input_spec=[oar.static.InputSpec([-1, 4], "float32", "x")])
+    assert sorted(os.listdir(tmp_path)) == ["cum.pdiparams", "cum.pdmodel"]
+    x = np.arange(8, dtype="float32").reshape(2, 4)
+    np.testing.assert_allclose(oar.jit.load(prefix)(oar.to_tensor(x)).numpy(), np.cumsum(x, 1) * 2)
+    # Deployment scripts that name the Paddle file still find the model.
+    predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".json", prefix + ".pdiparams"))
+    assert predictor.get_input_names() == ["x"]
