@@ -40,7 +40,7 @@ echo "[fuzz] building the libFuzzer targets"
 build_target fuzz_safetensors tests/fuzz/fuzz_safetensors.cc oar/io/safetensors.cc
 build_target fuzz_program tests/fuzz/fuzz_program.cc oar/ir/parser.cc
 build_target fuzz_paddle_model tests/fuzz/fuzz_paddle_model.cc oar/jit/paddle_pir.cc oar/jit/paddle_import.cc \
-  oar/io/paddle_tensor_file.cc
+  oar/jit/paddle_program_desc.cc oar/io/paddle_tensor_file.cc oar/io/protobuf_wire.cc
 
 # Seeds: the files of a small saved model (a valid program and parameter file to mutate).
 if [ ! -f "$OUT/seeds/model.pdmodel" ]; then
@@ -70,6 +70,15 @@ net = paddle.nn.Sequential(paddle.nn.Conv2D(1, 2, 3), paddle.nn.BatchNorm2D(2), 
                            paddle.nn.Linear(8, 3), paddle.nn.Softmax())
 net.eval()
 paddle.jit.save(net, sys.argv[1] + "/model", input_spec=[paddle.static.InputSpec([None, 1, 4, 4], "float32", "x")])
+EOF
+  # The same in the legacy ProgramDesc format (model.pdmodel).
+  FLAGS_enable_pir_api=0 .venv/bin/python - "$OUT/seeds/paddle" <<'EOF' >/dev/null 2>&1 || true
+import sys
+import paddle
+net = paddle.nn.Sequential(paddle.nn.Conv2D(1, 2, 3), paddle.nn.BatchNorm2D(2), paddle.nn.ReLU(), paddle.nn.Flatten(),
+                           paddle.nn.Linear(8, 3), paddle.nn.Softmax())
+net.eval()
+paddle.jit.save(net, sys.argv[1] + "/legacy", input_spec=[paddle.static.InputSpec([None, 1, 4, 4], "float32", "x")])
 EOF
 fi
 
@@ -104,7 +113,7 @@ run_libfuzzer() {  # target, seed file
 run_libfuzzer fuzz_safetensors "$OUT/seeds/model.pdiparams"
 run_libfuzzer fuzz_program "$OUT/seeds/model.pdmodel"
 mkdir -p "$OUT/corpus_fuzz_paddle_model"
-cp -n "$OUT/seeds/paddle/model.pdiparams" "$OUT/corpus_fuzz_paddle_model/" 2>/dev/null || true
+cp -n "$OUT/seeds/paddle/model.pdiparams" "$OUT/seeds/paddle/legacy.pdmodel" "$OUT/corpus_fuzz_paddle_model/" 2>/dev/null || true
 run_libfuzzer fuzz_paddle_model "$OUT/seeds/paddle/model.json"
 
 if [ "$OP_CASES" -gt 0 ]; then  # 0: skip (the test command's ctest runs a bounded pass already)

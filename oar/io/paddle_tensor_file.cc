@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "oar/io/atomic_file.h"
+#include "oar/io/protobuf_wire.h"
 
 namespace oar::io {
 
@@ -28,7 +29,9 @@ int paddle_code(DType t) {
   return -1;
 }
 
-bool dtype_of_code(uint64_t code, DType* out) {
+}  // namespace
+
+bool dtype_of_paddle_code(uint64_t code, DType* out) {
   for (int i = 0; i < kNumDTypes; ++i)
     if (static_cast<uint64_t>(paddle_code(static_cast<DType>(i))) == code) {
       *out = static_cast<DType>(i);
@@ -36,6 +39,8 @@ bool dtype_of_code(uint64_t code, DType* out) {
     }
   return false;
 }
+
+namespace {
 
 // A bounds-checked cursor over the file's bytes; every failure names the file and the tensor.
 class Reader {
@@ -74,17 +79,6 @@ class Reader {
   size_t tensor_ = 0;
 };
 
-uint64_t varint(const char*& p, const char* end, const Reader& r) {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (p == end) r.fail("has a truncated TensorDesc");
-    const auto c = static_cast<uint8_t>(*p++);
-    v |= static_cast<uint64_t>(c & 0x7f) << shift;
-    if (!(c & 0x80)) return v;
-  }
-  r.fail("has a malformed TensorDesc (a varint longer than 10 bytes)");
-}
-
 void put_varint(std::string& out, uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<char>((v & 0x7f) | 0x80));
@@ -95,25 +89,19 @@ void put_varint(std::string& out, uint64_t v) {
 
 template <typename T> void put(std::string& out, T v) { out.append(reinterpret_cast<const char*>(&v), sizeof(T)); }
 
-// The TensorDesc message: data type and dims (dims packed or not: protobuf readers take both).
-void parse_desc(const char* p, const char* end, const Reader& r, DType* dtype, std::vector<int64_t>* dims) {
+// The TensorDesc message: data type (field 1) and dims (field 2, packed or not).
+void parse_desc(std::string_view desc, const Reader& r, DType* dtype, std::vector<int64_t>* dims) {
+  WireReader w(desc, [&](const std::string& msg) { r.fail("has a malformed TensorDesc: " + msg); });
+  WireField f;
   bool has_type = false;
-  while (p < end) {
-    const uint64_t key = varint(p, end, r);
-    const uint64_t field = key >> 3, wire = key & 7;
-    if (field == 1 && wire == 0) {
-      const uint64_t code = varint(p, end, r);
-      if (!dtype_of_code(code, dtype)) r.fail("has data type code " + std::to_string(code) + ", which oar does not know");
+  while (w.next(f)) {
+    if (f.number == 1 && f.wire_type == 0) {
+      if (!dtype_of_paddle_code(f.value, dtype)) r.fail("has data type code " + std::to_string(f.value) + ", which oar does not know");
       has_type = true;
-    } else if (field == 2 && wire == 0) {
-      dims->push_back(static_cast<int64_t>(varint(p, end, r)));
-    } else if (field == 2 && wire == 2) {
-      const uint64_t n = varint(p, end, r);
-      if (n > static_cast<uint64_t>(end - p)) r.fail("has a truncated TensorDesc");
-      const char* stop = p + n;
-      while (p < stop) dims->push_back(static_cast<int64_t>(varint(p, stop, r)));
+    } else if (f.number == 2) {
+      w.varints(f, [&](uint64_t d) { dims->push_back(static_cast<int64_t>(d)); });
     } else {
-      r.fail("has an unexpected TensorDesc field " + std::to_string(field));
+      r.fail("has an unexpected TensorDesc field " + std::to_string(f.number));
     }
   }
   if (!has_type) r.fail("has a TensorDesc without a data type");
@@ -147,7 +135,7 @@ std::vector<Tensor> parse_paddle_tensors(const std::string& bytes, const std::st
     const char* desc = r.take(static_cast<uint64_t>(desc_size), "TensorDesc");
     DType dtype = DType::Float32;
     std::vector<int64_t> dims;
-    parse_desc(desc, desc + desc_size, r, &dtype, &dims);
+    parse_desc(std::string_view(desc, static_cast<size_t>(desc_size)), r, &dtype, &dims);
     uint64_t nbytes = dtype_size(dtype);
     for (int64_t d : dims) {
       if (d < 0) r.fail("has a negative dim in its shape " + shape_str(dims));

@@ -14,6 +14,9 @@
 
 namespace oar::io {
 
+// Paddle's VarType codes for element types (FP32 is 5, INT64 3, ...): false for codes oar lacks.
+bool dtype_of_paddle_code(uint64_t code, DType* out);
+
 // Whether `bytes` starts like a Paddle tensor stream (so callers can tell it from safetensors).
 bool looks_like_paddle_tensors(const std::string& bytes);
 

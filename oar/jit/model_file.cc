@@ -12,6 +12,7 @@
 #include "oar/ir/verifier.h"
 #include "oar/jit/paddle_export.h"
 #include "oar/jit/paddle_import.h"
+#include "oar/jit/paddle_program_desc.h"
 
 namespace oar::jit {
 
@@ -63,8 +64,8 @@ io::TensorMap load_params(const std::string& params_file, const std::vector<std:
   return io::parse_safetensors(bytes, params_file, metadata);
 }
 
-Model load_paddle_model(const std::string& model_file, const std::string& text, const std::string& params_file) {
-  paddle::ImportedProgram imported = paddle::import_program(paddle::parse_pir_json(text, model_file), model_file);
+Model load_paddle_model(const std::string& model_file, const paddle::PirProgram& pir, const std::string& params_file) {
+  paddle::ImportedProgram imported = paddle::import_program(pir, model_file);
   Model m;
   m.program = imported.program;
   m.params = load_params(params_file, imported.persistable_parameters, &m.metadata);
@@ -133,10 +134,13 @@ std::string save_model(const std::string& prefix, const ir::Program& program, co
 Model load_model(const std::string& model_file_arg, const std::string& params_file) {
   const std::string model_file = existing_program_file(model_file_arg);
   const std::string text = io::read_file(model_file, "model file");
-  if (paddle::looks_like_pir_json(text)) return load_paddle_model(model_file, text, params_file);
+  if (paddle::looks_like_pir_json(text))
+    return load_paddle_model(model_file, paddle::parse_pir_json(text, model_file), params_file);
+  if (text.rfind(kModelHeader, 0) != 0 && paddle::looks_like_program_desc(text))
+    return load_paddle_model(model_file, paddle::parse_program_desc(text, model_file), params_file);
   const size_t eol = text.find('\n');
   OAR_ENFORCE(text.compare(0, eol, kModelHeader) == 0, InvalidArgument, "'", model_file,
-              "' is neither a Paddle PIR program (.json) nor an oar model file (its first line should be '",
+              "' is neither a Paddle program (PIR .json or ProgramDesc .pdmodel) nor an oar model file (its first line should be '",
               kModelHeader, "'", text.empty() ? "; the file is empty" : "", ")");
   Model m;
   try {

@@ -154,7 +154,7 @@ def test_model_file_errors(tmp_path):
         oar.inference.create_predictor(Config(bad, params))
     other = str(tmp_path / "other.pdmodel")
     open(other, "w").write("hello\n")
-    with pytest.raises(ValueError, match="is neither a Paddle PIR program .* nor an oar model file"):
+    with pytest.raises(ValueError, match="is neither a Paddle program .* nor an oar model file"):
         oar.inference.create_predictor(Config(other, params))
 
 

@@ -308,3 +308,76 @@ def test_program_without_paddle_form_is_saved_in_oar_format_with_a_warning(tmp_p
     # Deployment scripts that name the Paddle file still find the model.
     predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".json", prefix + ".pdiparams"))
     assert predictor.get_input_names() == ["x"]
+
+
+# ---- Paddle's legacy ProgramDesc files (.pdmodel: Paddle 2.x, or Paddle 3 with FLAGS_enable_pir_api=0) ----
+
+_LEGACY_SCRIPT = r'''
+import sys
+import paddle
+from paddle.vision import models
+from paddle.vision.models import vgg
+paddle.seed(5)
+nets = {
+    "lenet": (models.LeNet(), [None, 1, 28, 28]),
+    "resnet18": (models.resnet18(num_classes=10), [None, 3, 64, 64]),
+    "mobilenet_v3_small": (models.mobilenet_v3_small(num_classes=10), [None, 3, 64, 64]),
+    "vgg11_bn_features": (vgg.VGG(vgg.make_layers(vgg.cfgs["A"], batch_norm=True), num_classes=0), [None, 3, 32, 32]),
+}
+for name, (net, shape) in nets.items():
+    for sub in net.sublayers():
+        if isinstance(sub, paddle.nn.BatchNorm2D):
+            sub._mean.set_value(paddle.rand(sub._mean.shape) * 0.2 - 0.1)
+            sub._variance.set_value(paddle.rand(sub._variance.shape) + 0.5)
+    net.eval()
+    paddle.jit.save(net, sys.argv[1] + "/" + name, input_spec=[paddle.static.InputSpec(shape, "float32", "x")])
+'''
+LEGACY_SHAPES = {"lenet": [-1, 1, 28, 28], "resnet18": [-1, 3, 64, 64], "mobilenet_v3_small": [-1, 3, 64, 64],
+                 "vgg11_bn_features": [-1, 3, 32, 32]}
+
+
+@pytest.fixture(scope="module")
+def legacy_paddle_models(tmp_path_factory):
+    import subprocess
+    import sys
+    root = tmp_path_factory.mktemp("legacy_paddle_models")
+    env = dict(os.environ, FLAGS_enable_pir_api="0")
+    subprocess.run([sys.executable, "-c", _LEGACY_SCRIPT, str(root)], env=env, check=True, capture_output=True)
+    return root
+
+
+def _paddle_inference(model_file, params_file, x):
+    config = paddle.inference.Config(model_file, params_file)
+    config.disable_glog_info()
+    predictor = paddle.inference.create_predictor(config)
+    h = predictor.get_input_handle(predictor.get_input_names()[0])
+    h.reshape(list(x.shape))
+    h.copy_from_cpu(x)
+    predictor.run()
+    return predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu(), predictor.get_output_names()
+
+
+@pytest.mark.parametrize("name", list(LEGACY_SHAPES))
+def test_legacy_paddle_program_desc_runs_in_oar(legacy_paddle_models, name):
+    prefix = str(legacy_paddle_models / name)
+    assert os.path.exists(prefix + ".pdmodel") and not os.path.exists(prefix + ".json")
+    shape = LEGACY_SHAPES[name]
+    x = _inputs(shape, 2, seed=4)
+    want, output_names = _paddle_inference(prefix + ".pdmodel", prefix + ".pdiparams", x)
+    _close(oar.jit.load(prefix)(oar.to_tensor(x)).numpy(), want, f"oar.jit.load of legacy {name}")
+    predictor = oar.inference.create_predictor(oar.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams"))
+    assert predictor.get_input_names() == ["x"] and predictor.get_output_names() == output_names
+    h = predictor.get_input_handle("x")
+    h.reshape(list(x.shape))
+    h.copy_from_cpu(x)
+    predictor.run()
+    _close(predictor.get_output_handle(output_names[0]).copy_to_cpu(), want, f"oar predictor on legacy {name}")
+
+
+def test_damaged_legacy_paddle_program_raises_a_clear_error(legacy_paddle_models, tmp_path):
+    prefix = str(legacy_paddle_models / "lenet")
+    data = open(prefix + ".pdmodel", "rb").read()
+    cut = str(tmp_path / "cut.pdmodel")
+    open(cut, "wb").write(data[: len(data) // 3])
+    with pytest.raises(ValueError, match=r"cut\.pdmodel' is corrupted or truncated"):
+        oar.inference.create_predictor(oar.inference.Config(cut, prefix + ".pdiparams"))
