@@ -9,3 +9,5 @@ cmake --build build/release
 site=$(echo .venv/lib/python3*/site-packages/oar)
 cp -r python/oar/. "$site/"
 cp build/release/liboar*.so build/release/_C.*.so build/release/_C.pyi "$site/"
+# The C++ headers the package carries (oar.sysconfig.get_include(): custom ops build against them).
+(cd oar && find . \( -name '*.h' -o -name '*.inc' \) -exec install -D -m644 {} "../$site/include/oar/{}" \;)

@@ -11,6 +11,7 @@ namespace oar::python {
 
 void bind_amp(nb::module_& m);  // amp_bind.cc (declared here, not in bind_common.h, to keep that header stable)
 void bind_profiler(nb::module_& m);  // profiler_bind.cc
+void bind_custom_op(nb::module_& m);  // custom_op_bind.cc
 
 namespace {
 // Python dtype objects (oar.float32, ...) registered by python/oar/framework/dtype.py.
@@ -170,4 +171,5 @@ NB_MODULE(_C, m) {
   oar::python::bind_distributed(m);
   oar::python::bind_amp(m);
   oar::python::bind_profiler(m);
+  oar::python::bind_custom_op(m);
 }
