@@ -77,6 +77,8 @@ class CustomGradNode : public autograd::Node {
       }
       g.present.push_back(true);
     }
+    for (auto& list : g.inputs)  // kernels index data() directly (a sum's gradient is a broadcast view)
+      for (Tensor& t : list) t = t.contiguous();
     std::vector<Tensor> results;
     {
       autograd::NoGradGuard no_grad;

@@ -71,6 +71,14 @@ def test_numeric_gradient_float64(ops):
         np.testing.assert_allclose(grad, num, rtol=1e-5, atol=1e-7)
 
 
+def test_gradient_arriving_as_a_broadcast_view(ops):
+    """sum's gradient is a stride-0 view: the grad kernel must see it contiguous."""
+    for dtype in ("float32", "float64"):
+        x = oar.to_tensor(np.array([[-1.0, 2.0], [3.0, -4.0]], dtype), stop_gradient=False)
+        ops.scaled_add(ops.custom_relu(x), x, 0.5).sum().backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [[0.5, 1.5], [1.5, 0.5]])
+
+
 def test_ops_without_grad_op_and_no_grad_mode(ops):
     x = oar.to_tensor(np.ones([2, 3], "float32"), stop_gradient=False)
     mean, _ = ops.moments(x, True)
