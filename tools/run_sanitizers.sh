@@ -69,15 +69,16 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 # test_distributed_collective) and whole training runs (LeNet; their ops run in the op tests).
 # Left out (they run in the host pass): process orchestration, whole-model runs, Python
 # layers over ops the slice already covers (distributions, datasets, hub) that take minutes
-# unoptimised without reaching new C++ code, and the files that load onnxruntime or Paddle at
-# import (their C++ readers run under the sanitizers in ctest and the fuzzers).
+# unoptimised without reaching new C++ code, the files that load onnxruntime or Paddle at
+# import (their C++ readers run under the sanitizers in ctest and the fuzzers), and the custom-op
+# builds (their registry and autograd run in ctest's CustomOp tests).
 SLICE=(tests/python -k "not paddle and not conformance and not lenet"
        --ignore=tests/python/test_distributed_launch.py --ignore=tests/python/test_crash_safe_save.py
        --ignore=tests/python/test_vision_models_more.py --ignore=tests/python/test_distribution.py
        --ignore=tests/python/test_distribution_sampling.py --ignore=tests/python/test_distribution_transform.py
        --ignore=tests/python/test_text_datasets.py --ignore=tests/python/test_audio_datasets.py
        --ignore=tests/python/test_hub.py --ignore=tests/python/test_onnx_export.py
-       --ignore=tests/python/test_paddle_model_formats.py)
+       --ignore=tests/python/test_paddle_model_formats.py --ignore=tests/python/test_custom_op.py)
 [ $# -gt 0 ] && SLICE=("$@")
 if ! env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS:log_path=$LOGS/asan} \
     UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$LOGS/ubsan" TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$LOGS/tsan" \

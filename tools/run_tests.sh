@@ -24,7 +24,7 @@ OAR_TEST_DEVICE=custom_cpu:0 .venv/bin/python -m pytest -q -p no:cacheprovider t
   --ignore=tests/python/test_distribution_sampling.py --ignore=tests/python/test_distribution_transform.py \
   --ignore=tests/python/test_text_datasets.py --ignore=tests/python/test_audio_datasets.py \
   --ignore=tests/python/test_hub.py --ignore=tests/python/test_onnx_export.py \
-  --ignore=tests/python/test_paddle_model_formats.py
+  --ignore=tests/python/test_paddle_model_formats.py --ignore=tests/python/test_custom_op.py
 # Bounded runs of the search for crashes (tools/run_fuzz.sh: libFuzzer on the C++ file readers,
 # atheris on the Python loaders; the op fuzzer ran in ctest) and the sanitizer build
 # (tools/run_sanitizers.sh: the C++ tests, the op fuzzer and a pytest slice under ASan + UBSan).
