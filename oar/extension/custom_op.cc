@@ -8,6 +8,8 @@
 #include "oar/autograd/grad_mode.h"
 #include "oar/autograd/node.h"
 #include "oar/core/error.h"
+#include "oar/ir/op_registry.h"
+#include "oar/ir/tracer.h"
 
 namespace oar::extension {
 
@@ -213,6 +215,7 @@ std::vector<std::string> load_library(const std::string& path) {
   OAR_ENFORCE(errors.empty(), InvalidArgument, "custom op library '", path, "': ", errors.front());
   std::vector<std::string> names = r.since(mark);
   for (const std::string& n : names) const_cast<OpMeta*>(r.find(n))->library = path;
+  register_ir_ops();
   return names;
 }
 
@@ -221,6 +224,12 @@ std::vector<Tensor> run(const std::string& name, const KernelContext& ctx0) {
   OAR_ENFORCE(op != nullptr, NotFound, "custom op '", name, "' is not registered (load its library first)");
   OAR_ENFORCE(static_cast<bool>(op->kernel), PreconditionNotMet, "custom op '", name, "' has no kernel (SetKernelFn)");
   check_arguments(*op, ctx0);
+  if (ir::tracing_active()) [[unlikely]] {
+    register_ir_ops();
+    OAR_ENFORCE(ir::OpRegistry::global().find(name) != nullptr, Unimplemented, name,
+                ": its attribute types cannot be carried by a program; call it in dynamic mode");
+    return ir::trace_op(op->name.c_str(), ctx0.inputs, ir_attributes(*op, ctx0.attrs));
+  }
   KernelContext ctx = ctx0;  // kernels index data() directly: contiguous inputs
   for (auto& list : ctx.inputs)
     for (Tensor& t : list) t = t.contiguous();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "oar/core/tensor.h"
+#include "oar/ir/operation.h"
 
 namespace oar::extension {
 
@@ -79,9 +80,15 @@ std::vector<std::string> load_library(const std::string& path);
 std::string attr_type(const std::string& declaration);
 std::string attr_name(const std::string& declaration);
 
-// Runs op `name` eagerly: checks the arguments against its declaration, runs the kernel, checks
+// Adds every registered custom op (but grad ops) to the IR's op registry, so programs can hold
+// them (custom_op_ir.cc); ops whose attribute types programs cannot carry stay eager-only.
+void register_ir_ops();
+
+// Runs op `name` (while a program is being traced: records it there instead): checks the arguments against its declaration, runs the kernel, checks
 // the outputs against infer-shape/infer-dtype when the op has them, and records the grad op for
 // autograd when any input requires grad. Errors name the op.
 std::vector<Tensor> run(const std::string& name, const KernelContext& ctx);
+// The call's attributes as IR attributes, by the declared types.
+ir::AttributeMap ir_attributes(const OpMeta& op, const std::vector<std::any>& attrs);
 
 }  // namespace oar::extension

@@ -6,6 +6,7 @@
 
 #include "bind_common.h"
 #include "oar/extension/custom_op.h"
+#include "oar/ir/tracer.h"
 
 namespace oar::python {
 
@@ -54,6 +55,7 @@ void bind_custom_op(nb::module_& m) {
       else ctx.inputs.back() = nb::cast<std::vector<Tensor>>(v);
     }
     for (size_t k = 0; k < attrs.size(); ++k) ctx.attrs.push_back(attribute(name, op->attrs[k], attrs[k]));
+    if (ir::tracing_active()) return extension::run(name, ctx);  // the tracer calls back into Python
     nb::gil_scoped_release release;
     return extension::run(name, ctx);
   }, nb::arg("name"), nb::arg("inputs"), nb::arg("attrs"));

@@ -34,9 +34,6 @@ def _make_op(name):
         for n, v in zip(input_names, ins):
             if v is not None and not isinstance(v, (_C.Tensor, list, tuple)):
                 raise TypeError(f"{name}(): input '{n}' must be a Tensor, got {type(v).__name__}")
-            if v is not None and not isinstance(v, (list, tuple)) and _C._ir.is_symbolic(v):
-                raise NotImplementedError(f"{name}: custom ops in to_static programs are not supported yet; "
-                                          "call it in dynamic mode")
         outs = _C._custom_op_run(name, [list(v) if isinstance(v, tuple) else v for v in ins],
                                  [values[a] for a in attr_names])
         return outs[0] if len(outs) == 1 else outs
