@@ -150,37 +150,36 @@ inline std::string Optional(const std::string& name) { return name + oar::extens
   }
 #define PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME) \
   default: PD_THROW("function " #NAME " is not implemented for data type `", TYPE, "`")
-#define PD_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)                                          \
-  [&] {                                                                                      \
-    switch (TYPE) {                                                                          \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)            \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)           \
-      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);                                               \
-    }                                                                                        \
+#define PD_PRIVATE_FLOATING_CASES(NAME, ...)                                    \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)   \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)
+#define PD_PRIVATE_INTEGRAL_CASES(NAME, ...)                                    \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)       \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)   \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)     \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)   \
+  PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)
+#define PD_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...)     \
+  [&] {                                                 \
+    switch (TYPE) {                                     \
+      PD_PRIVATE_FLOATING_CASES(NAME, __VA_ARGS__)      \
+      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);          \
+    }                                                   \
   }()
-#define PD_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...)                                          \
-  [&] {                                                                                      \
-    switch (TYPE) {                                                                          \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)                \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)           \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)           \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)           \
-      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);                                               \
-    }                                                                                        \
+#define PD_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...)     \
+  [&] {                                                 \
+    switch (TYPE) {                                     \
+      PD_PRIVATE_INTEGRAL_CASES(NAME, __VA_ARGS__)      \
+      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);          \
+    }                                                   \
   }()
-#define PD_DISPATCH_FLOATING_AND_INTEGRAL_TYPES(TYPE, NAME, ...)                             \
-  [&] {                                                                                      \
-    switch (TYPE) {                                                                          \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT32, float, __VA_ARGS__)            \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::FLOAT64, double, __VA_ARGS__)           \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT32, int, __VA_ARGS__)                \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT64, int64_t, __VA_ARGS__)           \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT8, int8_t, __VA_ARGS__)             \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::UINT8, uint8_t, __VA_ARGS__)           \
-      PD_PRIVATE_CASE_TYPE(NAME, ::paddle::DataType::INT16, int16_t, __VA_ARGS__)           \
-      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);                                               \
-    }                                                                                        \
+#define PD_DISPATCH_FLOATING_AND_INTEGRAL_TYPES(TYPE, NAME, ...) \
+  [&] {                                                          \
+    switch (TYPE) {                                              \
+      PD_PRIVATE_FLOATING_CASES(NAME, __VA_ARGS__)               \
+      PD_PRIVATE_INTEGRAL_CASES(NAME, __VA_ARGS__)               \
+      PD_PRIVATE_DISPATCH_DEFAULT(TYPE, NAME);                   \
+    }                                                            \
   }()
 
 // ---- adapting user functions -------------------------------------------------------------------
