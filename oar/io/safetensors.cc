@@ -12,11 +12,16 @@
 #include <sstream>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "oar/io/atomic_file.h"
 
 namespace oar::io {
 
 namespace {
+
+// The header keeps the order it was written in (metadata first), as safetensors writers do.
+using Json = nlohmann::ordered_json;
 
 const std::vector<std::pair<DType, const char*>>& dtype_codes() {
   static const std::vector<std::pair<DType, const char*>> codes = {
@@ -32,130 +37,6 @@ const char* code_of(DType t) {
   OAR_THROW(Unimplemented, "safetensors: dtype ", dtype_name(t), " cannot be saved");
 }
 
-// A JSON value, as far as a safetensors header needs: objects, arrays, strings, integers.
-struct Json {
-  enum Kind { Object, Array, String, Number } kind = Object;
-  struct Member;                 // (key, value); a vector of an incomplete type is allowed,
-  std::vector<Member> members;   // a std::pair of one is not (clang's libFuzzer build needs this)
-  std::vector<Json> items;
-  std::string text;
-  int64_t number = 0;
-};
-struct Json::Member {
-  std::string key;
-  Json value;
-};
-
-
-class JsonParser {
- public:
-  JsonParser(const std::string& s, const std::string& file) : s_(s), file_(file) {}
-
-  Json parse() {
-    Json v = value();
-    skip();
-    if (i_ != s_.size()) fail("unexpected text after the header object");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    OAR_THROW(InvalidArgument, "'", file_, "' is not a valid safetensors file: its header is corrupted (", what,
-              " at byte ", i_ + 8, ")");
-  }
-  void skip() {
-    while (i_ < s_.size() && std::strchr(" \t\r\n", s_[i_])) ++i_;
-  }
-  char peek() {
-    skip();
-    if (i_ >= s_.size()) fail("unexpected end of the header");
-    return s_[i_];
-  }
-  void expect(char c) {
-    if (peek() != c) fail(std::string("expected '") + c + "'");
-    ++i_;
-  }
-  std::string string() {
-    expect('"');
-    std::string out;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      if (s_[i_] == '\\') {
-        if (++i_ >= s_.size()) break;
-        const char c = s_[i_];
-        out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-      } else {
-        out += s_[i_];
-      }
-      ++i_;
-    }
-    if (i_ >= s_.size()) fail("unterminated string");
-    ++i_;
-    return out;
-  }
-  Json value() {
-    // A header is two levels deep; a bound on nesting keeps a damaged one from overflowing the stack.
-    if (++depth_ > kMaxDepth) fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    struct Leave { int& d; ~Leave() { --d; } } leave{depth_};
-    Json v;
-    const char c = peek();
-    if (c == '{') {
-      ++i_;
-      if (peek() == '}') return ++i_, v;
-      while (true) {
-        std::string k = string();
-        expect(':');
-        v.members.push_back(Json::Member{std::move(k), value()});
-        if (peek() == ',') { ++i_; continue; }
-        expect('}');
-        return v;
-      }
-    }
-    if (c == '[') {
-      ++i_;
-      v.kind = Json::Array;
-      if (peek() == ']') return ++i_, v;
-      while (true) {
-        v.items.push_back(value());
-        if (peek() == ',') { ++i_; continue; }
-        expect(']');
-        return v;
-      }
-    }
-    if (c == '"') {
-      v.kind = Json::String;
-      v.text = string();
-      return v;
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      v.kind = Json::Number;
-      size_t used = 0;
-      try {
-        v.number = std::stoll(s_.substr(i_, 24), &used);
-      } catch (...) {
-        fail("bad number");
-      }
-      i_ += used;
-      return v;
-    }
-    fail(std::string("unexpected character '") + c + "'");
-  }
-
-  static constexpr int kMaxDepth = 64;
-  const std::string& s_;
-  const std::string& file_;
-  size_t i_ = 0;
-  int depth_ = 0;
-};
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string read_file(const std::string& path, const char* what) {
@@ -167,36 +48,24 @@ std::string read_file(const std::string& path, const char* what) {
 }
 
 void save_safetensors(const std::string& path, const TensorMap& tensors, const Metadata& metadata) {
-  std::string header = "{";
+  Json header = Json::object();  // ordered: the metadata first, then the tensors by name
+  if (!metadata.empty()) header["__metadata__"] = metadata;
   std::string data;
-  if (!metadata.empty()) {
-    header += "\"__metadata__\":{";
-    bool first = true;
-    for (auto& [k, v] : metadata) {
-      header += (first ? "" : ",") + json_string(k) + ":" + json_string(v);
-      first = false;
-    }
-    header += "}";
-  }
-  bool first = metadata.empty();
   for (auto& [name, t0] : tensors) {
     OAR_ENFORCE(t0.defined(), InvalidArgument, "save_safetensors: tensor '", name, "' is undefined");
     const Tensor t = t0.contiguous();
     const size_t begin = data.size();
     const size_t nbytes = static_cast<size_t>(t.numel()) * t.element_size();
     if (nbytes) data.append(static_cast<const char*>(t.raw_data()), nbytes);
-    std::string shape;
-    for (int64_t d : t.shape()) shape += (shape.empty() ? "" : ",") + std::to_string(d);
-    header += (first ? "" : ",") + json_string(name) + ":{\"dtype\":\"" + code_of(t.dtype()) + "\",\"shape\":[" +
-              shape + "],\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(data.size()) + "]}";
-    first = false;
+    header[name] = {{"dtype", code_of(t.dtype())}, {"shape", std::vector<int64_t>(t.shape())},
+                    {"data_offsets", {begin, data.size()}}};
   }
-  header += "}";
-  while (header.size() % 8) header += ' ';  // the format aligns the data to 8 bytes
+  std::string text = header.dump();
+  while (text.size() % 8) text += ' ';  // the format aligns the data to 8 bytes
   std::string bytes(8, '\0');
-  uint64_t n = header.size();
+  const uint64_t n = text.size();
   for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((n >> (8 * i)) & 0xff);
-  write_file_atomic(path, bytes + header + data);
+  write_file_atomic(path, bytes + text + data);
 }
 
 TensorMap load_safetensors(const std::string& path, Metadata* metadata) {
@@ -213,39 +82,42 @@ TensorMap parse_safetensors(const std::string& bytes, const std::string& path, M
               "safetensors file)");
   const std::string header = bytes.substr(8, n);
   const size_t data_begin = 8 + n, data_size = bytes.size() - data_begin;
-  Json root = JsonParser(header, path).parse();
-  OAR_ENFORCE(root.kind == Json::Object, InvalidArgument, "'", path, "': the header is not a JSON object");
+  const Json root = Json::parse(header, nullptr, /*allow_exceptions=*/false);
+  OAR_ENFORCE(!root.is_discarded(), InvalidArgument, "'", path, "' is not a valid safetensors file: its header is ",
+              "corrupted (not valid JSON)");
+  OAR_ENFORCE(root.is_object(), InvalidArgument, "'", path, "': the header is not a JSON object");
   TensorMap out;
-  for (auto& [name, entry] : root.members) {
+  for (auto& [name, entry] : root.items()) {
     if (name == "__metadata__") {
-      if (metadata)
-        for (auto& [k, v] : entry.members) (*metadata)[k] = v.text;
+      if (metadata && entry.is_object())
+        for (auto& [k, v] : entry.items())
+          if (v.is_string()) (*metadata)[k] = v.get<std::string>();
       continue;
     }
-    const std::string& tensor = name;  // clang 14 lambdas cannot capture a structured binding
+    const std::string tensor = name;  // clang 14 lambdas cannot capture a structured binding
     auto bad = [&](const std::string& what) {
       OAR_THROW(InvalidArgument, "'", path, "' is corrupted: tensor '", tensor, "' ", what);
     };
-    const Json *dt = nullptr, *shape = nullptr, *offs = nullptr;
-    for (auto& [k, v] : entry.members) {
-      if (k == "dtype") dt = &v;
-      else if (k == "shape") shape = &v;
-      else if (k == "data_offsets") offs = &v;
-    }
-    if (!dt || !shape || !offs || dt->kind != Json::String || shape->kind != Json::Array ||
-        offs->kind != Json::Array || offs->items.size() != 2)
+    if (!entry.is_object() || !entry.contains("dtype") || !entry.contains("shape") || !entry.contains("data_offsets"))
       bad("lacks dtype, shape or data_offsets");
+    const Json &dt = entry["dtype"], &shape = entry["shape"], &offs = entry["data_offsets"];
+    if (!dt.is_string() || !shape.is_array() || !offs.is_array() || offs.size() != 2 ||
+        !offs[0].is_number_unsigned() || !offs[1].is_number_unsigned())
+      bad("lacks dtype, shape or data_offsets");
+    const std::string code = dt.get<std::string>();
     DType dtype = DType::Float32;
     bool known = false;
     for (auto& [d, c] : dtype_codes())
-      if (dt->text == c) dtype = d, known = true;
-    if (!known) bad("has an unknown dtype '" + dt->text + "'");
+      if (code == c) dtype = d, known = true;
+    if (!known) bad("has an unknown dtype '" + code + "'");
     Shape s;
-    for (auto& d : shape->items) {
-      if (d.kind != Json::Number || d.number < 0) bad("has a bad shape");
-      s.push_back(d.number);
+    for (auto& d : shape) {
+      if (!d.is_number_unsigned() || d.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) bad("has a bad shape");
+      s.push_back(d.get<int64_t>());
     }
-    const int64_t begin = offs->items[0].number, end = offs->items[1].number;
+    const uint64_t ubegin = offs[0].get<uint64_t>(), uend = offs[1].get<uint64_t>();
+    if (ubegin > static_cast<uint64_t>(INT64_MAX) || uend > static_cast<uint64_t>(INT64_MAX)) bad("has bad data_offsets");
+    const auto begin = static_cast<int64_t>(ubegin), end = static_cast<int64_t>(uend);
     // The size the shape claims, checked against the offsets before anything is allocated: a
     // damaged shape must not become a huge allocation.
     int64_t nbytes = static_cast<int64_t>(dtype_size(dtype));
