@@ -8,6 +8,7 @@
 
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/matmul.h"
+#include "oar/kernels/cpu/vec_math.h"
 
 namespace oar::kernels {
 
@@ -31,6 +32,17 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, const T* A, int64_t
 
 template <typename T>
 inline T sigmoid(T v) { return T(1) / (T(1) + std::exp(-v)); }
+
+// p[i] = f(p[i]) for i < n, f sigmoid or tanh: SLEEF's vectorised span when oar has one (the
+// gates are most of a step's time at small hidden sizes), else libm per element.
+template <typename T>
+void activate(UnaryOp op, T* p, int64_t n) {
+  SpanFn<T> fn = nullptr;
+  if constexpr (std::is_same_v<T, float>) fn = vec_span_f32(op);
+  else fn = vec_span_f64(op);
+  if (fn) return fn(p, p, n);
+  for (int64_t i = 0; i < n; ++i) p[i] = op == UnaryOp::Sigmoid ? sigmoid(p[i]) : std::tanh(p[i]);
+}
 
 template <typename T>
 const T* data_or_null(const Tensor& t, Tensor& keep) {
@@ -117,11 +129,15 @@ void forward_impl(const Tensor& x, const Tensor& weight_ih, const Tensor& weight
   std::memcpy(h.data(), data_or_null<T>(h0, kh0), sizeof(T) * B * P);
   if (mode == RnnMode::Lstm) std::memcpy(c.data(), data_or_null<T>(c0, kc0), sizeof(T) * B * H);
   std::vector<T> hw(static_cast<size_t>(B * GH)), hproj(d.projected ? B * P : 0);
+  std::vector<T> scratch(static_cast<size_t>(B * H));  // tanh(c) of each row (LSTM)
+  // Rows are independent within a step: threads split them when a step has enough work.
+  const bool parallel_rows = B > 1 && B * GH >= (1 << 14);
 
   for (int64_t s = 0; s < T_; ++s) {
     const int64_t t = is_reverse ? T_ - 1 - s : s;
     gemm<T>(false, true, B, GH, P, h.data(), P, whh, P, hw.data(), GH, false);
     add_rows(hw.data(), B, GH, bhh);
+#pragma omp parallel for schedule(static) if (parallel_rows)
     for (int64_t b = 0; b < B; ++b) {
       T* row = res + (t * B + b) * R;
       T* o = outp + (t * B + b) * P;
@@ -137,7 +153,9 @@ void forward_impl(const Tensor& x, const Tensor& weight_ih, const Tensor& weight
       }
       switch (mode) {
         case RnnMode::Tanh:
-          for (int64_t j = 0; j < H; ++j) o[j] = hb[j] = std::tanh(gx[j] + gh[j]);
+          for (int64_t j = 0; j < H; ++j) hb[j] = gx[j] + gh[j];
+          activate(UnaryOp::Tanh, hb, H);
+          std::memcpy(o, hb, sizeof(T) * H);
           break;
         case RnnMode::Relu:
           for (int64_t j = 0; j < H; ++j) o[j] = hb[j] = std::max(gx[j] + gh[j], T(0));
@@ -145,39 +163,33 @@ void forward_impl(const Tensor& x, const Tensor& weight_ih, const Tensor& weight
         case RnnMode::Lstm: {
           T* cb = c.data() + b * H;
           T* cprev = row + P;
-          T* gates = row + P + H;
+          T* gates = row + P + H;  // i, f, g, o
           T* cnew = row + P + 5 * H;
+          T* tc = scratch.data() + b * H;
           std::memcpy(cprev, cb, sizeof(T) * H);
-          for (int64_t j = 0; j < H; ++j) {
-            const T i = sigmoid(gx[j] + gh[j]);
-            const T f = sigmoid(gx[H + j] + gh[H + j]);
-            const T g = std::tanh(gx[2 * H + j] + gh[2 * H + j]);
-            const T og = sigmoid(gx[3 * H + j] + gh[3 * H + j]);
-            gates[j] = i;
-            gates[H + j] = f;
-            gates[2 * H + j] = g;
-            gates[3 * H + j] = og;
-            cb[j] = cnew[j] = f * cb[j] + i * g;
-            const T hr = og * std::tanh(cnew[j]);
-            if (d.projected)
-              row[P + 6 * H + j] = hr;
-            else
-              o[j] = hb[j] = hr;
-          }
+          for (int64_t j = 0; j < 4 * H; ++j) gates[j] = gx[j] + gh[j];
+          activate(UnaryOp::Sigmoid, gates, 2 * H);
+          activate(UnaryOp::Tanh, gates + 2 * H, H);
+          activate(UnaryOp::Sigmoid, gates + 3 * H, H);
+          for (int64_t j = 0; j < H; ++j) tc[j] = cb[j] = cnew[j] = gates[H + j] * cb[j] + gates[j] * gates[2 * H + j];
+          activate(UnaryOp::Tanh, tc, H);
+          T* hr = d.projected ? row + P + 6 * H : o;
+          for (int64_t j = 0; j < H; ++j) hr[j] = gates[3 * H + j] * tc[j];
+          if (!d.projected) std::memcpy(hb, o, sizeof(T) * H);
           break;
         }
         case RnnMode::Gru: {
-          T* gates = row + H;
+          T* gates = row + H;  // r, z, n, h_candidate
+          for (int64_t j = 0; j < 2 * H; ++j) gates[j] = gx[j] + gh[j];
+          activate(UnaryOp::Sigmoid, gates, 2 * H);
           for (int64_t j = 0; j < H; ++j) {
-            const T r = sigmoid(gx[j] + gh[j]);
-            const T z = sigmoid(gx[H + j] + gh[H + j]);
-            const T hc = gh[2 * H + j];
-            const T n = std::tanh(gx[2 * H + j] + r * hc);
-            gates[j] = r;
-            gates[H + j] = z;
-            gates[2 * H + j] = n;
-            gates[3 * H + j] = hc;
-            o[j] = hb[j] = (hb[j] - n) * z + n;
+            gates[3 * H + j] = gh[2 * H + j];
+            gates[2 * H + j] = gx[2 * H + j] + gates[j] * gh[2 * H + j];
+          }
+          activate(UnaryOp::Tanh, gates + 2 * H, H);
+          for (int64_t j = 0; j < H; ++j) {
+            const T n = gates[2 * H + j];
+            o[j] = hb[j] = (hb[j] - n) * gates[H + j] + n;
           }
           break;
         }
