@@ -300,13 +300,31 @@ def test_uneven_nodes(job):
                  job.env_script], job)
     p0 = _start(["--nnodes", "2", "--rank", "0", "--master", master, "--nproc_per_node", "3", "--log_dir", "l0",
                  job.env_script], job)
-    for p in (p0, p1):
-        _, err = p.communicate(timeout=60)
-        assert p.returncode == 0, err
+    errs = [p.communicate(timeout=60)[1] for p in (p0, p1)]
+    assert p0.returncode == 0 and p1.returncode == 0, f"rank 0:\n{errs[0]}\nrank 1:\n{errs[1]}"
     ranks = _ranks(job.out)
     _check_world(ranks, 4)
     assert ranks[3]["PADDLE_LOCAL_RANK"] == "0" and ranks[3]["PADDLE_LOCAL_SIZE"] == "1"
     assert ranks[2]["PADDLE_LOCAL_RANK"] == "2" and ranks[2]["PADDLE_LOCAL_SIZE"] == "3"
+
+
+def test_a_joining_launcher_serves_the_rendezvous_when_nobody_does(job):
+    """The master port was busy (another socket held it) when the launcher started, so it joined;
+    once the port is free and nobody answers, it takes the rendezvous over instead of timing out."""
+    port = _free_port()
+    blocker = socket.socket()
+    blocker.bind(("127.0.0.1", port))  # bound, not listening: binding fails, connecting is refused
+    master = f"127.0.0.1:{port}"
+    p0 = _start(["--nnodes", "2", "--rank", "0", "--master", master, "--nproc_per_node", "1", "--log_dir", "l0",
+                 job.env_script], job)
+    time.sleep(1.5)
+    blocker.close()
+    p1 = _start(["--nnodes", "2", "--rank", "1", "--master", master, "--nproc_per_node", "1", "--log_dir", "l1",
+                 job.env_script], job)
+    errs = [p.communicate(timeout=60)[1] for p in (p0, p1)]
+    assert p0.returncode == 0 and p1.returncode == 0, f"rank 0:\n{errs[0]}\nrank 1:\n{errs[1]}"
+    assert "joining the rendezvous" in errs[0] and "serving the rendezvous" in errs[0]
+    _check_world(_ranks(job.out), 2)
 
 
 def test_rendezvous_rejects_a_different_job_id(job):

@@ -700,8 +700,31 @@ class _RdzvServer:
             conn.close()
 
 
+class _TakeOverRendezvous(Exception):
+    """Raised by a client that found nobody serving and could bind the master address itself."""
+
+    def __init__(self, sock):
+        super().__init__("serving the rendezvous")
+        self.sock = sock
+
+
+def _listen_on(ip, port):
+    """A socket listening on (ip, port), or None when another launcher (or any socket) holds it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((ip, port))
+        sock.listen(128)  # with SO_REUSEADDR two launchers can bind; only one can listen
+        return sock
+    except OSError:
+        sock.close()
+        return None
+
+
 class _RdzvClient:
-    """A launcher that joins the rendezvous served elsewhere."""
+    """A launcher that joins the rendezvous served elsewhere. While nobody answers, it tries to
+    serve the rendezvous itself: the master port may have been held for a moment by another socket
+    (an outgoing connection's ephemeral port) when every launcher tried it, leaving none serving."""
 
     def __init__(self, host, port, hello, deadline, stopping):
         self.addr = f"{host}:{port}"
@@ -715,6 +738,10 @@ class _RdzvClient:
             except OSError as e:
                 if stopping():
                     raise _Stopped() from None
+                if isinstance(e, ConnectionRefusedError):
+                    lsock = _listen_on(host, port)
+                    if lsock is not None:
+                        raise _TakeOverRendezvous(lsock) from None
                 if time.monotonic() > deadline:
                     raise LaunchError(f"cannot reach the rendezvous at {self.addr}: {e}; is the launcher "
                                       "of the master node running (same --master and --nnodes)?") from None
@@ -1270,28 +1297,24 @@ def _launch(args, signals):
         else:
             # Bind the master address first (the launcher that can serves the rendezvous), then choose
             # the ports: none of them can be the master's port.
-            lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            try:
-                lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                lsock.bind((master_ip, master[1]))
-                lsock.listen(128)  # with SO_REUSEADDR two launchers can bind; only one can listen
-            except OSError:
-                lsock.close()
-                lsock = None
+            lsock = _listen_on(master_ip, master[1])
             ports, socks = _reserve_ports(ip, nproc + 1)
             info = {"rank": node_rank, "nproc": nproc, "ip": ip, "host": socket.gethostname(),
                     "endpoints": [f"{ip}:{p}" for p in ports[:nproc]], "store": f"{ip}:{ports[nproc]}"}
             hello = {"magic": _MAGIC, "job_id": args.job_id, "nnodes": nnodes, "node": info}
             deadline = time.monotonic() + rdzv_timeout
             stopping = lambda: signals.signum is not None  # noqa: E731
+            if lsock is None:
+                _log.info(f"joining the rendezvous at {master_ip}:{master[1]}")
+                try:
+                    client = _RdzvClient(master_ip, master[1], hello, deadline, stopping)
+                    node_rank, pods = client.rank, client.pods
+                except _TakeOverRendezvous as take:
+                    lsock = take.sock
             if lsock is not None:
                 _log.info(f"serving the rendezvous of {nnodes} nodes at {master_ip}:{master[1]}")
                 server = _RdzvServer(lsock, nnodes, args.job_id)
                 node_rank, pods = server.join(info, deadline, stopping)
-            else:
-                _log.info(f"joining the rendezvous at {master_ip}:{master[1]}")
-                client = _RdzvClient(master_ip, master[1], hello, deadline, stopping)
-                node_rank, pods = client.rank, client.pods
     finally:
         _close_all(socks)
 
