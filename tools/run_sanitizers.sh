@@ -72,13 +72,17 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 # unoptimised without reaching new C++ code, the files that load onnxruntime or Paddle at
 # import (their C++ readers run under the sanitizers in ctest and the fuzzers), and the custom-op
 # builds (their registry and autograd run in ctest's CustomOp tests).
-SLICE=(tests/python -k "not paddle and not conformance and not lenet"
+# Left out as well: the tests that fork a process that has threads (DataLoader workers):
+# GCC 12's ASan allocator takes no lock around fork, so a child can inherit it held by another
+# thread and hang (seen once: a custom_cpu DataLoader worker stuck in the allocator's mutex).
+SLICE=(tests/python -k "not paddle and not conformance and not lenet and not loader_place"
        --ignore=tests/python/test_distributed_launch.py --ignore=tests/python/test_crash_safe_save.py
        --ignore=tests/python/test_vision_models_more.py --ignore=tests/python/test_distribution.py
        --ignore=tests/python/test_distribution_sampling.py --ignore=tests/python/test_distribution_transform.py
        --ignore=tests/python/test_text_datasets.py --ignore=tests/python/test_audio_datasets.py
        --ignore=tests/python/test_hub.py --ignore=tests/python/test_onnx_export.py
-       --ignore=tests/python/test_paddle_model_formats.py --ignore=tests/python/test_custom_op.py)
+       --ignore=tests/python/test_paddle_model_formats.py --ignore=tests/python/test_custom_op.py
+       --ignore=tests/python/test_io_workers.py)
 [ $# -gt 0 ] && SLICE=("$@")
 if ! env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS:log_path=$LOGS/asan} \
     UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$LOGS/ubsan" TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$LOGS/tsan" \
