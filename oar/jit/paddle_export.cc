@@ -333,6 +333,20 @@ void with_int_array_input(Exporter& ex, const Operation& op, const std::string& 
                                type_of(op.result(0))));
 }
 
+// Reductions: the axes as a full_int_array input ([] for all), keepdim as an attribute; sum
+// without a dtype writes Paddle's "undefined" dtype (the input's).
+void reduce(Exporter& ex, const Operation& op, const std::string& name) {
+  const ir::Attribute& axis = attr(op, "axis");
+  const int64_t axes = ex.full_int_array(axis.is_none() ? std::vector<int64_t>{} : axis.as_int_array());
+  Attrs attrs;
+  if (name == "sum") {
+    const ir::Attribute& dt = attr(op, "dtype");
+    attrs.push_back({"dtype", dt.is_none() ? typed("1.a_dtype", "Undefined(ALL_DTYPE)") : a_dtype(dt.as_dtype())});
+  }
+  attrs.push_back({"keepdim", a_bool(attr(op, "keepdim").as_bool())});
+  ex.bind(op.result(0), ex.op1("1." + name, {ex.id(op.operand(0)), axes}, attrs, type_of(op.result(0))));
+}
+
 void rnn_layer(Exporter& ex, const Operation& op) {
   // oar runs one (layer, direction) per op; Paddle's rnn op with one layer and one direction
   // computes the same, reading its state with a leading layer dim and running forwards only.
@@ -478,6 +492,8 @@ const std::unordered_map<std::string, Translator>& translators() {
       ex.bind(op.result(0), ex.op1("1.stack", {ex.combine(xs)}, {{"axis", a_i32(attr(op, "axis").as_int())}},
                                    type_of(op.result(0))));
     };
+    for (const char* n : {"mean", "sum", "max", "min"})
+      t[n] = [n](Exporter& ex, const Operation& op) { reduce(ex, op, n); };
     t["rnn_layer"] = rnn_layer;
     return t;
   }();

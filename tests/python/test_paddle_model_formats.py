@@ -224,6 +224,19 @@ class _OarRecurrent(oar.nn.Layer):
         return self.fc(y)
 
 
+class _OarReductions(oar.nn.Layer):
+    """Reductions (global pooling by mean, sum, max, min) on a conv's output."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = oar.nn.Conv2D(3, 4, 3)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return (y.mean([2, 3]) + y.sum(axis=[2, 3]) * 0.01 + y.max(axis=-1).max(axis=-1) - y.min(axis=[2, 3])
+                + y.sum(axis=[2, 3], keepdim=True).squeeze([2, 3]) * 0.001)
+
+
 def _oar_encoder():
     return oar.nn.TransformerEncoder(oar.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0), 2)
 
@@ -241,6 +254,7 @@ OAR_MODELS = {
     "transformer_encoder": (_oar_encoder, [-1, 16, 32]),
     "lstm": (lambda: _OarRecurrent("LSTM", num_layers=2), [-1, 10, 16]),
     "gru_bidirect": (lambda: _OarRecurrent("GRU", direction="bidirect"), [-1, 7, 16]),
+    "reductions": (_OarReductions, [-1, 3, 8, 8]),
 }
 
 
