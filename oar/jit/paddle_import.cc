@@ -503,7 +503,7 @@ void axis_list_op(Importer& im, const PirOp& op, const std::string& name) {
 
 void reduce(Importer& im, const PirOp& op, const std::string& name) {
   std::vector<int64_t> axis = im.int_list(op, 1, "axis");
-  ir::AttributeMap a = {{"axis", axis.empty() ? Attribute::none() : ints(axis)},
+  ir::AttributeMap a = {{"axis", ints(axis)},  // [] reduces over every axis, as in Paddle
                         {"keepdim", boolean(attr_bool(op, "keepdim"))}};
   if (name == "sum") {
     const PirAttr* dt = op.attr("dtype");
