@@ -150,14 +150,18 @@ std::vector<Tensor> parse_paddle_tensors(const std::string& bytes, const std::st
   return out;
 }
 
-TensorMap load_paddle_params(const std::string& path, std::vector<std::string> names) {
-  std::vector<Tensor> tensors = parse_paddle_tensors(read_file(path, "parameter file"), path);
+TensorMap parse_paddle_params(const std::string& bytes, const std::string& where, std::vector<std::string> names) {
+  std::vector<Tensor> tensors = parse_paddle_tensors(bytes, where);
   std::sort(names.begin(), names.end());
-  OAR_ENFORCE(tensors.size() == names.size(), InvalidArgument, "parameter file '", path, "' holds ",
+  OAR_ENFORCE(tensors.size() == names.size(), InvalidArgument, "parameter file '", where, "' holds ",
               tensors.size(), " tensors but the program reads ", names.size(), " persistable parameters");
   TensorMap out;
   for (size_t i = 0; i < names.size(); ++i) out.emplace(names[i], std::move(tensors[i]));
   return out;
+}
+
+TensorMap load_paddle_params(const std::string& path, std::vector<std::string> names) {
+  return parse_paddle_params(read_file(path, "parameter file"), path, std::move(names));
 }
 
 std::string serialize_paddle_tensor(const Tensor& t0) {

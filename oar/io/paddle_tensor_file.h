@@ -22,7 +22,9 @@ bool looks_like_paddle_tensors(const std::string& bytes);
 
 // All tensors of a stream, in file order.
 std::vector<Tensor> parse_paddle_tensors(const std::string& bytes, const std::string& where);
-// The tensors of `path` named by `names` in sorted order (the count must match).
+// The tensors of a stream named by `names` in sorted order (the count must match).
+TensorMap parse_paddle_params(const std::string& bytes, const std::string& where, std::vector<std::string> names);
+// The same from the file at `path`.
 TensorMap load_paddle_params(const std::string& path, std::vector<std::string> names);
 // Writes `tensors` in name order (std::map's), atomically.
 void save_paddle_params(const std::string& path, const TensorMap& tensors);

@@ -51,16 +51,7 @@ void remove_stale(const std::string& path) {
 io::TensorMap load_params(const std::string& params_file, const std::vector<std::string>& persistable,
                           io::Metadata* metadata) {
   const std::string bytes = io::read_file(params_file, "parameter file");
-  if (io::looks_like_paddle_tensors(bytes) || bytes.empty()) {
-    std::vector<std::string> names = persistable;
-    std::sort(names.begin(), names.end());
-    std::vector<Tensor> tensors = io::parse_paddle_tensors(bytes, params_file);
-    OAR_ENFORCE(tensors.size() == persistable.size(), InvalidArgument, "parameter file '", params_file, "' holds ",
-                tensors.size(), " tensors but the program reads ", persistable.size(), " persistable parameters");
-    io::TensorMap out;
-    for (size_t i = 0; i < names.size(); ++i) out.emplace(names[i], std::move(tensors[i]));
-    return out;
-  }
+  if (io::looks_like_paddle_tensors(bytes) || bytes.empty()) return io::parse_paddle_params(bytes, params_file, persistable);
   return io::parse_safetensors(bytes, params_file, metadata);
 }
 
