@@ -1,5 +1,7 @@
 #include "oar/jit/paddle_import.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <functional>
 #include <unordered_map>
@@ -16,6 +18,14 @@ using ir::Attribute;
 using ir::Value;
 
 // A value known at import time: what full / full_int_array made (uniform or not).
+// A number from the file used as an integer (an axis, a dim, an int constant). Casting a NaN or
+// an out-of-range double to int64 is undefined behaviour, so damaged files stop here.
+int64_t as_int(double v, const char* what) {
+  OAR_ENFORCE(std::isfinite(v) && v >= -9.2e18 && v <= 9.2e18, InvalidArgument, what,
+              " should be an integer, got ", v);
+  return static_cast<int64_t>(v);
+}
+
 struct Constant {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
@@ -116,7 +126,7 @@ class Importer {
     if (const Constant* c = constant(op, i)) {
       std::vector<int64_t> v;
       const int64_t n = c->uniform ? numel_of(c->shape) : static_cast<int64_t>(c->values.size());
-      for (int64_t k = 0; k < n; ++k) v.push_back(static_cast<int64_t>(c->uniform ? c->values[0] : c->values[k]));
+      for (int64_t k = 0; k < n; ++k) v.push_back(as_int(c->uniform ? c->values[0] : c->values[k], what));
       return v;
     }
     if (const ShapeValue* s = shape(op, i)) {
@@ -128,7 +138,7 @@ class Importer {
       std::vector<int64_t> v;
       for (int64_t id : vectors_[op.inputs[i]]) {
         if (auto c = constants_.find(id); c != constants_.end() && c->second.uniform)
-          v.push_back(static_cast<int64_t>(c->second.values[0]));
+          v.push_back(as_int(c->second.values[0], what));
         else if (auto s = shapes_.find(id); s != shapes_.end() && s->second.scalar)
           v.push_back(s->second.dims[0].size);
         else
@@ -210,7 +220,7 @@ class Importer {
 
   static Attribute scalar_attr(double v, DType dtype) {
     if (dtype == DType::Bool) return Attribute::scalar(Scalar(v != 0));
-    if (is_integral(dtype)) return Attribute::scalar(Scalar(static_cast<int64_t>(v)));
+    if (is_integral(dtype)) return Attribute::scalar(Scalar(as_int(v, "an integer constant")));
     return Attribute::scalar(Scalar(v));
   }
 
@@ -247,7 +257,7 @@ const PirAttr& need(const PirOp& op, const char* name) {
 }
 int64_t attr_int(const PirOp& op, const char* name) {
   const PirAttr& a = need(op, name);
-  return a.kind == PirAttr::Bool ? a.b : a.kind == PirAttr::Float ? static_cast<int64_t>(a.f) : a.i;
+  return a.kind == PirAttr::Bool ? a.b : a.kind == PirAttr::Float ? as_int(a.f, name) : a.i;
 }
 int64_t attr_int_or(const PirOp& op, const char* name, int64_t dflt) { return op.attr(name) ? attr_int(op, name) : dflt; }
 double attr_float(const PirOp& op, const char* name) {
@@ -399,7 +409,7 @@ void full_with_tensor(Importer& im, const PirOp& op) {
   else if (im.present(op, 1) && !im.is_constant(op.inputs[1])) {
     for (int64_t id : im.elements(op, 1)) {
       if (im.is_shape_scalar(id)) dims.push_back(im.shape_of(id).dims[0]);
-      else dims.push_back(Dim{static_cast<int64_t>(im.constant_of(id).values.at(0))});
+      else dims.push_back(Dim{as_int(im.constant_of(id).values.at(0), "a shape element")});
     }
   } else {
     for (int64_t d : im.int_list(op, 1, "shape")) dims.push_back(Dim{d});
@@ -457,7 +467,7 @@ void stack(Importer& im, const PirOp& op) {
     ShapeValue s;  // a shape assembled from dims: stays symbolic
     for (int64_t id : ids)
       s.dims.push_back(im.is_shape_scalar(id) ? im.shape_of(id).dims[0]
-                                              : Dim{static_cast<int64_t>(im.constant_of(id).values[0])});
+                                              : Dim{as_int(im.constant_of(id).values[0], "a shape element")});
     im.set_shape(op, s);
     return;
   }
@@ -465,19 +475,19 @@ void stack(Importer& im, const PirOp& op) {
 }
 
 void concat(Importer& im, const PirOp& op) {
-  im.set(op, 0, im.op1("concat", {im.values(op, 0)}, {{"axis", integer(static_cast<int64_t>(im.scalar(op, 1, "axis")))}}));
+  im.set(op, 0, im.op1("concat", {im.values(op, 0)}, {{"axis", integer(as_int(im.scalar(op, 1, "axis"), "axis"))}}));
 }
 
 void split(Importer& im, const PirOp& op) {
   ir::Operation* s = im.b().create("split_with_sizes", {{im.value(op, 0)}},
                                    {{"sections", ints(im.int_list(op, 1, "sections"))},
-                                    {"axis", integer(static_cast<int64_t>(im.scalar(op, 2, "axis")))}});
+                                    {"axis", integer(as_int(im.scalar(op, 2, "axis"), "axis"))}});
   im.set_vector(op, 0, s->results());
 }
 
 void split_with_num(Importer& im, const PirOp& op) {
   Value* x = im.value(op, 0);
-  int64_t axis = static_cast<int64_t>(im.scalar(op, 1, "axis"));
+  int64_t axis = as_int(im.scalar(op, 1, "axis"), "axis");
   if (axis < 0) axis += x->type().rank();
   const int64_t num = attr_int(op, "num"), n = x->type().shape.at(axis);
   OAR_ENFORCE(n >= 0 && num > 0 && n % num == 0, Unimplemented, "split_with_num of a dim of size ", n, " into ", num);

@@ -1,5 +1,7 @@
 #include "oar/jit/paddle_pir.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "oar/core/error.h"
@@ -28,7 +30,7 @@ class Parser {
   PirProgram program(const Json& root) {
     PirProgram p;
     const Json& base = at(root, "base_code", "the file");
-    p.version = at(base, "version", "base_code").get<int64_t>();
+    p.version = integer(at(base, "version", "base_code"), "the version");
     const Json& regions = at(at(root, "program", "the file"), "regions", "program");
     if (!regions.is_array() || regions.size() != 1) fail("the program should have exactly one region");
     const Json& blocks = at(regions[0], "blocks", "the program's region");
@@ -46,6 +48,29 @@ class Parser {
     return j[key];
   }
 
+  // A JSON number that must be an integer. nlohmann's get<int64_t> on a float outside int64's
+  // range is undefined behaviour, so damaged files are checked here first. Integral floats are
+  // accepted (a hand-edited "2.0" means 2).
+  int64_t integer(const Json& d, const char* what) const {
+    if (d.is_number_integer()) {
+      if (d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+        fail(std::string(what) + " is too large");
+      return d.get<int64_t>();
+    }
+    if (d.is_number_float()) {
+      const double v = d.get<double>();
+      if (std::isfinite(v) && v == std::floor(v) && v >= -9.2e18 && v <= 9.2e18) return static_cast<int64_t>(v);
+    }
+    if (d.is_boolean()) return d.get<bool>() ? 1 : 0;
+    fail(std::string(what) + " should be an integer, got " + d.dump().substr(0, 40));
+  }
+  std::vector<int64_t> integers(const Json& d, const char* what) const {
+    if (!d.is_array()) fail(std::string(what) + " should be a list of integers");
+    std::vector<int64_t> v;
+    for (const Json& e : d) v.push_back(integer(e, what));
+    return v;
+  }
+
   PirBlock block(const Json& j) {
     PirBlock b;
     if (j.contains("args"))
@@ -60,7 +85,7 @@ class Parser {
   }
 
   std::pair<int64_t, PirType> typed_value(const Json& j) {
-    const int64_t id = at(j, "%", "a value").get<int64_t>();
+    const int64_t id = integer(at(j, "%", "a value"), "a value id");
     if (!j.contains("TT")) return {id, PirType{}};
     return {id, type(j["TT"])};
   }
@@ -88,7 +113,7 @@ class Parser {
       if (!d.is_array() || d.size() < 2) fail("a tensor type lacks its dtype and dims");
       const std::string dt = at(d[0], "#", "a tensor type's dtype").get<std::string>();
       if (!dtype_of_tag(dt, &t.dtype)) fail("a tensor type has element type '" + dt + "', which oar does not know");
-      t.dims = d[1].get<std::vector<int64_t>>();
+      t.dims = integers(d[1], "a tensor type's dims");
     } else if (tag != "0.t_null") {
       fail("a value has type '" + tag + "', which oar does not know (dense tensors and vectors of them only)");
     }
@@ -100,7 +125,7 @@ class Parser {
     const Json& d = at_.contains("D") ? at_["D"] : Json();
     PirAttr a;
     if (tag == "0.a_bool") { a.kind = PirAttr::Bool; a.b = d.get<bool>(); }
-    else if (tag == "0.a_i32" || tag == "0.a_i64" || tag == "0.a_index") { a.kind = PirAttr::Int; a.i = d.get<int64_t>(); }
+    else if (tag == "0.a_i32" || tag == "0.a_i64" || tag == "0.a_index") { a.kind = PirAttr::Int; a.i = integer(d, "an integer attribute"); }
     else if (tag == "0.a_f32" || tag == "0.a_f64") { a.kind = PirAttr::Float; a.f = number(d); }
     else if (tag == "0.a_str") { a.kind = PirAttr::Str; a.s = d.get<std::string>(); }
     else if (tag == "1.a_dtype") {
@@ -109,7 +134,7 @@ class Parser {
       // "Undefined(ALL_DTYPE)": no dtype given (sum keeps its input's)
       if (a.s.rfind("Undefined", 0) == 0 || a.s == "undefined") a.s = "undefined";
       else a.dtype = dtype_from_name(a.s);
-    } else if (tag == "1.a_intarray") { a.kind = PirAttr::Ints; a.ints = d.get<std::vector<int64_t>>(); }
+    } else if (tag == "1.a_intarray") { a.kind = PirAttr::Ints; a.ints = integers(d, "an int-array attribute"); }
     else if (tag == "1.a_scalar") {
       // [dtype tag, value]
       a.kind = PirAttr::Float;
@@ -133,6 +158,7 @@ class Parser {
       const std::string s = d.get<std::string>();
       return s == "nan" ? std::nan("") : s == "-inf" ? -INFINITY : INFINITY;
     }
+    if (!d.is_number()) OAR_THROW(InvalidArgument, "Paddle program: a float attribute is not a number");
     return d.get<double>();
   }
 
@@ -146,8 +172,8 @@ class Parser {
       if (!a.is_array() || a.empty() || !a.back().is_string()) fail("a parameter op lacks its name");
       o.parameter_name = a.back().get<std::string>();
       if (j.contains("OA") && j["OA"].is_array() && j["OA"].size() >= 3) {
-        o.persistable = j["OA"][0].get<int64_t>() != 0;
-        o.trainable = j["OA"][2].get<int64_t>() != 0;
+        o.persistable = integer(j["OA"][0], "a parameter's flags") != 0;
+        o.trainable = integer(j["OA"][2], "a parameter's flags") != 0;
       }
       o.outputs.push_back(typed_value(at(j, "O", "a parameter")));
       return o;
@@ -158,7 +184,7 @@ class Parser {
       for (const Json& a : j["A"])
         if (a.is_object() && a.contains("N")) o.attrs[a["N"].get<std::string>()] = attr(at(a, "AT", "an attribute"));
     if (j.contains("I"))
-      for (const Json& i : j["I"]) o.inputs.push_back(at(i, "%", "an input").get<int64_t>());
+      for (const Json& i : j["I"]) o.inputs.push_back(integer(at(i, "%", "an input"), "an input id"));
     if (j.contains("O"))
       for (const Json& out : j["O"]) o.outputs.push_back(typed_value(out));
     if (j.contains("regions"))
