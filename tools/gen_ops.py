@@ -712,7 +712,7 @@ def gen_ir_meta(op, rule):
         elif op.multi:
             lines.append(f'  return infer_meta::{op.ir_meta}("{op.name}", {call_args});')
         else:
-            lines.append(f'  return infer_meta::{op.infer_meta}("{op.name}", {call_args});')
+            lines.append(f'  return infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {call_args});')
     elif op.multi:
         lines.append(f"  const std::vector<Tensor> views = {subst(op.kernel)};")
         lines.append("  std::vector<Meta> out;")
@@ -763,7 +763,7 @@ def gen_shape_only(op, rule):
             elif len(op.outputs) == 1:
                 lines.append(f'  return MetaTensor(infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {args}));')
             else:
-                lines.append(f'  const std::vector<Meta> m = infer_meta::{op.infer_meta}("{op.name}", {args});')
+                lines.append(f'  const std::vector<Meta> m = infer_meta::{op.ir_meta or op.infer_meta}("{op.name}", {args});')
                 lines.append("  return {" + ", ".join(f"MetaTensor(m[{k}])" for k in range(len(op.outputs))) + "};")
         elif op.multi:
             lines.append(f"  return MetaTensor::list({subst(op.kernel)});")

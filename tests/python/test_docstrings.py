@@ -35,13 +35,13 @@ NAMESPACES = [
     "oar.optimizer.lr", "oar.metric", "oar.io", "oar.linalg", "oar.static", "oar.jit", "oar.vision",
     "oar.vision.transforms", "oar.vision.models", "oar.vision.datasets", "oar.fft", "oar.signal", "oar.profiler",
     "oar.distribution", "oar.hub", "oar.audio", "oar.audio.functional", "oar.audio.features",
-    "oar.audio.backends", "oar.audio.datasets", "oar.text",
+    "oar.audio.backends", "oar.audio.datasets", "oar.text", "oar.geometric",
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
 COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io",
             "oar.vision.transforms", "oar.fft", "oar.signal", "oar.profiler", "oar.distribution", "oar.hub",
             "oar.audio", "oar.audio.functional", "oar.audio.features", "oar.audio.backends", "oar.audio.datasets",
-            "oar.text"]
+            "oar.text", "oar.geometric"]
 BACKLOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "docstring_backlog.txt")
 # nanobind's generated docstring: one "name(args) -> result" line per overload.
 SIGNATURE = re.compile(r"[A-Za-z_][\w.]*\(.*\)\s*->\s*\S.*")
