@@ -121,21 +121,44 @@ Groups group_by(const std::vector<int64_t>& key, int64_t n) {
   return g;
 }
 
-// Where element f of a message row reads its operands: x[row * x_row + xi(f)] and
-// y[row * y_row + yi(f)]. The offset tables are empty when no broadcasting happens.
-struct FeatureMap {
-  int64_t n = 1, x_row = 1, y_row = 1;
-  std::vector<int64_t> x, y;
-  int64_t xi(int64_t f) const { return x.empty() ? f : x[f]; }
-  int64_t yi(int64_t f) const { return y.empty() ? f : y[f]; }
-};
-
 Shape features(const Tensor& t) { return Shape(t.shape().begin() + 1, t.shape().end()); }
 
+// How element f of a message row reads one operand's row: the same position (no
+// broadcasting), its one value (a value per edge or node broadcast over the features), or an
+// offset table (any other broadcasting).
+struct Operand {
+  enum Mode { Same, Scalar, Table } mode = Same;
+  int64_t row = 1;              // elements in one row of the operand
+  std::vector<int64_t> table;  // Table: the offset of element f
+
+  template <typename T, typename C>
+  void gather(const T* r, int64_t n, C* out) const {
+    if (mode == Same) {
+      for (int64_t f = 0; f < n; ++f) out[f] = static_cast<C>(r[f]);
+    } else if (mode == Scalar) {
+      std::fill(out, out + n, static_cast<C>(r[0]));
+    } else {
+      for (int64_t f = 0; f < n; ++f) out[f] = static_cast<C>(r[table[f]]);
+    }
+  }
+  // acc (one row of the operand's gradient) += v (a message row), summed where broadcast.
+  template <typename C>
+  void scatter_add(const C* v, int64_t n, C* acc) const {
+    if (mode == Same) {
+      for (int64_t f = 0; f < n; ++f) acc[f] += v[f];
+    } else if (mode == Scalar) {
+      C s = 0;
+      for (int64_t f = 0; f < n; ++f) s += v[f];
+      acc[0] += s;
+    } else {
+      for (int64_t f = 0; f < n; ++f) acc[table[f]] += v[f];
+    }
+  }
+};
+
 // Offsets in a row-major `from` (aligned right within `to`, dims of 1 repeated) of every
-// element of `to`; empty when the shapes are equal.
+// element of `to`.
 std::vector<int64_t> broadcast_offsets(const Shape& from, const Shape& to) {
-  if (from == to) return {};
   const int64_t r = static_cast<int64_t>(to.size()), pad = r - static_cast<int64_t>(from.size());
   std::vector<int64_t> stride(r, 0);
   int64_t s = 1;
@@ -152,21 +175,58 @@ std::vector<int64_t> broadcast_offsets(const Shape& from, const Shape& to) {
   return off;
 }
 
+Operand operand(const Shape& from, const Shape& to) {
+  Operand o;
+  o.row = numel_of(from);
+  if (from == to) return o;
+  if (o.row == 1) {
+    o.mode = Operand::Scalar;
+    return o;
+  }
+  o.mode = Operand::Table;
+  o.table = broadcast_offsets(from, to);
+  return o;
+}
+
+// A message row: n elements, reading x's and y's rows as described.
+struct FeatureMap {
+  int64_t n = 1;
+  Operand x, y;
+};
+
 FeatureMap feature_map(const char* op, const Tensor& x, const Tensor& y) {
   FeatureMap m;
   const Shape fx = features(x);
   const Shape fo = y.defined() ? broadcast_shapes(fx, features(y), op) : fx;
   m.n = numel_of(fo);
-  m.x_row = numel_of(fx);
-  m.x = broadcast_offsets(fx, fo);
-  if (y.defined()) {
-    m.y_row = numel_of(features(y));
-    m.y = broadcast_offsets(features(y), fo);
-  }
+  m.x = operand(fx, fo);
+  if (y.defined()) m.y = operand(features(y), fo);
   return m;
 }
 
-// Rows [b, e) of the output: each reduces the messages of its edges.
+// Per-thread rows: the operands and the message of one edge.
+template <typename C>
+struct RowBuffers {
+  explicit RowBuffers(int64_t n) : a(n), b(n), msg(n) {}
+  std::vector<C> a, b, msg;
+};
+
+// msg = message(x row, y row) for one edge (buf.a and buf.b keep the operands).
+template <typename T, Message M>
+const compute_t<T>* message_row(const T* xr, const T* yr, const FeatureMap& fm, RowBuffers<compute_t<T>>& buf) {
+  using C = compute_t<T>;
+  fm.x.gather(xr, fm.n, buf.a.data());
+  if constexpr (M == Message::Copy) {
+    return buf.a.data();
+  } else {
+    fm.y.gather(yr, fm.n, buf.b.data());
+    C* msg = buf.msg.data();
+    for (int64_t f = 0; f < fm.n; ++f) msg[f] = combine<M, C>(buf.a[f], buf.b[f]);
+    return msg;
+  }
+}
+
+// Output rows [0, n_out): each reduces the messages of its edges.
 template <typename T, Message M>
 void reduce_rows(const T* x, const T* y, const std::vector<int64_t>& src, const Groups& g,
                  const FeatureMap& fm, Reduce r, T* out, int32_t* count, int64_t n_out) {
@@ -176,6 +236,7 @@ void reduce_rows(const T* x, const T* y, const std::vector<int64_t>& src, const 
   const int64_t per_row = std::max<int64_t>(1, F * (1 + edges / std::max<int64_t>(n_out, 1)));
   parallel_for(0, n_out, std::max<int64_t>(1, 16384 / per_row), [&](int64_t b, int64_t e) {
     std::vector<C> acc(F);
+    RowBuffers<C> buf(F);
     for (int64_t d = b; d < e; ++d) {
       const int64_t lo = g.ptr[d], hi = g.ptr[d + 1];
       count[d] = static_cast<int32_t>(hi - lo);
@@ -186,20 +247,15 @@ void reduce_rows(const T* x, const T* y, const std::vector<int64_t>& src, const 
       }
       for (int64_t k = lo; k < hi; ++k) {
         const int64_t edge = g.order[k];
-        const T* xr = x + (src.empty() ? edge : src[edge]) * fm.x_row;
-        const T* yr = M == Message::Copy ? nullptr : y + edge * fm.y_row;
-        auto msg = [&](int64_t f) {
-          return combine<M, C>(static_cast<C>(xr[fm.xi(f)]), M == Message::Copy ? C(0) : static_cast<C>(yr[fm.yi(f)]));
-        };
-        if (k == lo) {
-          for (int64_t f = 0; f < F; ++f) acc[f] = msg(f);
-        } else if (r == Reduce::Sum || r == Reduce::Mean) {
-          for (int64_t f = 0; f < F; ++f) acc[f] = wrap(acc[f], msg(f), '+');
-        } else if (r == Reduce::Max) {
-          for (int64_t f = 0; f < F; ++f) acc[f] = std::max(acc[f], msg(f));
-        } else {
-          for (int64_t f = 0; f < F; ++f) acc[f] = std::min(acc[f], msg(f));
-        }
+        const C* msg = message_row<T, M>(x + (src.empty() ? edge : src[edge]) * fm.x.row,
+                                         M == Message::Copy ? nullptr : y + edge * fm.y.row, fm, buf);
+        if (k == lo) std::copy(msg, msg + F, acc.begin());
+        else if (r == Reduce::Sum || r == Reduce::Mean)
+          for (int64_t f = 0; f < F; ++f) acc[f] = wrap(acc[f], msg[f], '+');
+        else if (r == Reduce::Max)
+          for (int64_t f = 0; f < F; ++f) acc[f] = std::max(acc[f], msg[f]);
+        else
+          for (int64_t f = 0; f < F; ++f) acc[f] = std::min(acc[f], msg[f]);
       }
       if (r == Reduce::Mean)
         for (int64_t f = 0; f < F; ++f) acc[f] /= static_cast<C>(hi - lo);
@@ -208,79 +264,82 @@ void reduce_rows(const T* x, const T* y, const std::vector<int64_t>& src, const 
   });
 }
 
-// The gradient reaching message f of edge e: grad of its destination row, divided by the
-// row's edge count for mean; for max and min only where the message is the row's result.
+// What the gradient kernels share: the inputs, and the gradient reaching each message.
 template <typename T, Message M>
-struct EdgeGrad {
+struct GradInputs {
   using C = compute_t<T>;
   const T *x, *y, *out, *grad;
   const int32_t* count;
-  const std::vector<int64_t>& src;
-  const std::vector<int64_t>& dst;
+  const std::vector<int64_t> &src, &dst;
   const FeatureMap& fm;
   Reduce r;
 
-  const T* x_row(int64_t e) const { return x + (src.empty() ? e : src[e]) * fm.x_row; }
-  const T* y_row(int64_t e) const { return M == Message::Copy ? nullptr : y + e * fm.y_row; }
-  C operator()(int64_t e, int64_t f, const T* xr, const T* yr) const {
-    const int64_t d = dst[e];
-    C g = static_cast<C>(grad[d * fm.n + f]);
-    if (r == Reduce::Mean) g /= static_cast<C>(count[d]);
+  const T* x_row(int64_t e) const { return x + (src.empty() ? e : src[e]) * fm.x.row; }
+  const T* y_row(int64_t e) const { return M == Message::Copy ? nullptr : y + e * fm.y.row; }
+
+  // ge = the gradient reaching edge e's message: grad of its destination row (divided by the
+  // row's edge count for mean; for max and min only where the message is the row's result).
+  // Leaves edge e's operands in buf.a (x) and buf.b (y).
+  void edge_grad(int64_t e, RowBuffers<C>& buf, C* ge) const {
+    const int64_t d = dst[e], n = fm.n;
+    const T* g = grad + d * n;
+    const C scale = r == Reduce::Mean ? C(1) / static_cast<C>(count[d]) : C(1);
+    const C* msg = message_row<T, M>(x_row(e), y_row(e), fm, buf);
+    for (int64_t f = 0; f < n; ++f) ge[f] = static_cast<C>(g[f]) * scale;
     if (r == Reduce::Max || r == Reduce::Min) {
-      const C m = combine<M, C>(static_cast<C>(xr[fm.xi(f)]), M == Message::Copy ? C(0) : static_cast<C>(yr[fm.yi(f)]));
-      if (static_cast<C>(static_cast<T>(m)) != static_cast<C>(out[d * fm.n + f])) g = C(0);
+      const T* o = out + d * n;
+      for (int64_t f = 0; f < n; ++f)
+        if (static_cast<C>(static_cast<T>(msg[f])) != static_cast<C>(o[f])) ge[f] = C(0);
     }
-    return g;
   }
 };
 
+// dx, one source row per task: the gradients of the messages its edges sent.
 template <typename T, Message M>
-void grad_x_rows(const EdgeGrad<T, M>& eg, const Groups& by_src, int64_t n_x, T* dx) {
+void grad_x_rows(const GradInputs<T, M>& in, const Groups& by_src, int64_t n_x, T* dx) {
   using C = compute_t<T>;
-  const FeatureMap& fm = eg.fm;
-  parallel_for(0, n_x, std::max<int64_t>(1, 16384 / std::max<int64_t>(fm.n, 1)), [&](int64_t b, int64_t e) {
-    std::vector<C> acc(fm.x_row);
+  const FeatureMap& fm = in.fm;
+  const int64_t edges = static_cast<int64_t>(in.dst.size());
+  const int64_t per_row = std::max<int64_t>(1, fm.n * (1 + edges / std::max<int64_t>(n_x, 1)));
+  parallel_for(0, n_x, std::max<int64_t>(1, 16384 / per_row), [&](int64_t b, int64_t e) {
+    std::vector<C> acc(fm.x.row), ge(fm.n);
+    RowBuffers<C> buf(fm.n);
     for (int64_t s = b; s < e; ++s) {
       std::fill(acc.begin(), acc.end(), C(0));
-      const int64_t lo = eg.src.empty() ? s : by_src.ptr[s], hi = eg.src.empty() ? s + 1 : by_src.ptr[s + 1];
+      const bool identity = in.src.empty();  // segments: row s sent edge s only
+      const int64_t lo = identity ? s : by_src.ptr[s], hi = identity ? s + 1 : by_src.ptr[s + 1];
       for (int64_t k = lo; k < hi; ++k) {
-        const int64_t edge = eg.src.empty() ? k : by_src.order[k];
-        const T* xr = eg.x_row(edge);
-        const T* yr = eg.y_row(edge);
-        for (int64_t f = 0; f < fm.n; ++f) {
-          C g = eg(edge, f, xr, yr);
-          if constexpr (M == Message::Mul) g *= static_cast<C>(yr[fm.yi(f)]);
-          if constexpr (M == Message::Div) g /= static_cast<C>(yr[fm.yi(f)]);
-          acc[fm.xi(f)] += g;
-        }
+        in.edge_grad(identity ? k : by_src.order[k], buf, ge.data());
+        if constexpr (M == Message::Mul)
+          for (int64_t f = 0; f < fm.n; ++f) ge[f] *= buf.b[f];
+        if constexpr (M == Message::Div)
+          for (int64_t f = 0; f < fm.n; ++f) ge[f] /= buf.b[f];
+        fm.x.scatter_add(ge.data(), fm.n, acc.data());
       }
-      for (int64_t i = 0; i < fm.x_row; ++i) dx[s * fm.x_row + i] = static_cast<T>(acc[i]);
+      for (int64_t i = 0; i < fm.x.row; ++i) dx[s * fm.x.row + i] = static_cast<T>(acc[i]);
     }
   });
 }
 
+// dy, one edge per task.
 template <typename T, Message M>
-void grad_y_rows(const EdgeGrad<T, M>& eg, int64_t edges, T* dy) {
+void grad_y_rows(const GradInputs<T, M>& in, T* dy) {
   using C = compute_t<T>;
-  const FeatureMap& fm = eg.fm;
+  const FeatureMap& fm = in.fm;
+  const int64_t edges = static_cast<int64_t>(in.dst.size());
   parallel_for(0, edges, std::max<int64_t>(1, 16384 / std::max<int64_t>(fm.n, 1)), [&](int64_t b, int64_t e) {
-    std::vector<C> acc(fm.y_row);
+    std::vector<C> acc(fm.y.row), ge(fm.n);
+    RowBuffers<C> buf(fm.n);
     for (int64_t edge = b; edge < e; ++edge) {
       std::fill(acc.begin(), acc.end(), C(0));
-      const T* xr = eg.x_row(edge);
-      const T* yr = eg.y_row(edge);
+      in.edge_grad(edge, buf, ge.data());
       for (int64_t f = 0; f < fm.n; ++f) {
-        const C g = eg(edge, f, xr, yr);
-        C d = g;  // add
-        if constexpr (M == Message::Sub) d = -g;
-        if constexpr (M == Message::Mul) d = g * static_cast<C>(xr[fm.xi(f)]);
-        if constexpr (M == Message::Div) {
-          const C yv = static_cast<C>(yr[fm.yi(f)]);
-          d = -g * static_cast<C>(xr[fm.xi(f)]) / (yv * yv);
-        }
-        acc[fm.yi(f)] += d;
+        if constexpr (M == Message::Sub) ge[f] = -ge[f];
+        if constexpr (M == Message::Mul) ge[f] *= buf.a[f];
+        if constexpr (M == Message::Div) ge[f] = -ge[f] * buf.a[f] / (buf.b[f] * buf.b[f]);
       }
-      for (int64_t i = 0; i < fm.y_row; ++i) dy[edge * fm.y_row + i] = static_cast<T>(acc[i]);
+      fm.y.scatter_add(ge.data(), fm.n, acc.data());
+      for (int64_t i = 0; i < fm.y.row; ++i) dy[edge * fm.y.row + i] = static_cast<T>(acc[i]);
     }
   });
 }
@@ -351,10 +410,10 @@ void graph_send_recv_grad(const Tensor& x, const Tensor& y, const Tensor& src, c
     using T = decltype(tag);
     with_message(m, [&](auto mc) {
       constexpr Message M = decltype(mc)::value;
-      const EdgeGrad<T, M> eg{xc.data<T>(), yc.defined() ? yc.data<T>() : nullptr, oc.data<T>(), gc.data<T>(),
-                              cc.data<int32_t>(), s, d, fm, r};
-      if (dx.defined()) grad_x_rows<T, M>(eg, src.defined() ? group_by(s, n_x) : Groups{}, n_x, dx.data<T>());
-      if (dy.defined() && M != Message::Copy) grad_y_rows<T, M>(eg, static_cast<int64_t>(d.size()), dy.data<T>());
+      const GradInputs<T, M> in{xc.data<T>(), yc.defined() ? yc.data<T>() : nullptr, oc.data<T>(), gc.data<T>(),
+                                cc.data<int32_t>(), s, d, fm, r};
+      if (dx.defined()) grad_x_rows<T, M>(in, src.defined() ? group_by(s, n_x) : Groups{}, n_x, dx.data<T>());
+      if (dy.defined() && M != Message::Copy) grad_y_rows<T, M>(in, dy.data<T>());
     });
   });
 }
@@ -383,10 +442,12 @@ void graph_send_uv(const Tensor& x, const Tensor& y, const Tensor& src, const Te
                    const std::string& message, const Tensor& out) {
   const char* op = "send_uv";
   const Message m = parse_message(op, message, true);
-  OAR_ENFORCE_ARG(x.ndim() >= 1 && y.ndim() >= 1 && y.dtype() == x.dtype() && out.dtype() == x.dtype() && src.ndim() == 1 && dst.numel() == src.numel() &&
-                      out.ndim() >= 1 && out.shape()[0] == src.numel() &&
+  OAR_ENFORCE_ARG(x.ndim() >= 1 && y.ndim() >= 1 && y.dtype() == x.dtype() && out.dtype() == x.dtype() &&
+                      src.ndim() == 1 && dst.numel() == src.numel() && out.ndim() >= 1 &&
+                      out.shape()[0] == src.numel() &&
                       out.numel() == src.numel() * numel_of(broadcast_shapes(features(x), features(y), op)),
-                  op, ": x and y must be at least 1-D, src_index and dst_index 1-D of one length, the result one row per edge");
+                  op, ": x and y must be at least 1-D of one dtype, src_index and dst_index 1-D of one length, ",
+                  "the result one row per edge");
   const std::vector<int64_t> s = read_ids(op, "src_index", src, x.shape()[0]);
   const std::vector<int64_t> d = read_ids(op, "dst_index", dst, y.shape()[0]);
   const FeatureMap fm = feature_map(op, x, y);
@@ -400,12 +461,10 @@ void graph_send_uv(const Tensor& x, const Tensor& y, const Tensor& src, const Te
       T* o = out.data<T>();
       parallel_for(0, static_cast<int64_t>(s.size()), std::max<int64_t>(1, 16384 / std::max<int64_t>(fm.n, 1)),
                    [&](int64_t b, int64_t e) {
+                     RowBuffers<C> buf(fm.n);
                      for (int64_t edge = b; edge < e; ++edge) {
-                       const T* xr = xp + s[edge] * fm.x_row;
-                       const T* yr = yp + d[edge] * fm.y_row;
-                       for (int64_t f = 0; f < fm.n; ++f)
-                         o[edge * fm.n + f] = static_cast<T>(
-                             combine<M, C>(static_cast<C>(xr[fm.xi(f)]), static_cast<C>(yr[fm.yi(f)])));
+                       const C* msg = message_row<T, M>(xp + s[edge] * fm.x.row, yp + d[edge] * fm.y.row, fm, buf);
+                       for (int64_t f = 0; f < fm.n; ++f) o[edge * fm.n + f] = static_cast<T>(msg[f]);
                      }
                    });
     });
