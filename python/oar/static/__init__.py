@@ -2,12 +2,17 @@
 from .mode import enable_static  # noqa: F401
 from ..framework.mode import disable_static, in_dynamic_mode, is_symbolic  # noqa: F401
 from . import mode  # noqa: F401  (oar.static.mode: enable_static and framework/mode.py's functions)
-from .program import Program, default_main_program, default_startup_program, program_guard, data  # noqa: F401
+from .program import (  # noqa: F401
+    Program, Variable, default_main_program, default_startup_program, program_guard, data)
 from .executor import Executor, Scope, global_scope, scope_guard  # noqa: F401
 from .backward import append_backward, gradients  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
 from . import nn, amp  # noqa: F401
-from .io import save_inference_model, load_inference_model  # noqa: F401
+from .io import (  # noqa: F401
+    save_inference_model, load_inference_model, normalize_program, serialize_program, deserialize_program,
+    serialize_persistables, deserialize_persistables, save_to_file, load_from_file)
+from .save_load import save, load, load_program_state, set_program_state  # noqa: F401
+from .compiler import BuildStrategy, CompiledProgram  # noqa: F401
 from ..framework.parameter import create_parameter  # noqa: F401
 
 

@@ -123,6 +123,7 @@ class _Compiled:
         self.executor = _ir.Executor(program._program, place)
         self.input_names = set(program._program.input_names())
         self.params = program._parameters()
+        self.outputs = _ir.output_indices(program._program)
         self._indices = {}  # TensorImpl id -> (tensor kept alive, value index)
 
     def index(self, f):
@@ -153,9 +154,13 @@ class Executor:
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+        from .compiler import CompiledProgram
         program = default_main_program() if program is None else program
+        if isinstance(program, CompiledProgram):
+            program = program._program
         if not isinstance(program, Program):
-            raise TypeError(f"Executor.run: program must be a Program, but received {type(program).__name__}")
+            raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, but received "
+                            f"{type(program).__name__}")
         num_ops = program._program.num_ops()
         if program is default_startup_program() or num_ops == 0:
             # Weights are created with their values (eagerly) when the layers are built.
@@ -167,6 +172,10 @@ class Executor:
         fetch_list = _flat_fetch_list(fetch_list)
         scope = global_scope() if scope is None else scope
         compiled = self._compiled_for(program, num_ops)
+        if not fetch_list and compiled.outputs:
+            # A program with fetch ops (loaded or deserialized inference programs): as Paddle,
+            # no fetch_list fetches what they name.
+            fetch_list = [_ir.symbolic_at(program._tracer, i) for i in compiled.outputs]
         for name in compiled.input_names:
             if name not in feed:
                 raise KeyError(f"Executor.run: the program needs input '{name}', but feed has "

@@ -95,6 +95,35 @@ class Program:
         return p
 
 
+class _VariableMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _C.Tensor) and mode.is_symbolic(obj)
+
+
+class Variable(metaclass=_VariableMeta):
+    """The type of a static program's values (paddle.static.Variable): what oar.static.data and
+    the ops on it return in static mode. It is a type to test with, ``isinstance(x, Variable)``
+    (true for program values, false for eager tensors); values are made by static.data and ops,
+    not by calling Variable.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     x = oar.static.data('x', [None, 2], 'float32')
+        ...     print(isinstance(x, oar.static.Variable), isinstance(x * 2.0, oar.static.Variable))
+        True True
+        >>> oar.disable_static()
+        >>> print(isinstance(oar.ones([2]), oar.static.Variable))
+        False
+    """
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("Variable: program values are made by oar.static.data and the ops on it, "
+                        "not by calling Variable(); use it with isinstance")
+
+
 class _Block:
     """The program's top block, as far as Paddle scripts read it."""
 
