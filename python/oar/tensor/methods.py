@@ -181,6 +181,7 @@ METHODS = {
     "polar": special.polar_method,
     # tensor/strided.py
     "unfold": strided.unfold,
+    "set_": strided.set_,
     # tensor/diagonal_fill.py
     "fill_diagonal_tensor": diagonal_fill.fill_diagonal_tensor,
     "fill_diagonal_tensor_": diagonal_fill.fill_diagonal_tensor_,

@@ -5,12 +5,15 @@ as_strided(x, shape, stride, offset) reads x's storage from its start, in elemen
 does the same for the shape and strides but counts `offset` in bytes and reads past the end of the
 storage without complaint; oar counts elements and refuses a view that leaves the storage. Both
 frameworks agree for offset=0 within the storage.
+
+Tensor.set_(source, shape, stride, offset) makes x a view of source's storage (the same view
+as_strided gives, written into x's own TensorImpl), so x and source share memory afterwards.
 """
 from .. import _C
 
 Tensor = _C.Tensor
 
-__all__ = ["as_strided", "unfold"]
+__all__ = ["as_strided", "unfold", "set_"]
 
 
 def _ints(fn, arg, values):
@@ -57,3 +60,94 @@ def unfold(x, axis, size, step, name=None):
     out_shape = shape[:axis] + [count] + shape[axis + 1:] + [size]
     out_strides = strides[:axis] + [strides[axis] * step] + strides[axis + 1:] + [strides[axis]]
     return _C.as_strided(x, out_shape, out_strides, x._offset)
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for d in reversed(shape):
+        strides.append(step)
+        step *= max(int(d), 1)
+    return strides[::-1]
+
+
+def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
+    """Makes x a view of source's storage with the given shape, stride and offset (Paddle's
+    Tensor.set_): afterwards x and source share memory, so a write through either is seen by
+    the other. x keeps its identity (the same Python object) and its stop_gradient; its autograd
+    history is dropped (no gradient flows from x to source).
+
+    Args:
+        x (Tensor): The tensor to reset.
+        source (Tensor, optional): The tensor whose storage x views; None gives x an empty
+            storage (shape [0], whatever shape, stride and offset say). Its dtype must be x's
+            dtype. Default: None.
+        shape (list|tuple, optional): The shape of x afterwards; None takes source's shape.
+            Default: None.
+        stride (list|tuple, optional): x's strides in elements; None takes source's strides when
+            shape is None too, else the contiguous strides of shape. Default: None.
+        offset (int, optional): Where the view starts, in bytes from the start of source's storage
+            (as Paddle counts it; a multiple of the element size). Default: 0.
+        name (str, optional): Unused, for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x.
+
+    Raises:
+        ValueError: source is not a Tensor; x is a leaf that does not stop gradient (as Paddle's
+            in-place ops); offset is not a non-negative multiple of the element size; the view
+            leaves source's storage (Paddle reads past it without complaint).
+        NotImplementedError: source's dtype differs from x's (Paddle reinterprets the bytes).
+
+    Examples:
+        >>> import oar
+        >>> src = oar.to_tensor([11.0, 22.0, 33.0, 44.0, 55.0, 66.0])
+        >>> x = oar.to_tensor([1.0, 2.0, 3.0])
+        >>> _ = x.set_(src, shape=[2, 2], stride=[1, 2], offset=4)
+        >>> print(x.numpy())
+        [[22. 44.]
+         [33. 55.]]
+        >>> src[1] = 0.0
+        >>> print(x.numpy()[0, 0])
+        0.0
+    """
+    if not isinstance(x, Tensor):
+        raise TypeError(f"set_: x must be a Tensor, but got {type(x).__name__}")
+    if source is not None and not isinstance(source, Tensor):
+        raise ValueError(f"set_: argument 'source' should be a Tensor, but received {type(source).__name__}")
+    if _C.is_grad_enabled() and not x.stop_gradient and x.is_leaf:
+        raise ValueError("set_: Leaf Tensor that doesn't stop gradient can't use inplace strategy. "
+                         "Wrap the call in oar.no_grad() or set stop_gradient=True first")
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise TypeError(f"set_: argument 'offset' must be an int, but got {type(offset).__name__}")
+    if source is None:  # as Paddle: an empty tensor, whatever shape, stride and offset say
+        source, shape, stride, offset = _C.empty([0], x.dtype), None, None, 0
+    if source.dtype != x.dtype:
+        raise NotImplementedError(
+            f"set_: source's dtype {source.dtype.name} differs from x's dtype {x.dtype.name}; viewing "
+            f"memory as another dtype is not supported (convert source with source.astype('{x.dtype.name}'))")
+    itemsize = _C.empty([0], x.dtype).element_size()
+    if offset < 0 or offset % itemsize:
+        raise ValueError(f"set_: argument 'offset' must be a non-negative multiple of the element size "
+                         f"({itemsize} bytes for {x.dtype.name}), but got {offset}")
+    if shape is None:
+        shape = list(source.shape)
+        stride = list(source.get_strides()) if stride is None else _ints("set_", "stride", stride)
+    else:
+        shape = _ints("set_", "shape", shape)
+        stride = _contiguous_strides(shape) if stride is None else _ints("set_", "stride", stride)
+    if len(stride) != len(shape):
+        raise ValueError(f"set_: stride {stride} must have one entry per dim of shape {shape}")
+    stop_gradient = x.stop_gradient
+    with _no_grad():
+        try:
+            view = _C.as_strided(source.detach(), shape, stride, offset // itemsize)
+        except ValueError as e:
+            raise ValueError(f"set_: {e}".replace("as_strided: ", "").replace("x's storage", "source's storage")) from None
+        _C._assign_view_inplace(x, view)
+    x.stop_gradient = stop_gradient
+    return x
+
+
+def _no_grad():
+    from ..autograd import no_grad
+    return no_grad()
