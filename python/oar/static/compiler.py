@@ -73,13 +73,14 @@ class CompiledProgram:
 
     Examples:
         >>> import oar
+        >>> import numpy as np
         >>> oar.enable_static()
         >>> main = oar.static.Program()
         >>> with oar.static.program_guard(main):
         ...     x = oar.static.data('x', [None, 2], 'float32')
         ...     y = x * 2.0
         >>> compiled = oar.static.CompiledProgram(main, build_strategy=oar.static.BuildStrategy())
-        >>> print(oar.static.Executor().run(compiled, feed={'x': [[1.0, 2.0]]}, fetch_list=[y])[0])
+        >>> print(oar.static.Executor().run(compiled, feed={'x': np.array([[1.0, 2.0]], 'float32')}, fetch_list=[y])[0])
         [[2. 4.]]
         >>> oar.disable_static()
     """

@@ -186,13 +186,14 @@ def deserialize_program(data):
 
     Examples:
         >>> import oar
+        >>> import numpy as np
         >>> oar.enable_static()
         >>> main = oar.static.Program()
         >>> with oar.static.program_guard(main):
         ...     x = oar.static.data('x', [None, 2], 'float32')
         ...     y = x * 2.0 + 1.0
         >>> p = oar.static.deserialize_program(oar.static.serialize_program([x], [y], program=main))
-        >>> print(oar.static.Executor().run(p, feed={'x': [[1.0, 2.0]]})[0])
+        >>> print(oar.static.Executor().run(p, feed={'x': np.array([[1.0, 2.0]], 'float32')})[0])
         [[3. 5.]]
         >>> oar.disable_static()
     """
@@ -284,6 +285,7 @@ def deserialize_persistables(program, data, executor):
 
     Examples:
         >>> import oar
+        >>> import numpy as np
         >>> oar.enable_static()
         >>> main = oar.static.Program()
         >>> with oar.static.program_guard(main):
@@ -293,7 +295,7 @@ def deserialize_persistables(program, data, executor):
         >>> prog = oar.static.deserialize_program(oar.static.serialize_program([x], [y], program=main))
         >>> params = oar.static.serialize_persistables([x], [y], exe, program=main)
         >>> oar.static.deserialize_persistables(prog, params, exe)
-        >>> print(exe.run(prog, feed={'x': [[1.0, 2.0]]})[0].shape)
+        >>> print(exe.run(prog, feed={'x': np.ones([1, 2], 'float32')})[0].shape)
         (1, 3)
         >>> oar.disable_static()
     """

@@ -188,9 +188,8 @@ def set_program_state(program, state_dict):
         >>> main = oar.static.Program()
         >>> with oar.static.program_guard(main):
         ...     x = oar.static.data('x', [None, 2], 'float32')
-        ...     y = oar.nn.Linear(2, 3, name='fc')(x)
-        >>> name = sorted(p.name for p in main.all_parameters())[0]
-        >>> oar.static.set_program_state(main, {name: np.zeros([3], 'float32')})
+        ...     y = oar.nn.Linear(2, 3, bias_attr=oar.ParamAttr(name='fc.b'))(x)
+        >>> oar.static.set_program_state(main, {'fc.b': np.zeros([3], 'float32')})
         >>> oar.disable_static()
     """
     from ..framework import mode
