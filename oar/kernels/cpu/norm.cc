@@ -90,11 +90,61 @@ void row_grad_sums(const T* g, const T* x, int64_t n, double m, double r, double
 }  // namespace
 
 // ---------------------------------------------------------------- layer_norm
-void layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double epsilon,
-                int64_t begin_norm_axis, const Tensor& out, const Tensor& mean,
-                const Tensor& rstd) {
+namespace {
+
+// One row of layer_norm (or RMSNorm with rms): its mean and 1 / std into *m and *rs, and
+// y = (x - mean) * rstd * w + b (w and b optional).
+template <typename T>
+void norm_row(const T* xr, int64_t n, const T* w, const T* b, double epsilon, bool rms, T* yr, T* m_out,
+              T* rs_out) {
+  double s = 0;
+  if (!rms) {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += static_cast<double>(xr[i]);
+  }
+  const double m = s / static_cast<double>(n);  // RMSNorm: 0
+  const T mt = static_cast<T>(m);
+  double v = 0;
+#pragma omp simd reduction(+ : v)
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = static_cast<double>(xr[i] - mt);
+    v += d * d;
+  }
+  // The mean was rounded to T: correct the variance for it (exact in exact arithmetic).
+  const double dm = m - static_cast<double>(mt);
+  v = v / static_cast<double>(n) - dm * dm;
+  const double rs = 1.0 / std::sqrt(std::max(v, 0.0) + epsilon);
+  *m_out = mt;
+  *rs_out = static_cast<T>(rs);
+  // (x - mean) * rstd: subtracting first keeps a constant row exactly 0.
+  const T a = static_cast<T>(rs);
+  if (w && b) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i] + b[i];
+  } else if (w) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i];
+  } else if (b) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a + b[i];
+  } else {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a;
+  }
+}
+
+int64_t leading_rows(const Tensor& x, int64_t begin_norm_axis) {
   int64_t rows = 1;
   for (int64_t d = 0; d < begin_norm_axis; ++d) rows *= x.shape()[d];
+  return rows;
+}
+
+}  // namespace
+
+void layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, double epsilon,
+                int64_t begin_norm_axis, const Tensor& out, const Tensor& mean,
+                const Tensor& rstd, bool rms) {
+  const int64_t rows = leading_rows(x, begin_norm_axis);
   const int64_t n = rows == 0 ? 0 : x.numel() / rows;
   dispatch_f32_f64(x.dtype(), "layer_norm", [&](auto tag) {
     using T = decltype(tag);
@@ -114,49 +164,14 @@ void layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, doubl
       return;
     }
     parallel_for(0, rows, std::max<int64_t>(1, 32768 / n), [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        const T* xr = xp + r * n;
-        T* yr = yp + r * n;
-        double s = 0;
-#pragma omp simd reduction(+ : s)
-        for (int64_t i = 0; i < n; ++i) s += static_cast<double>(xr[i]);
-        const double m = s / static_cast<double>(n);
-        const T mt = static_cast<T>(m);
-        double v = 0;
-#pragma omp simd reduction(+ : v)
-        for (int64_t i = 0; i < n; ++i) {
-          const double d = static_cast<double>(xr[i] - mt);
-          v += d * d;
-        }
-        // The mean was rounded to T: correct the variance for it (exact in exact arithmetic).
-        const double dm = m - static_cast<double>(mt);
-        v = v / static_cast<double>(n) - dm * dm;
-        const double rs = 1.0 / std::sqrt(std::max(v, 0.0) + epsilon);
-        mp[r] = mt;
-        rp[r] = static_cast<T>(rs);
-        // (x - mean) * rstd: subtracting first keeps a constant row exactly 0.
-        const T a = static_cast<T>(rs);
-        if (w && b) {
-#pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i] + b[i];
-        } else if (w) {
-#pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a * w[i];
-        } else if (b) {
-#pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a + b[i];
-        } else {
-#pragma omp simd
-          for (int64_t i = 0; i < n; ++i) yr[i] = (xr[i] - mt) * a;
-        }
-      }
+      for (int64_t r = r0; r < r1; ++r) norm_row(xp + r * n, n, w, b, epsilon, rms, yp + r * n, mp + r, rp + r);
     });
   });
 }
 
 void layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
                      const Tensor& rstd, const Tensor& grad, int64_t begin_norm_axis,
-                     const Tensor& dx, const Tensor& dweight, const Tensor& dbias) {
+                     const Tensor& dx, const Tensor& dweight, const Tensor& dbias, bool rms) {
   int64_t rows = 1;
   for (int64_t d = 0; d < begin_norm_axis; ++d) rows *= x.shape()[d];
   const int64_t n = rows == 0 ? 0 : x.numel() / rows;
@@ -211,7 +226,7 @@ void layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
                 sgh += g * static_cast<double>(h[i]);
               }
             }
-            const T a = static_cast<T>(sg / static_cast<double>(n));
+            const T a = rms ? T(0) : static_cast<T>(sg / static_cast<double>(n));  // no centring in RMSNorm
             const T bb = static_cast<T>(sgh / static_cast<double>(n));
             T* dr = dxp + r * n;
             if (w) {
@@ -238,6 +253,51 @@ void layer_norm_grad(const Tensor& x, const Tensor& weight, const Tensor& mean,
         if (db) db[i] = static_cast<T>(sb);
       }
     }
+  });
+}
+
+void fused_norm(const Tensor& x, const Tensor& bias, const Tensor& residual, const Tensor& norm_weight,
+                const Tensor& norm_bias, double epsilon, int64_t begin_norm_axis, double residual_alpha,
+                bool rms, const Tensor& out, const Tensor& residual_out, const Tensor& mean,
+                const Tensor& rstd) {
+  const int64_t rows = leading_rows(x, begin_norm_axis);
+  const int64_t n = rows == 0 ? 0 : x.numel() / rows;
+  if (n == 0) {  // empty rows: no statistics (NaN), as layer_norm
+    layer_norm(residual_out, norm_weight, norm_bias, epsilon, begin_norm_axis, out, mean, rstd, rms);
+    return;
+  }
+  dispatch_f32_f64(x.dtype(), "fused_norm", [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor xc = x.contiguous();
+    Tensor bk, rk, wk, nbk;
+    const T* b = opt_data<T>(bias, bk);
+    const T* res = opt_data<T>(residual, rk);
+    const T* w = opt_data<T>(norm_weight, wk);
+    const T* nb = opt_data<T>(norm_bias, nbk);
+    const T* xp = xc.data<T>();
+    T *hp = residual_out.data<T>(), *yp = out.data<T>(), *mp = mean.data<T>(), *rp = rstd.data<T>();
+    const T alpha = static_cast<T>(residual_alpha);
+    // Each row's h is normalised while it is still in cache.
+    parallel_for(0, rows, std::max<int64_t>(1, 32768 / n), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* xr = xp + r * n;
+        const T* rr = res ? res + r * n : nullptr;
+        T* hr = hp + r * n;
+        if (b && rr) {
+#pragma omp simd
+          for (int64_t i = 0; i < n; ++i) hr[i] = xr[i] + b[i] + alpha * rr[i];
+        } else if (rr) {
+#pragma omp simd
+          for (int64_t i = 0; i < n; ++i) hr[i] = xr[i] + alpha * rr[i];
+        } else if (b) {
+#pragma omp simd
+          for (int64_t i = 0; i < n; ++i) hr[i] = xr[i] + b[i];
+        } else {
+          std::copy(xr, xr + n, hr);
+        }
+        norm_row(hr, n, w, nb, epsilon, rms, yp + r * n, mp + r, rp + r);
+      }
+    });
   });
 }
 

@@ -56,6 +56,32 @@ std::vector<Meta> layer_norm_base(const char*, const Tensor& x, const Tensor& we
   return {{x.shape(), x.dtype()}, {{rows}, x.dtype()}, {{rows}, x.dtype()}};
 }
 
+std::vector<Meta> fused_norm(const char*, const Tensor& x, const Tensor& bias, const Tensor& residual,
+                             const Tensor& norm_weight, const Tensor& norm_bias, double, int64_t begin, double,
+                             bool rms) {
+  const char* op = rms ? "fused_rms_norm" : "fused_layer_norm";
+  check_float32_or_64(op, "x", x);
+  OAR_ENFORCE_ARG(begin >= 0 && begin < std::max<int64_t>(x.ndim(), 1), op, ": begin_norm_axis ", begin,
+                  " out of range for a ", x.ndim(), "-D input");
+  int64_t rows = 1, n = 1;
+  for (int64_t d = 0; d < x.ndim(); ++d) (d < begin ? rows : n) *= x.shape()[d];
+  const bool known = rows >= 0 && n >= 0;
+  auto check_row_param = [&](const Tensor& t, const char* arg) {
+    if (t.defined())
+      OAR_ENFORCE_ARG((!known || t.numel() == n) && t.dtype() == x.dtype(), op, ": the normalized size of x (",
+                      n, ") must equal the size of '", arg, "' (", dtype_name(x.dtype()), "), got shape ",
+                      shape_str(t.shape()), " ", dtype_name(t.dtype()));
+  };
+  check_row_param(bias, "bias");
+  check_row_param(norm_weight, "norm_weight");
+  check_row_param(norm_bias, "norm_bias");
+  if (residual.defined())
+    OAR_ENFORCE_ARG(residual.shape() == x.shape() && residual.dtype() == x.dtype(), op, ": 'residual' must have ",
+                    "x's shape ", shape_str(x.shape()), " and dtype, got ", shape_str(residual.shape()), " ",
+                    dtype_name(residual.dtype()));
+  return {{x.shape(), x.dtype()}, {x.shape(), x.dtype()}, {{rows}, x.dtype()}, {{rows}, x.dtype()}};
+}
+
 std::vector<Meta> batch_norm_base(const char*, const Tensor& x, const Tensor& running_mean,
                                   const Tensor& running_var, const Tensor& weight,
                                   const Tensor& bias, bool, bool, double momentum, double epsilon,

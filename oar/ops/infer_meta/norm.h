@@ -15,6 +15,11 @@ int64_t layer_norm_begin(const Tensor& x, const IntArray& normalized_shape, cons
 // out like x; mean and rstd [rows] in x's dtype.
 std::vector<Meta> layer_norm_base(const char* op, const Tensor& x, const Tensor& weight,
                                   const Tensor& bias, double epsilon, int64_t begin_norm_axis);
+// fused_norm: out and residual_out like x, mean and rstd [rows]; bias, norm_weight and norm_bias
+// hold prod(shape[begin_norm_axis:]) elements, residual has x's shape.
+std::vector<Meta> fused_norm(const char* op, const Tensor& x, const Tensor& bias, const Tensor& residual,
+                             const Tensor& norm_weight, const Tensor& norm_bias, double epsilon,
+                             int64_t begin_norm_axis, double residual_alpha, bool rms);
 // out like x; saved_mean and saved_rstd [C].
 std::vector<Meta> batch_norm_base(const char* op, const Tensor& x, const Tensor& running_mean,
                                   const Tensor& running_var, const Tensor& weight,
