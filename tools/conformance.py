@@ -1,22 +1,49 @@
 #!/usr/bin/env python3
 """Conformance with Paddle: imports the real `paddle` (pip install paddlepaddle, CPU) beside oar and
 
-1. lists every public name of `paddle`, `paddle.nn.functional`, `paddle.linalg`, `paddle.fft`,
-   `paddle.signal` and the `paddle.Tensor` methods, and whether oar has it;
-2. for the names present, runs generated cases (random shapes with broadcasting, each dtype the
-   case family covers, default and non-default arguments) and compares outputs (shape, dtype,
-   values) and, for float and complex inputs of differentiable ops, gradients;
-3. writes the coverage table (docs/api_coverage.md) listing every missing name and every
-   difference, the known ones with their reason (tools/conformance_cases.py: KNOWN_DIFFERENCES).
+1. lists the public names of every public Paddle namespace (PUBLIC_MODULES below, and the
+   `paddle.Tensor` methods) and whether oar has each one;
+2. for the present names of the namespaces with case families (CASE_NAMESPACES: `paddle`,
+   `paddle.nn.functional`, `paddle.linalg`, `paddle.Tensor`, `paddle.fft`, `paddle.signal`), runs
+   generated cases (random shapes with broadcasting, each dtype the case family covers, default and
+   non-default arguments) and compares outputs (shape, dtype, values) and, for float and complex
+   inputs of differentiable ops, gradients; the other namespaces are counted for presence only;
+3. writes the coverage table (docs/api_coverage.md): per namespace the Paddle names, how many oar
+   has, every missing name, and every difference, the known ones with their reason
+   (tools/conformance_cases.py: KNOWN_DIFFERENCES).
 
-Usage: .venv/bin/python tools/conformance.py [--write docs/api_coverage.md] [--quiet]
-Exit status 1 when a present name differs from Paddle without a written reason.
+Which Paddle modules are public (the rule; `--discover` applies it to the installed Paddle and
+compares the result with PUBLIC_MODULES, which was made by it from Paddle 3.3.1):
+
+  a. the module is reachable from `paddle` through public attributes: each step is a name without
+     a leading underscore whose value is that package's own submodule (`paddle.nn.functional`,
+     not an alias such as `paddle.nn.functional.F`), so modules imported nowhere, and `paddle.base`
+     / `fluid`-era modules hidden behind underscores, are not counted;
+  b. it defines a non-empty `__all__` (Paddle's marker of a documented namespace; packages such as
+     `paddle.tensor`, `paddle.hapi` or `paddle.nn.layer` declare `__all__ = []` and are re-exported
+     through their parents);
+  c. its `__all__` is not wholly contained in its parent's `__all__` (such a module is an
+     implementation file whose names its parent already lists, e.g. `paddle.distribution.kl`,
+     `paddle.sparse.creation`, `paddle.special`);
+  d. it is not in EXCLUDED below (implementation areas that pass a-c: PIR/fleet/parameter-server
+     internals, XPU-only and CINN-compiler modules, implementation files of their parent package).
+
+A namespace's names are its `__all__` entries that Paddle really defines (`hasattr`); for
+`paddle.Tensor` they are the class's attributes without a leading underscore. A name is present
+when oar's module of the same dotted path (imported, or reached as attributes from `oar`, e.g.
+`oar.callbacks`) has the attribute; when oar has no such module, every name of the namespace
+counts as missing.
+
+Usage: .venv/bin/python tools/conformance.py [--write docs/api_coverage.md] [--quiet] [--discover]
+Exit status 1 when a present name differs from Paddle without a written reason (with --discover:
+when the rule's modules differ from PUBLIC_MODULES).
 """
 import argparse
 import importlib
 import os
 import sys
 import traceback
+import types
 import warnings
 
 import numpy as np
@@ -24,39 +51,141 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conformance_cases as cases  # noqa: E402
 
-NAMESPACES = [("paddle", "oar"), ("paddle.nn.functional", "oar.nn.functional"),
-              ("paddle.linalg", "oar.linalg"), ("paddle.Tensor", "oar.Tensor"), ("paddle.fft", "oar.fft"),
-              ("paddle.signal", "oar.signal")]
+# The namespaces with generated cases (conformance_cases.cases_for), each with oar's module.
+CASE_NAMESPACES = [("paddle", "oar"), ("paddle.nn.functional", "oar.nn.functional"),
+                   ("paddle.linalg", "oar.linalg"), ("paddle.Tensor", "oar.Tensor"), ("paddle.fft", "oar.fft"),
+                   ("paddle.signal", "oar.signal")]
+
+# Every public Paddle namespace by the rule in the docstring (Paddle 3.3.1), sorted; oar's module
+# has the same path with `oar` for `paddle`.
+PUBLIC_MODULES = [
+    "paddle", "paddle.Tensor",
+    "paddle.amp", "paddle.amp.debugging",
+    "paddle.audio", "paddle.audio.backends", "paddle.audio.datasets", "paddle.audio.features",
+    "paddle.audio.functional",
+    "paddle.autograd", "paddle.callbacks",
+    "paddle.compat", "paddle.compat.nn", "paddle.compat.nn.functional",
+    "paddle.cuda",
+    "paddle.device", "paddle.device.cuda", "paddle.device.xpu",
+    "paddle.distributed", "paddle.distributed.communication.stream", "paddle.distributed.fleet",
+    "paddle.distributed.fleet.utils", "paddle.distributed.passes", "paddle.distributed.rpc",
+    "paddle.distributed.sharding",
+    "paddle.distribution",
+    "paddle.fft", "paddle.geometric", "paddle.hub",
+    "paddle.incubate", "paddle.incubate.asp", "paddle.incubate.autograd", "paddle.incubate.autotune",
+    "paddle.incubate.distributed.fleet", "paddle.incubate.distributed.utils.io.dist_save",
+    "paddle.incubate.distributed.utils.io.save_for_auto", "paddle.incubate.nn", "paddle.incubate.nn.functional",
+    "paddle.incubate.optimizer", "paddle.incubate.optimizer.functional",
+    "paddle.inference", "paddle.io", "paddle.jit", "paddle.linalg", "paddle.metric",
+    "paddle.nn", "paddle.nn.attention", "paddle.nn.functional", "paddle.nn.initializer",
+    "paddle.nn.quant", "paddle.nn.utils",
+    "paddle.onnx", "paddle.optimizer", "paddle.optimizer.lr", "paddle.profiler",
+    "paddle.quantization", "paddle.random", "paddle.regularizer", "paddle.signal",
+    "paddle.sparse", "paddle.sparse.nn", "paddle.sparse.nn.functional",
+    "paddle.static", "paddle.static.nn", "paddle.sysconfig",
+    "paddle.text", "paddle.utils", "paddle.utils.cpp_extension", "paddle.utils.dlpack",
+    "paddle.utils.download", "paddle.utils.unique_name", "paddle.version",
+    "paddle.vision", "paddle.vision.datasets", "paddle.vision.models", "paddle.vision.ops",
+    "paddle.vision.transforms",
+]
+
+# Rule d: modules (and everything under them) that pass a-c but are implementation areas.
+EXCLUDED = {
+    "paddle.autograd.ir_backward": "the PIR backward pass behind paddle.autograd / paddle.grad",
+    "paddle.distributed.fleet.base": "fleet's runtime internals (topology bookkeeping)",
+    "paddle.distributed.ps": "the parameter-server runtime",
+    "paddle.functional": "implementation file of paddle.einsum, paddle.meshgrid, ... (its norm is "
+                         "paddle.linalg.norm)",
+    "paddle.incubate.cc": "the experimental CINN compiler front end (needs a CINN build)",
+    "paddle.incubate.xpu": "XPU-only fused kernels",
+    "paddle.nn.initializer.lazy_init": "implementation file of paddle.LazyGuard",
+    "paddle.nn.quant.quant_layers": "implementation file of the quantization passes (paddle.nn.quant "
+                                    "lists the public layers)",
+}
+
+
+def discover():
+    """The public Paddle modules by the rule in the docstring (a sorted list of dotted paths)."""
+    import paddle
+    found, queue, seen = [], ["paddle"], {"paddle"}
+    while queue:
+        path = queue.pop(0)
+        if any(path == e or path.startswith(e + ".") for e in EXCLUDED):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                mod = importlib.import_module(path)
+        except Exception:
+            continue
+        names = getattr(mod, "__all__", None)
+        if names:
+            parent = path.rpartition(".")[0]
+            parent_all = set(getattr(sys.modules.get(parent), "__all__", None) or []) if parent else set()
+            if not (parent and set(names) <= parent_all):
+                found.append(path)
+        for k in sorted(dir(mod)):
+            v = getattr(mod, k, None) if not k.startswith("_") else None
+            if isinstance(v, types.ModuleType) and v.__name__ == f"{path}.{k}" and v.__name__ not in seen:
+                seen.add(v.__name__)
+                queue.append(v.__name__)
+    del paddle
+    return sorted(found + ["paddle.Tensor"])
+
+
+def oar_path(pd_path):
+    return "oar" + pd_path[len("paddle"):]
 
 
 def resolve(path):
-    """The module or class named by a dotted path (None when oar has no such module yet)."""
+    """The module or class named by a dotted path (None when there is no such module, or it cannot
+    be imported)."""
     mod, _, attr = path.rpartition(".")
     if path.endswith(".Tensor"):
         return getattr(importlib.import_module(mod), attr)
     try:
-        return importlib.import_module(path)
-    except ImportError:
-        return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module(path)
+    except Exception:
+        if path.startswith("paddle"):
+            raise
+    # oar may expose the namespace as an attribute only (oar.callbacks is oar.hapi.callbacks):
+    # `paddle.callbacks.X` then works under `import oar as paddle`, so it counts.
+    parent = resolve(mod) if mod else None
+    sub = getattr(parent, attr, None) if parent is not None else None
+    return sub if isinstance(sub, types.ModuleType) else None
 
 
 def public_names(obj, is_class):
     if is_class:
         return sorted(n for n in dir(obj) if not n.startswith("_"))
     names = getattr(obj, "__all__", None) or [n for n in dir(obj) if not n.startswith("_")]
-    return sorted(set(names))
+    return sorted(n for n in set(names) if hasattr(obj, n))
 
 
-def presence():
-    """{namespace: (present names, missing names)} for each Paddle namespace."""
+class Presence:
+    """The present and missing names of one Paddle namespace; has_module: oar has the module."""
+    def __init__(self, present, missing, has_module):
+        self.present, self.missing, self.has_module = present, missing, has_module
+
+    def __iter__(self):  # (present, missing), as before
+        return iter((self.present, self.missing))
+
+    def __getitem__(self, i):
+        return (self.present, self.missing)[i]
+
+
+def presence(modules=None):
+    """{namespace: Presence} for each Paddle namespace (default: PUBLIC_MODULES)."""
     out = {}
-    for pd_path, oar_path in NAMESPACES:
+    for pd_path in modules or PUBLIC_MODULES:
         is_class = pd_path.endswith(".Tensor")
-        pd_obj, oar_obj = resolve(pd_path), resolve(oar_path)
+        pd_obj, oar_obj = resolve(pd_path), resolve(oar_path(pd_path))
         names = public_names(pd_obj, is_class)
         present = [n for n in names if oar_obj is not None and hasattr(oar_obj, n)]
         missing = [n for n in names if n not in present]
-        out[pd_path] = (present, missing)
+        out[pd_path] = Presence(present, missing, oar_obj is not None)
     return out
 
 
@@ -166,6 +295,8 @@ def run_cases(present, quiet, half=True):
     import oar
     report = {}
     for ns in present:
+        if ns not in dict(CASE_NAMESPACES):
+            continue
         for name in present[ns][0]:
             generated = cases.cases_for(ns, name)
             if not generated:
@@ -225,22 +356,38 @@ def run_case(paddle, oar, ns, name, case, entry):
 
 def write_table(path, present, report):
     import paddle
+    case_ns = dict(CASE_NAMESPACES)
     lines = ["# API coverage against Paddle", "",
-             f"Generated by `tools/conformance.py` against paddle {paddle.__version__}. "
-             "A name counts as present when oar has it; present names with generated cases are "
-             "run in both frameworks (outputs, dtypes, shapes and float64/float32 gradients compared).", "",
+             f"Generated by `tools/conformance.py` against paddle {paddle.__version__}. It counts the "
+             "public names (`__all__`) of every public Paddle namespace (the rule is in the tool's "
+             "docstring) and the `paddle.Tensor` methods; a name counts as present when oar's module "
+             "of the same path has it, and a namespace whose module oar lacks counts all its names "
+             "as missing. Present names of the namespaces with case families are run in both "
+             "frameworks (outputs, dtypes, shapes and float64/float32 gradients compared); the "
+             "other namespaces are counted for presence only.", "",
              "| namespace | Paddle names | present in oar | coverage | with generated cases | matching Paddle |",
              "|---|---|---|---|---|---|"]
     total = total_present = 0
-    for ns, (pres, miss) in present.items():
-        n = len(pres) + len(miss)
+    for ns, p in present.items():
+        n = len(p.present) + len(p.missing)
         total += n
-        total_present += len(pres)
-        run = [k for k in report if k[0] == ns]
-        good = [k for k in run if not unexplained(k, report[k])]
-        lines.append(f"| `{ns}` | {n} | {len(pres)} | {100 * len(pres) / max(n, 1):.0f}% | {len(run)} | {len(good)} |")
+        total_present += len(p.present)
+        if ns in case_ns:
+            run = [k for k in report if k[0] == ns]
+            good = [k for k in run if not unexplained(k, report[k])]
+            cases_col = f"{len(run)} | {len(good)}"
+        else:
+            cases_col = "presence only | -"
+        pct = f"{100 * len(p.present) / max(n, 1):.0f}%" if n else "-"
+        absent = "" if p.has_module else " (no oar module)"
+        lines.append(f"| `{ns}`{absent} | {n} | {len(p.present)} | {pct} | {cases_col} |")
     lines.append(f"| all | {total} | {total_present} | {100 * total_present / max(total, 1):.0f}% | "
                  f"{len(report)} | {sum(1 for k in report if not unexplained(k, report[k]))} |")
+    below = [(ns, p) for ns, p in present.items()
+             if len(p.present) < 0.9 * (len(p.present) + len(p.missing))]
+    lines += ["", f"{len(present)} namespaces; {len(below)} below 90%: "
+              + (", ".join(f"`{ns}` ({len(p.present)}/{len(p.present) + len(p.missing)})" for ns, p in below)
+                 or "none") + "."]
     lines += ["", "## Differences", ""]
     any_diff = False
     for (ns, name), entry in sorted(report.items()):
@@ -253,8 +400,9 @@ def write_table(path, present, report):
     if not any_diff:
         lines.append("None: every generated case matches Paddle.")
     lines += ["", "## Missing names", ""]
-    for ns, (_, miss) in present.items():
-        lines.append(f"### `{ns}` ({len(miss)} missing)")
+    for ns, p in present.items():
+        miss = p.missing
+        lines.append(f"### `{ns}` ({len(miss)} missing{'' if p.has_module else ', no oar module'})")
         lines.append("")
         lines.append(", ".join(f"`{m}`" for m in miss) if miss else "none")
         lines.append("")
@@ -294,6 +442,8 @@ def main(argv=None):
     ap.add_argument("--write", metavar="PATH", help="write the coverage table (markdown) here")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--no-half", action="store_true", help="skip the float16/bfloat16 variants")
+    ap.add_argument("--discover", action="store_true",
+                    help="apply the public-module rule to the installed Paddle and compare with PUBLIC_MODULES")
     ap.add_argument("--half-report", action="store_true",
                     help="print every half-precision case Paddle runs and oar does not match")
     args = ap.parse_args(argv)
@@ -302,12 +452,26 @@ def main(argv=None):
     except ImportError:
         print("conformance: paddle is not importable (pip install paddlepaddle); skipped")
         return 0
+    if args.discover:
+        found = discover()
+        extra, gone = sorted(set(found) - set(PUBLIC_MODULES)), sorted(set(PUBLIC_MODULES) - set(found))
+        print(f"{len(found)} public modules by the rule; PUBLIC_MODULES has {len(PUBLIC_MODULES)}")
+        for m in extra:
+            print(f"  not in PUBLIC_MODULES: {m}")
+        for m in gone:
+            print(f"  in PUBLIC_MODULES, not found by the rule: {m}")
+        return 1 if extra or gone else 0
     present = presence()
     report = run_cases(present, args.quiet, half=not args.no_half)
     if args.half_report:
         print_half_report(report)
+    n_all = n_pres = 0
     for ns, (pres, miss) in present.items():
-        print(f"{ns:24s} {len(pres):4d} / {len(pres) + len(miss):4d} present")
+        n_all, n_pres = n_all + len(pres) + len(miss), n_pres + len(pres)
+        if not args.quiet or ns in dict(CASE_NAMESPACES):
+            print(f"{ns:40s} {len(pres):4d} / {len(pres) + len(miss):4d} present"
+                  + ("" if present[ns].has_module else " (no oar module)"))
+    print(f"{'all ' + str(len(present)) + ' namespaces':40s} {n_pres:4d} / {n_all:4d} present")
     bad = [k for k in report if unexplained(k, report[k])]
     n_cases = sum(e["cases"] for e in report.values())
     print(f"{len(report)} names run in {n_cases} cases; {len(bad)} with unexplained differences")

@@ -7,7 +7,10 @@ major, minor, patch = full_version.split(".")
 rc = "0"
 cuda_archs = []
 __all__ = ["full_version", "major", "minor", "patch", "rc", "show", "cuda", "cudnn", "nccl", "xpu",
-           "cpu_isa", "build_target"]
+           "cpu_isa", "build_target", "xpu_xre", "xpu_xccl", "xpu_xhpc", "tensorrt", "hip"]
+
+# The ROCm build's HIP version; None in a build without HIP (Paddle's attribute, not a function).
+hip = None
 
 
 def cuda():
@@ -28,6 +31,26 @@ def nccl():
 def xpu():
     """The XPU version the build uses, or False."""
     return False
+
+
+def xpu_xre():
+    """The XPU runtime (XRE) version the build uses: the string 'False' without XPU (as Paddle)."""
+    return "False"
+
+
+def xpu_xccl():
+    """The XPU collective library (XCCL) version: 'False' without XPU."""
+    return "False"
+
+
+def xpu_xhpc():
+    """The XPU high-performance library (XHPC) version: 'False' without XPU."""
+    return "False"
+
+
+def tensorrt():
+    """The TensorRT version the build links: the string 'None' without TensorRT (as Paddle)."""
+    return "None"
 
 
 def build_target():
