@@ -426,3 +426,37 @@ def test_float32_accuracy(name):
     exp = ref(x.astype(np.float64), **{k: float(np.float32(v)) for k, v in kw.items()})
     err = np.abs(got - exp) / np.maximum(np.abs(exp), 1.0)
     assert err.max() < 1e-6, f"{name}: max error {err.max()}"
+
+
+@pytest.mark.parametrize("shape", [(3, 1030), (2, 5, 8), (1,)])
+def test_swiglu_fused_kernel_blocks_and_gradients(shape):
+    """The fused kernel works in blocks of 512: sizes across block ends, both inputs' gradients."""
+    x = rand(shape, "float64", -3, 3, seed=12)
+    y = rand(shape, "float64", -3, 3, seed=13)
+    assert_close(F.swiglu(T(x), T(y)), x * np_sigmoid(x) * y, "float64")
+    check_grad(lambda a, b: F.swiglu(a, b), [x, y])
+    if shape[-1] % 2 == 0:
+        h = shape[-1] // 2
+        assert_close(F.swiglu(T(x)), x[..., :h] * np_sigmoid(x[..., :h]) * x[..., h:], "float64")
+        check_grad(lambda a: F.swiglu(a), [x.copy()])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_swiglu_half_precision(dtype):
+    x = rand((4, 64), "float32", -3, 3, seed=14)
+    got = F.swiglu(T(x).astype(dtype)).astype("float32").numpy()
+    ref = x[:, :32] * np_sigmoid(x[:, :32]) * x[:, 32:]
+    np.testing.assert_allclose(got, ref, rtol=3e-2, atol=3e-2)
+
+
+def test_swiglu_matches_paddle():
+    paddle = pytest.importorskip("paddle")
+    x = rand((3, 16), "float32", -3, 3, seed=15)
+    out = {}
+    for lib in (oar, paddle):
+        t = lib.to_tensor(x, stop_gradient=False)
+        o = lib.nn.functional.swiglu(t)
+        o.sum().backward()
+        out[lib.__name__] = (o.numpy(), t.grad.numpy())
+    for a, b in zip(out["oar"], out["paddle"]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

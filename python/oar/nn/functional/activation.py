@@ -315,15 +315,15 @@ def glu(x, axis=-1, name=None):
 
 
 def swiglu(x, y=None, name=None):
-    """silu(x) * y; without y, x is split in halves along its last axis (silu(first) * second)."""
+    """silu(x) * y; without y, x is split in halves along its last axis (silu(first) * second).
+    One fused kernel, forward and backward (oar/kernels/cpu/swiglu.h)."""
     if y is None:
-        if x.shape[-1] % 2:
-            raise ValueError(f"swiglu: without 'y' the last dim of x must be even, got {x.shape[-1]}")
-        x, y = _C.chunk(x, 2, x.ndim - 1)
+        if x.ndim == 0 or x.shape[-1] % 2:
+            raise ValueError(f"swiglu: without 'y' the last dim of x must be even, got shape {list(x.shape)}")
     elif list(x.shape) != list(y.shape):
         raise ValueError(f"swiglu: arguments 'x' and 'y' must have the same shape, got "
                          f"{list(x.shape)} and {list(y.shape)}")
-    return _C.silu(x) * y
+    return _C.swiglu_base(x, y)
 
 
 def maxout(x, groups, axis=1, name=None):
