@@ -445,4 +445,72 @@ void softmax_grad(const Tensor& out, const Tensor& grad, int64_t axis, bool log,
   if (!direct) copy(d, dx);
 }
 
+void softmax_mask(const Tensor& x, const Tensor& mask, bool upper_triangle, const Tensor& out) {
+  const char* name = upper_triangle ? "softmax_mask_fuse_upper_triangle" : "softmax_mask_fuse";
+  if (x.numel() == 0) return;
+  const DType ct = compute_dtype(out.dtype(), name);
+  const int64_t n = x.shape().back(), rows = x.numel() / n;
+  const int64_t sq = x.ndim() >= 2 ? x.shape()[x.ndim() - 2] : 1;
+  const Tensor xc = as_contiguous(x, ct);
+  // The mask as a view of x's shape (broadcast dims of stride 0): row r's mask starts at
+  // mask_offset(r) and steps by its last stride.
+  Tensor mv;
+  std::vector<int64_t> mshape, mstride;
+  if (mask.defined()) {
+    mv = as_contiguous(mask, ct);
+    const int64_t pad = x.ndim() - mv.ndim();
+    mshape.assign(x.ndim(), 1);
+    mstride.assign(x.ndim(), 0);
+    int64_t st = 1;
+    for (int64_t d = mv.ndim() - 1; d >= 0; --d) {
+      mshape[pad + d] = mv.shape()[d];
+      mstride[pad + d] = mv.shape()[d] == 1 ? 0 : st;
+      st *= mv.shape()[d];
+    }
+  }
+  auto mask_offset = [&](int64_t r) {  // r indexes x's rows (all dims but the last)
+    int64_t off = 0;
+    for (int64_t d = x.ndim() - 2; d >= 0; --d) {
+      const int64_t i = r % x.shape()[d];
+      r /= x.shape()[d];
+      off += i * mstride[d];
+    }
+    return off;
+  };
+  const bool direct = out.is_contiguous() && out.dtype() == ct;
+  const Tensor o = direct ? out : Tensor::make(out.shape(), ct);
+  auto body = [&](auto tag, auto row_fn) {
+    using C = decltype(tag);
+    const C* xp = xc.data<C>();
+    const C* mp = mask.defined() ? mv.data<C>() : nullptr;
+    const int64_t mlast = mask.defined() ? mstride.back() : 0;
+    C* op = o.data<C>();
+    const C neg_inf = -std::numeric_limits<C>::infinity();
+    parallel_for(0, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const C* xr = xp + r * n;
+        C* yr = op + r * n;
+        if (mp) {
+          const C* m = mp + mask_offset(r);
+          for (int64_t j = 0; j < n; ++j) yr[j] = xr[j] + m[j * mlast];
+        } else {
+          std::copy(xr, xr + n, yr);
+        }
+        if (upper_triangle) {  // row i of its [S, S] matrix keeps columns 0..i
+          const int64_t i = r % sq;
+          for (int64_t j = i + 1; j < n; ++j) yr[j] = neg_inf;
+        }
+        row_fn(yr, yr, 0, 1, n, false);
+      }
+    });
+  };
+  if (ct == DType::Float32) {
+    const CpuIsa isa = cpu_isa();
+    body(float{}, isa == CpuIsa::Avx512 ? rows_f32_avx512 : isa == CpuIsa::Avx2 ? rows_f32_avx2 : rows_f32_base);
+  } else {
+    body(double{}, rows_f64);
+  }
+  if (!direct) copy(o, out);
+}
+
 }  // namespace oar::kernels
