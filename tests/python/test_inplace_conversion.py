@@ -64,6 +64,7 @@ def test_inplace_keeps_autograd_history():
 
 
 def test_fill_zero_uniform_normal():
+    oar.seed(11)  # the bounds below hold for this draw whatever ran before (pytest's order varies)
     t = T(np.zeros((200, 50)))
     t.fill_(2.5)
     np.testing.assert_array_equal(t.numpy(), 2.5)
