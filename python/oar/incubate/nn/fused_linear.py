@@ -54,7 +54,7 @@ class FusedDropoutAdd(Layer):
     Examples:
         >>> import oar
         >>> layer = oar.incubate.nn.FusedDropoutAdd(p=0.5)
-        >>> layer.eval()
+        >>> _ = layer.eval()
         >>> print(layer(oar.ones([2]), oar.ones([2])).numpy())
         [2. 2.]
     """

@@ -92,7 +92,7 @@ class FusedMultiHeadAttention(Layer):
     Examples:
         >>> import oar
         >>> attn = oar.incubate.nn.FusedMultiHeadAttention(8, 2)
-        >>> attn.eval()
+        >>> _ = attn.eval()
         >>> print(attn(oar.randn([2, 3, 8])).shape)
         [2, 3, 8]
     """
@@ -181,7 +181,7 @@ class FusedFeedForward(Layer):
     Examples:
         >>> import oar
         >>> ffn = oar.incubate.nn.FusedFeedForward(8, 16)
-        >>> ffn.eval()
+        >>> _ = ffn.eval()
         >>> print(ffn(oar.randn([2, 3, 8])).shape)
         [2, 3, 8]
     """
@@ -251,7 +251,7 @@ class FusedTransformerEncoderLayer(Layer):
     Examples:
         >>> import oar
         >>> layer = oar.incubate.nn.FusedTransformerEncoderLayer(8, 2, 16)
-        >>> layer.eval()
+        >>> _ = layer.eval()
         >>> print(layer(oar.randn([2, 3, 8])).shape)
         [2, 3, 8]
     """

@@ -51,7 +51,7 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
         >>> x = oar.to_tensor([[1.0, 2.0, 2.0, 4.0]])
         >>> out, _ = fused_rms_norm(x, oar.ones([4]), None, 1e-6)
         >>> print(out.numpy().round(4))
-        [[0.4    0.8    0.8    1.6   ]]
+        [[0.4 0.8 0.8 1.6]]
     """
     _check("fused_rms_norm", x, quant_scale)
     out, residual_out = fused_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis, bias, residual,

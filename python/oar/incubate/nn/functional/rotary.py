@@ -2,6 +2,8 @@
 (RoPE) of q, k and v in one op."""
 from __future__ import annotations
 
+import math
+
 from .... import _C
 
 __all__ = ["fused_rotary_position_embedding"]
@@ -16,8 +18,7 @@ def _tables(fn, q, sin, cos, position_ids, use_neox_rotary_style, time_major, ba
     if sin is None:
         if position_ids is not None:
             raise ValueError(f"{fn}: position_ids without sin/cos is not supported")
-        inv_freq = _C.pow(_C.full([dim // 2], float(base), "float64"),
-                          _C.arange(0, dim, 2, "float64") * (-1.0 / dim))
+        inv_freq = _C.exp(_C.arange(0, dim, 2, "float64") * (-math.log(base) / dim))  # base^(-2i/d)
         freqs = _C.unsqueeze(_C.arange(0, seq, 1, "float64"), [1]) * _C.unsqueeze(inv_freq, [0])
         if use_neox_rotary_style:  # pair i is dims (2i, 2i + 1)
             angles = _C.reshape(_C.stack([freqs, freqs], 2), [seq, dim])
