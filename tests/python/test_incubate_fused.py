@@ -358,8 +358,7 @@ def np_varlen(q, k, v, q_lens, kv_lens, mask=None, scale=None, causal=False, pre
     for i in range(b):
         for j in range(q_lens[i]):
             keys = [n for n in range(kv_lens[i]) if not causal or n <= j + pre]
-            sc = q[i, :, j] @ k[i, :, keys].transpose(1, 2, 0) if False else \
-                np.einsum("hd,hnd->hn", q[i, :, j], k[i][:, keys]) * scale
+            sc = np.einsum("hd,hnd->hn", q[i, :, j], k[i][:, keys]) * scale
             if mask is not None:
                 sc = sc + mask[i, 0, j, keys]
             out[i, :, j] = np.einsum("hn,hnd->hd", np_softmax(sc), v[i][:, keys])

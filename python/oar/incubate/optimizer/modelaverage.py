@@ -132,7 +132,7 @@ class ModelAverage:
         """
         for p in self._parameter_list:
             if p.grad is not None:
-                p.clear_gradient(set_to_zero) if hasattr(p, "clear_gradient") else None
+                p.clear_gradient(set_to_zero)
 
     @contextlib.contextmanager
     def apply(self, executor=None, need_restore=True):
