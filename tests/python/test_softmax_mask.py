@@ -30,6 +30,13 @@ def test_softmax_upper_triangle_matches_numpy(dtype):
     np.testing.assert_allclose(got.numpy(), np_softmax(x + causal), rtol=1e-5, atol=1e-6)
 
 
+def test_softmax_upper_triangle_of_a_wide_matrix():
+    """Keys beyond the query's index are masked also when there are more keys than queries."""
+    x = np.random.default_rng(4).standard_normal((3, 7))
+    got = oar._C.softmax_mask(oar.to_tensor(x), None, True)
+    np.testing.assert_allclose(got.numpy(), np_softmax(x + np.triu(np.full((3, 7), -np.inf), 1)), rtol=1e-12)
+
+
 def test_softmax_mask_half_precision():
     x = np.random.default_rng(2).standard_normal((2, 4, 16)).astype("float32")
     m = np.zeros((1, 4, 16), "float32")
@@ -51,8 +58,8 @@ def test_softmax_mask_errors():
     x = oar.zeros([2, 3, 4])
     with pytest.raises(ValueError, match="broadcast"):
         oar._C.softmax_mask(x, oar.zeros([3, 5]), False)
-    with pytest.raises(ValueError, match="equal"):
-        oar._C.softmax_mask(x, None, True)
+    with pytest.raises(ValueError, match="2-D"):
+        oar._C.softmax_mask(oar.zeros([4]), None, True)
     with pytest.raises(TypeError):
         oar._C.softmax_mask(x, oar.zeros([3, 4], dtype="float64"), False)
     with pytest.raises(TypeError):

@@ -15,7 +15,7 @@ void softmax(const Tensor& x, int64_t axis, bool log, const Tensor& out);
 void softmax_grad(const Tensor& out, const Tensor& grad, int64_t axis, bool log, const Tensor& dx);
 
 // out = softmax(x + mask) along the last dim (Paddle's incubate softmax_mask_fuse), or with
-// upper_triangle softmax over the causal part of each [.., S, S] matrix (entries j > i of row i
+// upper_triangle softmax over the causal part of each [.., Sq, Sk] matrix (entries j > i of row i
 // count as -inf: softmax_mask_fuse_upper_triangle). mask (optional) broadcasts to x; each row is
 // masked into out and normalised there while in cache. x, mask and out share a floating dtype.
 void softmax_mask(const Tensor& x, const Tensor& mask, bool upper_triangle, const Tensor& out);

@@ -32,11 +32,6 @@ Meta softmax_mask(const char*, const Tensor& x, const Tensor& mask, bool upper_t
   const char* name = upper_triangle ? "softmax_mask_fuse_upper_triangle" : "softmax_mask_fuse";
   softmax_like(name, x, -1);
   OAR_ENFORCE_ARG(x.ndim() >= 2, name, ": argument 'x' must be at least 2-D, got shape ", shape_str(x.shape()));
-  if (upper_triangle) {
-    const int64_t a = x.shape()[x.ndim() - 2], b = x.shape().back();
-    OAR_ENFORCE_ARG(a < 0 || b < 0 || a == b, name, ": the last two dims of x must be equal, got shape ",
-                    shape_str(x.shape()));
-  }
   if (mask.defined()) {
     OAR_ENFORCE(mask.dtype() == x.dtype(), TypeMismatch, name, ": 'mask' must have x's dtype (",
                 dtype_name(x.dtype()), "), got ", dtype_name(mask.dtype()));

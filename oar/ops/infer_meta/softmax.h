@@ -9,8 +9,7 @@ Meta softmax(const char* op, const Tensor& x, int64_t axis);
 Meta log_softmax(const char* op, const Tensor& x, int64_t axis);
 // softmax_grad: dx like out; grad must have out's shape and dtype.
 Meta softmax_grad(const char* op, const Tensor& out, const Tensor& grad, int64_t axis, bool log);
-// softmax_mask: like x (floating, at least 2-D); mask of x's dtype broadcasts to x; with
-// upper_triangle the last two dims are square.
+// softmax_mask: like x (floating, at least 2-D); mask of x's dtype broadcasts to x.
 Meta softmax_mask(const char* op, const Tensor& x, const Tensor& mask, bool upper_triangle);
 
 }  // namespace oar::infer_meta
