@@ -236,3 +236,45 @@ def test_get_weights_path_from_url(tmp_path, monkeypatch):
         tar.add(src, arcname="model")
     path = download.get_weights_path_from_url("https://example.com/m.tar.gz")
     assert path == str(tmp_path / "model") and os.path.exists(os.path.join(path, "a.txt"))
+
+
+# ---- oar.static --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_static_accuracy_matches_paddle_eagerly_and_in_a_program(k):
+    rng = np.random.default_rng(k)
+    x = rng.standard_normal([6, 4]).astype("float32")
+    lab = rng.integers(0, 4, [6, 1]).astype("int64")
+    c, t = oar.zeros([1], "int32"), oar.zeros([1], "int32")
+    ours = oar.static.accuracy(oar.to_tensor(x), oar.to_tensor(lab), k=k, correct=c, total=t)
+    pc, pt = paddle.zeros([1], "int32"), paddle.zeros([1], "int32")
+    theirs = paddle.static.accuracy(paddle.to_tensor(x), paddle.to_tensor(lab), k=k, correct=pc, total=pt)
+    assert ours.shape == list(theirs.shape) and float(ours) == pytest.approx(float(theirs))
+    assert (int(c), int(t)) == (int(pc), int(pt))
+    oar.enable_static()
+    try:
+        main = oar.static.Program()
+        with oar.static.program_guard(main):
+            xs = oar.static.data("x", [None, 4], "float32")
+            ls = oar.static.data("l", [None, 1], "int64")
+            acc = oar.static.accuracy(xs, ls, k=k)
+        got = oar.static.Executor().run(main, feed={"x": x, "l": lab}, fetch_list=[acc])[0]
+    finally:
+        oar.disable_static()
+    assert float(got) == pytest.approx(float(theirs))
+
+
+def test_static_places_and_name_scope():
+    assert _sig(oar.static.cuda_places) == _sig(paddle.static.cuda_places)
+    with pytest.raises(AssertionError, match="Not compiled with XPU"):
+        oar.static.xpu_places()
+    with pytest.raises(AssertionError, match="Not compiled with XPU"):
+        paddle.static.xpu_places()
+    if not oar.device.is_compiled_with_cuda():
+        with pytest.raises(AssertionError, match="Not compiled with CUDA"):
+            oar.static.cuda_places()
+    else:
+        assert oar.static.cuda_places() == [oar.CUDAPlace(i) for i in range(oar.device.device_count("gpu"))]
+    with oar.static.name_scope("a"), oar.static.name_scope():
+        assert oar.static.misc.current_name_scope() == "/a//"
+    assert oar.static.misc.current_name_scope() == "/"
