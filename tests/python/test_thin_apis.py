@@ -278,3 +278,77 @@ def test_static_places_and_name_scope():
     with oar.static.name_scope("a"), oar.static.name_scope():
         assert oar.static.misc.current_name_scope() == "/a//"
     assert oar.static.misc.current_name_scope() == "/"
+
+
+# ---- oar.autograd ------------------------------------------------------------------------------
+
+def _leaf(module, a):
+    return module.to_tensor(np.asarray(a, "float64"), stop_gradient=False)
+
+
+def _values(res):
+    if isinstance(res, tuple):
+        return [_values(r) for r in res]
+    return (list(res.shape), res[:].numpy() if res.shape else None)
+
+
+def _same(a, b):
+    if isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], list) and (a[1] is None or isinstance(a[1], np.ndarray)):
+        assert a[0] == b[0]
+        if a[1] is not None:
+            # Paddle's J[:] keeps a [B, 1, N] axis for a batched 1-D ys that its shape omits
+            np.testing.assert_allclose(a[1], b[1].reshape(a[1].shape), rtol=1e-10, atol=1e-12)
+        return
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        _same(x, y)
+
+
+CASES = {
+    "vector": lambda m, x, s, b: m.autograd.jacobian(x * x * s, x),
+    "vector_by_scalar": lambda m, x, s, b: m.autograd.jacobian(x * s, s),
+    "scalar_by_vector": lambda m, x, s, b: m.autograd.jacobian((x * x).sum(), x),
+    "scalar_by_scalar": lambda m, x, s, b: m.autograd.jacobian(s * s, s),
+    "ys_seq": lambda m, x, s, b: m.autograd.jacobian([x.sum() * x, x * 2.0], x),
+    "xs_seq": lambda m, x, s, b: m.autograd.jacobian(x * s, (x, s)),
+    "both_seq": lambda m, x, s, b: m.autograd.jacobian((x * s, x.sum() * s), [x, s]),
+    "unused_input": lambda m, x, s, b: m.autograd.jacobian(x * 2.0, s),
+    "batched": lambda m, x, s, b: m.autograd.jacobian(b * b, b, batch_axis=0),
+    "batched_1d_out": lambda m, x, s, b: m.autograd.jacobian((b * b).sum(1), b, batch_axis=0),
+    "hessian": lambda m, x, s, b: m.autograd.hessian((x * x * x).sum() * s, x),
+    "hessian_seq": lambda m, x, s, b: m.autograd.hessian((x * x).sum() * s * s, (x, s)),
+    "hessian_batched": lambda m, x, s, b: m.autograd.hessian((b * b * b).sum(1), b, batch_axis=0),
+    "hessian_batched_keepdim": lambda m, x, s, b: m.autograd.hessian((b * b * b).sum(1, keepdim=True), b,
+                                                                     batch_axis=0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_jacobian_and_hessian_match_paddle(case):
+    bv = np.arange(6.0).reshape(3, 2) / 3 + 0.5
+
+    def run(m):
+        return _values(CASES[case](m, _leaf(m, [1.0, 2.0, 3.0]), _leaf(m, 1.5), _leaf(m, bv)))
+    _same(run(oar), run(paddle))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x: m.autograd.jacobian(x * x, x, batch_axis=1),
+    lambda m, x: m.autograd.jacobian(x.sum(), x, batch_axis=0),
+    lambda m, x: m.autograd.jacobian(m.reshape(x, [3, 1]), x),
+    lambda m, x: m.autograd.hessian(x * x, x),
+    lambda m, x: m.autograd.jacobian(x * x, x)[...],
+    lambda m, x: m.autograd.jacobian(x.sum(), x.sum())[0],
+])
+def test_jacobian_errors_match_paddle(call):
+    kinds = []
+    for m in (oar, paddle):
+        with pytest.raises(Exception) as e:
+            call(m, _leaf(m, [1.0, 2.0, 3.0]))
+        kinds.append((type(e.value).__name__, str(e.value).split("(at ")[0].strip()))
+    assert kinds[0][0] == kinds[1][0]
+    assert kinds[0][1] == kinds[1][1]
+
+
+def test_function_is_pylayer():
+    assert oar.autograd.Function is oar.autograd.PyLayer
