@@ -352,3 +352,50 @@ def test_jacobian_errors_match_paddle(call):
 
 def test_function_is_pylayer():
     assert oar.autograd.Function is oar.autograd.PyLayer
+
+
+# ---- oar.callbacks.WandbCallback ---------------------------------------------------------------
+
+def test_wandb_callback_without_wandb_raises_paddles_import_error():
+    import importlib.util
+    if importlib.util.find_spec("wandb") is not None:
+        pytest.skip("wandb is installed")
+    errors = []
+    for m in (oar, paddle):
+        with pytest.raises(ImportError) as e:
+            m.callbacks.WandbCallback(project="p")
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+    assert _sig(oar.callbacks.WandbCallback) == _sig(paddle.callbacks.WandbCallback)
+
+
+def test_wandb_callback_logs_through_a_stand_in_wandb(monkeypatch):
+    import sys
+    import types
+    calls = []
+
+    class Run:
+        def define_metric(self, *a, **k):
+            calls.append(("define", a, k))
+
+        def log(self, d):
+            calls.append(("log", d))
+
+        def finish(self):
+            calls.append(("finish",))
+    fake = types.ModuleType("wandb")
+    fake.run = None
+    fake.init = lambda **kw: calls.append(("init", kw)) or Run()
+    monkeypatch.setitem(sys.modules, "wandb", fake)
+    cb = oar.callbacks.WandbCallback(project="p", mode="offline")
+    assert calls[0] == ("init", dict(project="p", name=None, entity=None, dir=None, mode="offline", job_type=None))
+    cb.set_params({"epochs": 1, "steps": 2, "metrics": ["loss", "acc"]})
+    cb.on_train_begin()
+    cb.on_epoch_begin(0)
+    cb.on_train_batch_end(0, {"loss": [0.5], "acc": 0.25, "other": 1})
+    cb.on_eval_begin({"steps": 1, "metrics": ["loss"]})
+    cb.on_eval_end({"loss": [0.4]})
+    cb.on_train_end()
+    logs = [c[1] for c in calls if c[0] == "log"]
+    assert logs == [{"train/step": 1, "train/loss": 0.5, "train/acc": 0.25}, {"epoch": 0, "eval/loss": 0.4}]
+    assert calls[-1] == ("finish",)
