@@ -180,7 +180,7 @@ from .device import (  # noqa: E402,F401
 from . import (static, jit, inference, vision, distributed, amp, quantization, fft, signal,  # noqa: E402,F401
                profiler, hub, audio, text, onnx, geometric)
 from . import distribution  # noqa: E402,F401
-from . import incubate, random  # noqa: E402,F401
+from . import incubate, random, cuda  # noqa: E402,F401
 # python/oar/audio/functional/window.py: Paddle's top-level window functions
 from .audio.functional.window import (  # noqa: E402,F401
     bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window)

@@ -419,3 +419,108 @@ class VisualDL(Callback):
         if self.writer is not None:
             self.writer.close()
             self.writer = None
+
+
+class WandbCallback(Callback):
+    """Logs training and evaluation metrics to Weights & Biases (paddle.callbacks.WandbCallback):
+    train metrics every batch against 'train/step', eval metrics at each evaluation against
+    'epoch'. Only local rank 0 writes. It needs the `wandb` package: without it, construction
+    raises ImportError naming `pip install wandb`, as in Paddle.
+
+    Args:
+        project (str, optional): The W&B project. Default: None.
+        entity (str, optional): The W&B user or team. Default: None.
+        name (str, optional): The run's name. Default: None.
+        dir (str, optional): Where W&B keeps its files. Default: None.
+        mode (str, optional): 'online', 'offline' or 'disabled'. Default: None.
+        job_type (str, optional): The run's job type. Default: None.
+        **kwargs: Further arguments of wandb.init.
+
+    Examples:
+        >>> import oar
+        >>> try:
+        ...     cb = oar.callbacks.WandbCallback(project='demo', mode='disabled')
+        ... except ImportError as e:
+        ...     print('pip install wandb' in str(e))
+        True
+    """
+
+    def __init__(self, project=None, entity=None, name=None, dir=None, mode=None, job_type=None, **kwargs):
+        super().__init__()
+        from ..utils import try_import
+        self.wandb = try_import("wandb", "You want to use `wandb` which is not installed yet install it with "
+                                         "`pip install wandb`")
+        self.wandb_args = dict(project=project, name=name, entity=entity, dir=dir, mode=mode, job_type=job_type)
+        self._run = None
+        self.wandb_args.update(**kwargs)
+        _ = self.run
+
+    def _is_write(self):
+        from ..distributed.parallel_env import ParallelEnv
+        return ParallelEnv().local_rank == 0
+
+    @property
+    def run(self):
+        if self._is_write() and self._run is None:
+            if self.wandb.run is not None:
+                warnings.warn("There is a wandb run already in progress and newly created instances of "
+                              "`WandbCallback` will reuse this run. If this is not desired, call `wandb.finish()` "
+                              "before instantiating `WandbCallback`.")
+                self._run = self.wandb.run
+            else:
+                self._run = self.wandb.init(**self.wandb_args)
+        return self._run
+
+    def on_train_begin(self, logs=None):
+        self.epochs = self.params["epochs"]
+        self.steps = self.params["steps"]
+        self.train_metrics = self.params["metrics"]
+        self._is_fit = True
+        self.train_step = 0
+        if self._is_write():
+            self.run.define_metric("train/step")
+            self.run.define_metric("train/*", step_metric="train/step")
+            self.run.define_metric("epoch")
+            self.run.define_metric("eval/*", step_metric="epoch")
+
+    def on_epoch_begin(self, epoch=None, logs=None):
+        self.steps = self.params["steps"]
+        self.epoch = epoch
+
+    def _updates(self, logs, mode):
+        if not self._is_write():
+            return
+        metrics = getattr(self, f"{mode}_metrics")
+        record = {"train/step": self.train_step} if mode == "train" else {"epoch": getattr(self, "epoch", 0)}
+        for k in metrics:
+            if k in logs:
+                value = logs[k]
+                if isinstance(value, (list, tuple)):
+                    record[f"{mode}/{k}"] = value[0]
+                elif isinstance(value, numbers.Number):
+                    record[f"{mode}/{k}"] = value
+        self.run.log(record)
+
+    def on_train_batch_end(self, step, logs=None):
+        logs = logs or {}
+        self.train_step += 1
+        if self._is_write():
+            self._updates(logs, "train")
+
+    def on_eval_begin(self, logs=None):
+        logs = logs or {}
+        self.eval_steps = logs.get("steps", None)
+        self.eval_metrics = logs.get("metrics", [])
+        self.eval_step = 0
+        self.evaled_samples = 0
+
+    def on_train_end(self, logs=None):
+        if self._is_write():
+            self.run.finish()
+
+    def on_eval_end(self, logs=None):
+        if self._is_write():
+            self._updates(logs or {}, "eval")
+            if not hasattr(self, "_is_fit") and self._run is not None:
+                self.run.finish()
+                self._run = None

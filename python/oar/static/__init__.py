@@ -14,6 +14,8 @@ from .io import (  # noqa: F401
 from .save_load import save, load, load_program_state, set_program_state  # noqa: F401
 from .compiler import BuildStrategy, CompiledProgram  # noqa: F401
 from ..framework.parameter import create_parameter  # noqa: F401
+from . import misc  # noqa: F401
+from .misc import accuracy, cuda_places, name_scope, xpu_places  # noqa: F401
 
 
 def cpu_places(device_count=None):

@@ -1,4 +1,6 @@
-from . import dlpack, unique_name  # noqa: F401
+from . import dlpack, unique_name, download  # noqa: F401
+from .deprecated import deprecated  # noqa: F401
+from .install_check import require_version, run_check  # noqa: F401
 
 
 def try_import(module_name, err_msg=None):

@@ -20,6 +20,7 @@ from . import ast_build as b
 from .break_continue_lowering import BreakContinueLowering
 from .control_flow_transformer import ControlFlowTransformer
 from .errors import Dy2StaticError
+from . import logging_utils
 from .name_analysis import declared_outside, first_of
 from .return_lowering import lower_returns
 from .source import ExplicitSuper, PrivateNameMangling, function_ast, owning_class_name
@@ -84,6 +85,8 @@ def _converted_code(fn):
     fdef.name = code.co_name
     _code_cache[code] = new_code
     _source_cache[code] = ast.unparse(fdef)
+    logging_utils.log(1, f"Convert callable object: convert {code.co_qualname}.")
+    logging_utils.log_code(code.co_qualname, _source_cache[code])
     return new_code
 
 
