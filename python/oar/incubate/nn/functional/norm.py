@@ -3,8 +3,7 @@ x + bias + residual_alpha * residual that also returns that sum, for the next re
 from __future__ import annotations
 
 from .... import _C
-from ....autograd import no_grad
-from ._norm import fused_norm, norm_axis
+from ._norm import fused_norm
 
 __all__ = ["fused_rms_norm", "fused_layer_norm"]
 
@@ -95,18 +94,6 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         [[-1.3416 -0.4472  0.4472  1.3416]] [2.5]
     """
     _check("fused_layer_norm", x, quant_scale)
-    out, residual_out = fused_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis, bias, residual,
-                                   residual_alpha, kind="layer")
-    h = x if residual_out is None else residual_out
-    with no_grad():
-        axis = norm_axis(x, begin_norm_axis)
-        cols = 1
-        for s in x.shape[axis:]:
-            cols *= s
-        flat = _C.reshape(h.detach(), [-1, cols])
-        if flat.dtype.name not in ("float32", "float64"):
-            flat = _C.cast(flat, "float32")
-        mean = _C.mean(flat, [1], False)
-        var = _C.mean(_C.square(flat - _C.unsqueeze(mean, [1])), [1], False)
-        invvar = _C.rsqrt(var + epsilon)
+    out, residual_out, mean, invvar = fused_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis, bias,
+                                                 residual, residual_alpha, kind="layer", stats=True)
     return out, (_empty(x) if residual_out is None else residual_out), mean, invvar
