@@ -9,13 +9,35 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 SAN=${OAR_SANITIZE:-address,undefined}
-BUILD=build/$(echo "$SAN" | tr ',' '-')
 export CCACHE_DIR=${CCACHE_DIR:-$ROOT/.ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
 
+# ASan + UBSan build with clang: 2.5x faster than GCC at -O0 with instrumentation (reduce.cc: 14 s
+# vs 35 s), which is most of this step's CI time. Its OpenMP runtime (libomp) and sanitizer
+# runtime come from Debian's packages, installed here when missing. OAR_SANITIZE_CXX=g++ (or
+# thread, below) builds with GCC.
+COMPILER=${OAR_SANITIZE_CXX:-clang++}
+case "$SAN" in *thread*) COMPILER=${OAR_SANITIZE_CXX:-g++} ;; esac
+if [ "$COMPILER" = clang++ ]; then
+  probe=$(mktemp -d)
+  echo 'int main() { return 0; }' > "$probe/p.cc"
+  if ! clang++ -fopenmp -fsanitize=address,undefined -shared-libsan "$probe/p.cc" -o "$probe/p" 2>/dev/null; then
+    echo "[sanitizers] installing clang, its sanitizer runtimes and libomp"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    V=$(clang++ --version 2>/dev/null | sed -n 's/.*version \([0-9]*\).*/\1/p')
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang libclang-rt-dev "libomp-${V:-14}-dev" >/dev/null 2>&1 ||
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang "libclang-rt-${V:-14}-dev" "libomp-${V:-14}-dev" >/dev/null
+  fi
+  rm -rf "$probe"
+fi
+BUILD=build/$(echo "$SAN" | tr ',' '-')$([ "$COMPILER" = clang++ ] && echo -clang)
+
 if [ ! -f "$BUILD/build.ninja" ]; then
-  # -O0 by default: a third of -O1's compile time (reduce.cc: 40 s vs 143 s), and CI builds this tree.
+  # -O0 by default: a third of -O1's compile time, and CI builds this tree.
   # OAR_SANITIZE_OPT=-O1 for a slower build whose tests run faster.
+  CC_OF_CXX=$([ "$COMPILER" = clang++ ] && echo clang || echo gcc)
   cmake -S . -B "$BUILD" -GNinja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="${OAR_SANITIZE_OPT:--O0} -g" \
+    -DCMAKE_CXX_COMPILER="$COMPILER" -DCMAKE_C_COMPILER="$CC_OF_CXX" \
     -DOAR_SANITIZE="$SAN" -DOAR_BUILD_TESTS=ON -DOAR_BUILD_EXAMPLES=OFF -DOAR_BUILD_PYTHON=ON -DOAR_WITH_CUDA=OFF \
     -DPython_EXECUTABLE="$ROOT/.venv/bin/python" >/dev/null
 fi
@@ -26,7 +48,9 @@ test -x "$BUILD/oar_tests"
 case "$SAN" in
   # libstdc++ preloaded too: ASan's __cxa_throw interceptor must find the real one at start-up
   # (python itself does not link libstdc++), or the first C++ exception aborts.
-  *address*) RUNTIME="$(g++ -print-file-name=libasan.so):$(g++ -print-file-name=libstdc++.so.6)"
+  *address*) ASAN_RT=$([ "$COMPILER" = clang++ ] && clang++ -print-file-name=libclang_rt.asan-x86_64.so ||
+                       g++ -print-file-name=libasan.so)
+             RUNTIME="$ASAN_RT:$(g++ -print-file-name=libstdc++.so.6)"
              export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}
              export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
              # alloc_dealloc_mismatch=0 only here: Paddle's library, which some tests import,
@@ -54,7 +78,9 @@ echo "[sanitizers] pytest slice"
 STAGE="$BUILD/python"
 rm -rf "$STAGE" && mkdir -p "$STAGE"
 cp -r python/oar "$STAGE/"
-cp "$BUILD"/liboar.so "$BUILD"/_C.*.so "$BUILD"/_C.pyi "$STAGE/oar/"
+# (The type stubs come from the release build: a sanitizer build does not import its module to
+# write them.)
+cp "$BUILD"/liboar.so "$BUILD"/_C.*.so build/release/_C.pyi "$STAGE/oar/"
 # The C++ headers the installed package carries (oar.sysconfig.get_include()), from .venv's install.
 SITE=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 [ -d "$SITE/oar/include" ] && cp -r "$SITE/oar/include" "$STAGE/oar/"

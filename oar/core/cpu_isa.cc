@@ -35,8 +35,12 @@ CpuIsa cpu_isa() {
 bool cpu_has_bf16_dot() {
   static const bool has = [] {
     __builtin_cpu_init();
-    return cpu_isa() == CpuIsa::Avx512 &&
-           (__builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16"));
+#if defined(__clang__) && __clang_major__ < 16
+    const bool amx = false;  // clang before 16 has no "amx-bf16" feature string (the sanitizer build)
+#else
+    const bool amx = __builtin_cpu_supports("amx-bf16");
+#endif
+    return cpu_isa() == CpuIsa::Avx512 && (__builtin_cpu_supports("avx512bf16") || amx);
   }();
   return has;
 }

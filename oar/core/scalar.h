@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "oar/core/dtype.h"
+#include "oar/core/numeric_cast.h"
 
 namespace oar {
 
@@ -34,8 +35,8 @@ class Scalar {
       switch (kind_) {
         case Kind::Bool:
         case Kind::Int: return static_cast<T>(i_);
-        case Kind::Float: return static_cast<T>(d_);
-        case Kind::Complex: return static_cast<T>(re_);
+        case Kind::Float: return numeric_cast<T>(d_);
+        case Kind::Complex: return numeric_cast<T>(re_);
       }
       return T();
     }

@@ -9,6 +9,12 @@ namespace oar::ir {
 
 std::unique_ptr<Operation> Operation::create(std::string name, std::vector<Value*> operands,
                                              std::vector<uint32_t> segments, AttributeMap attrs,
+                                             const std::vector<TensorType>& result_types) {
+  return create(std::move(name), std::move(operands), std::move(segments), std::move(attrs), result_types, {});
+}
+
+std::unique_ptr<Operation> Operation::create(std::string name, std::vector<Value*> operands,
+                                             std::vector<uint32_t> segments, AttributeMap attrs,
                                              const std::vector<TensorType>& result_types,
                                              std::vector<std::unique_ptr<Region>> regions) {
   if (segments.empty()) segments.assign(operands.size(), 1);

@@ -27,7 +27,12 @@ class Operation {
   static std::unique_ptr<Operation> create(std::string name, std::vector<Value*> operands,
                                            std::vector<uint32_t> segments, AttributeMap attrs,
                                            const std::vector<TensorType>& result_types,
-                                           std::vector<std::unique_ptr<Region>> regions = {});
+                                           std::vector<std::unique_ptr<Region>> regions);
+  // Without regions (an overload rather than a default argument: the empty vector would be
+  // destroyed in callers that do not see Region's definition).
+  static std::unique_ptr<Operation> create(std::string name, std::vector<Value*> operands,
+                                           std::vector<uint32_t> segments, AttributeMap attrs,
+                                           const std::vector<TensorType>& result_types);
   ~Operation();
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "oar/core/dtype.h"
+#include "oar/core/numeric_cast.h"
 
 namespace oar::kernels {
 
@@ -24,11 +25,11 @@ inline To convert(const From& v) {
   } else if constexpr (is_complex_t<From>::value) {
     return convert<To>(v.real());
   } else if constexpr (std::is_same_v<From, float16> || std::is_same_v<From, bfloat16>) {
-    return static_cast<To>(static_cast<float>(v));
+    return numeric_cast<To>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, float16> || std::is_same_v<To, bfloat16>) {
     return To(static_cast<float>(v));
   } else {
-    return static_cast<To>(v);
+    return numeric_cast<To>(v);  // float -> integer saturates
   }
 }
 

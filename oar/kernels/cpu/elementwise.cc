@@ -505,7 +505,7 @@ void scale(const Tensor& x, const Scalar& scale, const Scalar& bias, bool bias_a
     if constexpr (std::is_integral_v<C>) {
       const double s = scale.to<double>(), b = bias.to<double>();
       map<T>(x, out, [=](C a) {
-        return C(bias_after_scale ? double(a) * s + b : (double(a) + b) * s);
+        return numeric_cast<C>(bias_after_scale ? double(a) * s + b : (double(a) + b) * s);
       });
     } else {
       const C s = scale.to<C>(), b = bias.to<C>();

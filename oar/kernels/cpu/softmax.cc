@@ -435,8 +435,9 @@ void softmax_grad(const Tensor& out, const Tensor& grad, int64_t axis, bool log,
     const float* yp = y.data<float>();
     const float* gp = g.data<float>();
     float* dp = d.data<float>();
-    parallel_for(0, outer, std::max<int64_t>(1, kGrain / std::max<int64_t>(n, 1)),
-                 [&](int64_t r0, int64_t r1) { rows(yp, gp, dp, r0, r1, n, log); });
+    const int64_t len = n;  // a structured binding cannot be captured before C++20 in clang < 16
+    parallel_for(0, outer, std::max<int64_t>(1, kGrain / std::max<int64_t>(len, 1)),
+                 [&](int64_t r0, int64_t r1) { rows(yp, gp, dp, r0, r1, len, log); });
   } else if (ct == DType::Float32) {
     grad_strided<float>(y.data<float>(), g.data<float>(), d.data<float>(), outer, n, inner, log);
   } else {

@@ -10,6 +10,13 @@
 
 #include <sleef.h>
 
+// clang (the sanitizer build's compiler) ignores GCC's target pragmas, without which the 512-bit
+// calls would not get their ABI: a clang build takes the 256-bit lanes on every AVX CPU.
+#if !defined(__clang__)
+#define OAR_VEC_MATH_512 1
+#endif
+
+#ifdef OAR_VEC_MATH_512
 // SLEEF declares a width's functions only where the translation unit targets that width: the
 // 512-bit ones used here are declared below (the library has them; they run only on AVX-512 CPUs).
 #pragma GCC push_options
@@ -37,6 +44,7 @@ OAR_SLEEF512(erf, u10, u10)
 #undef OAR_SLEEF512
 }
 #pragma GCC pop_options
+#endif
 
 // The wide vector types live only inside functions of their own target, so the ABI note about
 // passing them by value is moot.
@@ -66,6 +74,7 @@ using SleefD = __m256d;
 }  // namespace avx2
 #pragma GCC pop_options
 
+#ifdef OAR_VEC_MATH_512
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")
 namespace avx512 {
@@ -80,6 +89,7 @@ using SleefD = __m512d;
 #undef OAR_SLEEF_D
 }  // namespace avx512
 #pragma GCC pop_options
+#endif
 
 }  // namespace
 
@@ -87,7 +97,9 @@ using SleefD = __m512d;
 SpanFn<float> vec_span_f32(UnaryOp op) {
   switch (cpu_isa()) {
     case CpuIsa::Avx512:
+#ifdef OAR_VEC_MATH_512
       return avx512::span_for<float, avx512::Vf>(op);
+#endif
     case CpuIsa::Avx2:
       return avx2::span_for<float, avx2::Vf>(op);
     default:
@@ -98,7 +110,9 @@ SpanFn<float> vec_span_f32(UnaryOp op) {
 SpanFn<double> vec_span_f64(UnaryOp op) {
   switch (cpu_isa()) {
     case CpuIsa::Avx512:
+#ifdef OAR_VEC_MATH_512
       return avx512::span_for<double, avx512::Vd>(op);
+#endif
     case CpuIsa::Avx2:
       return avx2::span_for<double, avx2::Vd>(op);
     default:
