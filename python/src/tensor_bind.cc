@@ -224,7 +224,9 @@ void bind_tensor(nb::module_& m) {
                          "creation ops; every op is also a method (x.sum(), x.matmul(y)).\n\n"
                          "Examples:\n    >>> import oar\n    >>> x = oar.to_tensor([[1.0, 2.0]], stop_gradient=False)\n"
                          "    >>> x.shape, x.dtype, x.stop_gradient\n    ([1, 2], paddle.float32, False)");
-  cls.def(nb::init<>())
+  // oar.Tensor() is an empty float32 tensor of shape [0], as paddle.Tensor(): a Tensor without
+  // storage must never reach Python (every method would read through a null handle).
+  cls.def("__init__", [](Tensor* self) { new (self) Tensor(Tensor::make(Shape{0}, DType::Float32)); })
       // Another handle on the same TensorImpl: how Python subclasses (Parameter) wrap a tensor.
       .def(nb::init<const Tensor&>(), nb::arg("tensor"))
       .def_prop_ro("shape", [](const Tensor& t) { return std::vector<int64_t>(t.shape()); })
