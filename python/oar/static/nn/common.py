@@ -48,6 +48,8 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
 
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
            bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
+    """A 2-D convolution layer (paddle.static.nn.conv2d): makes its filter and bias (as
+    oar.nn.Conv2D, with values now) and records the convolution, then `act` if given."""
     from ... import nn
     channels = input.shape[1 if data_format == "NCHW" else 3]
     if channels < 0:
@@ -61,6 +63,9 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
 def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
                data_layout="NCHW", in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
                do_model_average_for_mean_and_var=True, use_global_stats=False):
+    """Batch normalization layer (paddle.static.nn.batch_norm): makes its scale, bias and
+    running statistics (as oar.nn.BatchNorm) and records the normalization; in training runs
+    the running statistics are updated in place."""
     from ... import nn
     channels = input.shape[1 if data_layout in ("NCHW", "NCL", "NC") else -1]
     if channels < 0:
@@ -74,6 +79,8 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
 
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None,
                bias_attr=None, act=None, name=None):
+    """Layer normalization over the dims from begin_norm_axis (paddle.static.nn.layer_norm),
+    with an optional scale and shift (as oar.nn.LayerNorm)."""
     from ... import nn
     shape = input.shape[begin_norm_axis:]
     if any(d < 0 for d in shape):
@@ -86,6 +93,8 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
 
 def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=None, param_attr=None,
               dtype="float32"):
+    """An embedding lookup layer (paddle.static.nn.embedding): makes the table [size[0],
+    size[1]] (as oar.nn.Embedding) and records the lookup of `input`'s ids."""
     from ... import nn
     layer = _layer("embedding", lambda: nn.Embedding(size[0], size[1], padding_idx=padding_idx,
                                                      weight_attr=param_attr))
