@@ -32,7 +32,7 @@ import oar
 
 NAMESPACES = [
     "oar", "oar.nn", "oar.nn.functional", "oar.nn.utils", "oar.nn.initializer", "oar.optimizer",
-    "oar.optimizer.lr", "oar.metric", "oar.io", "oar.linalg", "oar.static", "oar.jit", "oar.vision",
+    "oar.optimizer.lr", "oar.metric", "oar.io", "oar.linalg", "oar.static", "oar.static.nn", "oar.jit", "oar.vision",
     "oar.vision.transforms", "oar.vision.models", "oar.vision.datasets", "oar.fft", "oar.signal", "oar.profiler",
     "oar.distribution", "oar.hub", "oar.audio", "oar.audio.functional", "oar.audio.features",
     "oar.audio.backends", "oar.audio.datasets", "oar.text", "oar.geometric", "oar.incubate.autograd",

@@ -34,3 +34,8 @@ def cpu_places(device_count=None):
     """
     from .. import CPUPlace
     return [CPUPlace()] * (device_count or 1)
+
+
+from .misc import WeightNormParamAttr, device_guard, create_global_var  # noqa: F401,E402
+from .ipu import ipu_shard_guard, set_ipu_shard, IpuStrategy, IpuCompiledProgram  # noqa: F401,E402
+from .metric import auc  # noqa: F401,E402

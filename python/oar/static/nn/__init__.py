@@ -1,3 +1,7 @@
 """paddle.static.nn: control flow and layer functions for static programs."""
-from .control_flow import cond, while_loop  # noqa: F401
-from .common import fc, conv2d, batch_norm, layer_norm, embedding  # noqa: F401
+from .control_flow import cond, while_loop, case, switch_case  # noqa: F401
+from .common import (  # noqa: F401
+    fc, conv2d, batch_norm, layer_norm, embedding, conv2d_transpose, conv3d, conv3d_transpose, group_norm,
+    instance_norm, prelu, bilinear_tensor_product, row_conv)
+from .sequence_lod import (  # noqa: F401
+    sequence_conv, sequence_softmax, sequence_pool, sequence_first_step, sequence_last_step, sequence_expand)

@@ -115,3 +115,151 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
 
     results = tracer.while_loop(flat, cond_fn, body_fn)
     return _unflatten(spec, iter(results))
+
+
+def _check_pred(api, pred):
+    if mode.is_symbolic(pred) or isinstance(pred, _C.Tensor):
+        if pred.dtype != "bool":
+            raise TypeError(f"{api}: each pred must be a bool tensor, got {pred.dtype}")
+        if pred.size not in (1, -1):
+            raise TypeError(f"{api}: each pred must hold one value, got shape {pred.shape}")
+        return
+    if not isinstance(pred, bool):
+        raise TypeError(f"{api}: each pred must be a bool tensor (or a Python bool), got {type(pred).__name__}")
+
+
+def _chain(pairs, default):
+    """cond(p0, f0, lambda: cond(p1, f1, ... default)): the first true pred's function runs."""
+    pred, fn = pairs[0]
+    rest = pairs[1:]
+    other = default if not rest else (lambda: _chain(rest, default))
+    return cond(pred, fn, other)
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """Runs the function of the first (pred, fn) pair whose pred is true, else default()
+    (paddle.static.nn.case); with default None, the last pair's function is the default. With
+    program values as preds it records nested IR `cond`s (every function must return the same
+    structure of tensors with the same dtypes and shapes).
+
+    Args:
+        pred_fn_pairs (list|tuple): (pred, fn) pairs: pred a bool tensor with one element, fn a
+            callable taking no arguments.
+        default (callable, optional): Run when no pred is true. Default: None.
+        name (str, optional): Unused. Default: None.
+
+    Returns:
+        The tensors the chosen function returns.
+
+    Examples:
+        >>> import oar, numpy as np
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     x = oar.static.data('x', [1], 'float32')
+        ...     out = oar.static.nn.case([(x < 0.0, lambda: x * 0.0), (x < 10.0, lambda: x * 2.0)],
+        ...                              default=lambda: x * 3.0)
+        >>> exe = oar.static.Executor()
+        >>> print([float(exe.run(main, feed={'x': np.array([v], 'float32')}, fetch_list=[out])[0][0])
+        ...        for v in (-1.0, 2.0, 20.0)])
+        [-0.0, 4.0, 60.0]
+        >>> oar.disable_static()
+    """
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(f"case: pred_fn_pairs must be a list or tuple, but received "
+                        f"{type(pred_fn_pairs).__name__}")
+    if len(pred_fn_pairs) == 0:
+        raise ValueError("case: pred_fn_pairs must not be empty")
+    pairs = []
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"case: each element of pred_fn_pairs must be a tuple of 2 (pred, fn), got {pair!r}")
+        pred, fn = pair
+        _check_pred("case", pred)
+        if not callable(fn):
+            raise TypeError(f"case: the fn of each pair must be callable, got {type(fn).__name__}")
+        pairs.append((pred, fn))
+    if default is None:
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+        if not pairs:
+            return default()
+    elif not callable(default):
+        raise TypeError(f"case: default must be callable, got {type(default).__name__}")
+    return _chain(pairs, default)
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Runs the branch function whose index equals branch_index, else default()
+    (paddle.static.nn.switch_case); with default None, the branch of the largest index is the
+    default. With a program value as branch_index it records nested IR `cond`s.
+
+    Args:
+        branch_index (Tensor): An int32 or int64 tensor with one element.
+        branch_fns (dict|list|tuple): {index: fn}, a list of (index, fn) pairs, or a list of
+            functions (indexed 0, 1, ...).
+        default (callable, optional): Run when no index matches. Default: None.
+        name (str, optional): Unused. Default: None.
+
+    Returns:
+        The tensors the chosen function returns.
+
+    Examples:
+        >>> import oar, numpy as np
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     i = oar.static.data('i', [1], 'int64')
+        ...     out = oar.static.nn.switch_case(i, {1: lambda: oar.full([1], 10.0), 2: lambda: oar.full([1], 20.0)},
+        ...                                     default=lambda: oar.full([1], -1.0))
+        >>> exe = oar.static.Executor()
+        >>> print([float(exe.run(main, feed={'i': np.array([v])}, fetch_list=[out])[0][0]) for v in (1, 2, 7)])
+        [10.0, 20.0, -1.0]
+        >>> oar.disable_static()
+    """
+    from ... import full
+    if not isinstance(branch_index, _C.Tensor):
+        raise TypeError(f"switch_case: branch_index must be a Tensor, but received {type(branch_index).__name__}")
+    if branch_index.dtype not in ("int32", "int64", "uint8"):
+        raise TypeError(f"switch_case: branch_index must be int32, int64 or uint8, got {branch_index.dtype}")
+    if branch_index.size not in (1, -1):
+        raise TypeError(f"switch_case: branch_index must hold one value, got shape {branch_index.shape}")
+    if isinstance(branch_fns, dict):
+        items = list(branch_fns.items())
+    elif isinstance(branch_fns, (list, tuple)):
+        if all(callable(f) for f in branch_fns):
+            items = list(enumerate(branch_fns))
+        else:
+            items = []
+            for item in branch_fns:
+                if not isinstance(item, tuple) or len(item) != 2:
+                    raise TypeError(f"switch_case: each element of branch_fns must be a tuple of 2 (index, fn), "
+                                    f"got {item!r}")
+                items.append(item)
+    else:
+        raise TypeError(f"switch_case: branch_fns must be a dict, list or tuple, but received "
+                        f"{type(branch_fns).__name__}")
+    if not items:
+        raise ValueError("switch_case: branch_fns must not be empty")
+    seen = set()
+    for index, fn in items:
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"switch_case: each branch index must be an int, got {type(index).__name__}")
+        if index in seen:
+            raise ValueError(f"switch_case: the branch index {index} appears more than once")
+        seen.add(index)
+        if not callable(fn):
+            raise TypeError(f"switch_case: the fn of branch {index} must be callable, got {type(fn).__name__}")
+    items.sort(key=lambda kv: kv[0])
+    if default is None:
+        default = items[-1][1]
+        items = items[:-1]
+        if not items:
+            return default()
+    elif not callable(default):
+        raise TypeError(f"switch_case: default must be callable, got {type(default).__name__}")
+    if not mode.is_symbolic(branch_index):
+        value = int(branch_index.reshape([-1])[0].item())
+        return dict(items).get(value, default)()
+    pairs = [((branch_index.reshape([-1])[0] == full([], k, branch_index.dtype)), fn) for k, fn in items]
+    return _chain(pairs, default)
