@@ -3,3 +3,4 @@ from .deform import DeformConv2D, deform_conv2d  # noqa: F401
 from .nms import matrix_nms, nms  # noqa: F401
 from .roi import PSRoIPool, RoIAlign, RoIPool, psroi_pool, roi_align, roi_pool  # noqa: F401
 from .detection import box_coder, prior_box, yolo_box  # noqa: F401
+from .image_io import decode_jpeg, read_file  # noqa: F401
