@@ -70,6 +70,9 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         order = idx_t[oar.argsort(scores[idx_t], descending=True)]
         kept.append(order[_nms_keep(boxes[order], iou_threshold)])
     if not kept:
+        if top_k is not None:  # as Paddle, whose topk of 0 boxes raises
+            raise ValueError("nms: no box of the given categories was kept, so top_k boxes "
+                             "cannot be taken (the top k must be >= 1)")
         return oar.zeros([0], dtype="int64")
     # Paddle returns the kept boxes by score, from the boxes in index order
     keep = oar.sort(oar.concat(kept))
