@@ -33,7 +33,7 @@ import oar
 NAMESPACES = [
     "oar", "oar.nn", "oar.nn.functional", "oar.nn.utils", "oar.nn.initializer", "oar.optimizer",
     "oar.optimizer.lr", "oar.metric", "oar.io", "oar.linalg", "oar.static", "oar.static.nn", "oar.jit", "oar.vision",
-    "oar.vision.transforms", "oar.vision.models", "oar.vision.datasets", "oar.fft", "oar.signal", "oar.profiler",
+    "oar.vision.transforms", "oar.vision.models", "oar.vision.datasets", "oar.vision.ops", "oar.fft", "oar.signal", "oar.profiler",
     "oar.distribution", "oar.hub", "oar.audio", "oar.audio.functional", "oar.audio.features",
     "oar.audio.backends", "oar.audio.datasets", "oar.text", "oar.geometric", "oar.incubate.autograd",
     "oar.incubate", "oar.incubate.nn", "oar.incubate.nn.functional",
@@ -41,7 +41,7 @@ NAMESPACES = [
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
 COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io",
-            "oar.vision.transforms", "oar.fft", "oar.signal", "oar.profiler", "oar.distribution", "oar.hub",
+            "oar.vision.transforms", "oar.vision.ops", "oar.fft", "oar.signal", "oar.profiler", "oar.distribution", "oar.hub",
             "oar.audio", "oar.audio.functional", "oar.audio.features", "oar.audio.backends", "oar.audio.datasets",
             "oar.text", "oar.geometric", "oar.incubate", "oar.incubate.nn",
             "oar.incubate.nn.functional", "oar.distributed.communication.stream", "oar.utils.download"]

@@ -7,10 +7,10 @@ from .conversion import Grayscale, Normalize, ToTensor, Transpose  # noqa: F401
 from .erasing import RandomErasing  # noqa: F401
 from .functional import (  # noqa: F401
     adjust_brightness, adjust_contrast, adjust_hue, adjust_saturation, center_crop, crop, erase,
-    hflip, normalize, pad, resize, rotate, to_grayscale, to_tensor, vflip)
+    hflip, normalize, pad, resize, rotate, to_grayscale, to_tensor, vflip, affine, perspective)
 from .geometry import (  # noqa: F401
-    CenterCrop, Pad, RandomCrop, RandomHorizontalFlip, RandomResizedCrop, RandomRotation,
-    RandomVerticalFlip, Resize)
+    CenterCrop, Pad, RandomAffine, RandomCrop, RandomHorizontalFlip, RandomPerspective,
+    RandomResizedCrop, RandomRotation, RandomVerticalFlip, Resize)
 
 __all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop",
            "RandomHorizontalFlip", "RandomVerticalFlip", "Transpose", "Normalize",
@@ -18,4 +18,5 @@ __all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCro
            "ColorJitter", "RandomCrop", "Pad", "RandomRotation", "Grayscale", "ToTensor",
            "RandomErasing", "to_tensor", "hflip", "vflip", "resize", "pad", "rotate",
            "to_grayscale", "crop", "center_crop", "adjust_brightness", "adjust_contrast",
-           "adjust_hue", "normalize", "erase"]
+           "adjust_hue", "normalize", "erase", "affine", "perspective", "RandomAffine",
+           "RandomPerspective"]

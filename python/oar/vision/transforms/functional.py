@@ -4,6 +4,7 @@ Each function checks its arguments, then hands the image to the backend for its 
 functional_pil, NumPy HWC/HW arrays to functional_numpy, oar tensors (CHW) to functional_tensor.
 Results keep the input's kind, as Paddle's do.
 """
+import math
 import numbers
 import sys
 
@@ -14,7 +15,7 @@ from . import functional_tensor as F_t
 
 __all__ = ["to_tensor", "normalize", "resize", "pad", "crop", "center_crop", "hflip", "vflip",
            "rotate", "to_grayscale", "adjust_brightness", "adjust_contrast", "adjust_saturation",
-           "adjust_hue", "erase"]
+           "adjust_hue", "erase", "affine", "perspective"]
 
 
 def _is_pil_image(img):
@@ -550,3 +551,149 @@ def erase(img, i, j, h, w, v, inplace=False):
     if kind == "pil":
         return F_pil.erase(img, i, j, h, w, v)
     return F_np.erase(img, i, j, h, w, v, inplace)
+
+
+def _affine_inverse_matrix(center, angle, translate, scale, shear):
+    """The inverse (output -> input) map of rotation by `angle` (clockwise) and shear about
+    `center`, scaled by `scale` and translated by `translate`, as 6 numbers."""
+    rot = math.radians(angle)
+    sx, sy = math.radians(shear[0]), math.radians(shear[1])
+    a = math.cos(rot - sy) / math.cos(sy)
+    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
+    c = math.sin(rot - sy) / math.cos(sy)
+    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
+    cx, cy = center
+    tx, ty = translate
+    m = [v / scale for v in (d, -b, 0.0, -c, a, 0.0)]  # inverse of [[a, b], [c, d]], over scale
+    m[2] += m[0] * (-cx - tx) + m[1] * (-cy - ty) + cx
+    m[5] += m[3] * (-cx - tx) + m[4] * (-cy - ty) + cy
+    return m
+
+
+def affine(img, angle, translate, scale, shear, interpolation="nearest", fill=0, center=None):
+    """Applies an affine map to an image: rotation by ``angle`` degrees (clockwise) and shear about
+    ``center``, scaling by ``scale``, then translation by ``translate`` pixels. The output keeps
+    the input's size.
+
+    As in Paddle, the three kinds of image follow their backends: PIL images use Pillow (the area
+    outside is 0 whatever ``fill``); NumPy images follow Paddle's OpenCV path (the map is built
+    about the top-left corner, ``center`` is not used); tensors use grid_sample.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        angle (float): Rotation in degrees.
+        translate (list|tuple): (tx, ty) in pixels.
+        scale (float): Positive scale factor.
+        shear (float|list|tuple): Shear angles (x, y) in degrees; a number is (shear, 0).
+        interpolation (str, optional): 'nearest' or 'bilinear' ('bicubic' for PIL).
+            Default: 'nearest'.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+        center (list|tuple, optional): Centre (x, y) of rotation; None means the image centre.
+            Default: None.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> img = oar.to_tensor([[[1.0, 2.0], [3.0, 4.0]]])
+        >>> print(F.affine(img, 90, (0, 0), 1.0, 0.0))
+        Tensor(shape=[1, 2, 2], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [[[3., 1.],
+                 [4., 2.]]])
+    """
+    kind = _kind("affine", img)
+    if isinstance(angle, bool) or not isinstance(angle, (int, float)):
+        raise TypeError("affine: Argument angle should be int or float")
+    if not isinstance(translate, (list, tuple)):
+        raise TypeError("affine: Argument translate should be a sequence")
+    if len(translate) != 2:
+        raise ValueError("affine: Argument translate should be a sequence of length 2")
+    if scale <= 0.0:
+        raise ValueError(f"affine: Argument scale should be positive, but got {scale}")
+    if not isinstance(shear, (numbers.Number, list, tuple)):
+        raise TypeError("affine: Shear should be either a single value or a sequence of two values")
+    if not isinstance(interpolation, str):
+        raise TypeError("affine: Argument interpolation should be a string")
+    angle = float(angle)
+    translate = list(translate)
+    shear = [shear, 0.0] if isinstance(shear, numbers.Number) else list(shear)
+    if len(shear) == 1:
+        shear = [shear[0], shear[0]]
+    if len(shear) != 2:
+        raise ValueError(f"affine: Shear should be a sequence containing two values. Got {shear}")
+    if center is not None and not isinstance(center, (list, tuple)):
+        raise TypeError("affine: Argument center should be a sequence")
+    if kind == "pil":
+        interpolation = _check_interpolation("affine", interpolation, ("nearest", "bilinear", "bicubic"))
+        w, h = img.size
+        c = [w * 0.5, h * 0.5] if center is None else center
+        return F_pil.affine(img, _affine_inverse_matrix(c, angle, translate, scale, shear),
+                            interpolation, fill)
+    if kind == "numpy":
+        interpolation = _check_interpolation("affine", interpolation, F_np.INTERPOLATIONS)
+        return F_np.affine(img, angle, translate, scale, shear, interpolation, fill)
+    F_t.check_image("affine", img, "CHW")
+    interpolation = _check_interpolation("affine", interpolation, ("nearest", "bilinear"))
+    c = [0.0, 0.0]
+    if center is not None:
+        # Paddle measures a given centre from (shape[-2] / 2, shape[-1] / 2): (x - H / 2, y - W / 2)
+        c = [1.0 * (v - s * 0.5) for v, s in zip(center, [img.shape[-2], img.shape[-1]])]
+    m = _affine_inverse_matrix(c, angle, [1.0 * t for t in translate], scale, shear)
+    return F_t.affine(img, m, interpolation, fill)
+
+
+def _perspective_coeffs(startpoints, endpoints):
+    """(a, b, c, d, e, f, g, h) with which output pixel (x, y) reads input
+    ((ax + by + c) / (gx + hy + 1), (dx + ey + f) / (gx + hy + 1)): least squares over the 4
+    point pairs (endpoints in the output, startpoints in the input)."""
+    a = np.zeros((8, 8))
+    for i, (p1, p2) in enumerate(zip(endpoints, startpoints)):
+        a[2 * i] = [p1[0], p1[1], 1, 0, 0, 0, -p2[0] * p1[0], -p2[0] * p1[1]]
+        a[2 * i + 1] = [0, 0, 0, p1[0], p1[1], 1, -p2[1] * p1[0], -p2[1] * p1[1]]
+    b = np.asarray(startpoints, dtype=np.float64).reshape(8)
+    return list(np.linalg.lstsq(a, b, rcond=None)[0])
+
+
+def perspective(img, startpoints, endpoints, interpolation="nearest", fill=0):
+    """Applies the perspective map that takes the 4 ``startpoints`` of the image to the 4
+    ``endpoints`` (top-left, top-right, bottom-right, bottom-left). The output keeps the input's
+    size; as in Paddle, PIL images get 0 outside whatever ``fill``.
+
+    Args:
+        img (PIL.Image|numpy.ndarray|Tensor): An image: PIL, HWC (or HW) array, or CHW tensor.
+        startpoints (list): 4 points [x, y] of the input image.
+        endpoints (list): Where they go in the output.
+        interpolation (str, optional): 'nearest' or 'bilinear' ('bicubic' for PIL).
+            Default: 'nearest'.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+
+    Returns:
+        PIL.Image|numpy.ndarray|Tensor: the result, of the input's kind.
+
+    Examples:
+        >>> import oar
+        >>> F = oar.vision.transforms
+        >>> img = oar.arange(9, dtype="float32").reshape([1, 3, 3])
+        >>> corners = [[0, 0], [2, 0], [2, 2], [0, 2]]
+        >>> print(F.perspective(img, corners, corners).flatten())
+        Tensor(shape=[9], dtype=float32, place=Place(cpu), stop_gradient=True,
+               [0., 1., 2., 3., 4., 5., 6., 7., 8.])
+    """
+    kind = _kind("perspective", img)
+    for arg, pts in (("startpoints", startpoints), ("endpoints", endpoints)):
+        if not (isinstance(pts, (list, tuple)) and len(pts) == 4
+                and all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pts)):
+            raise ValueError(f"perspective: {arg} should be 4 points [x, y], but got {pts!r}")
+    if kind == "numpy":
+        interpolation = _check_interpolation("perspective", interpolation, F_np.INTERPOLATIONS)
+        return F_np.perspective(img, startpoints, endpoints, interpolation, fill)
+    coeffs = _perspective_coeffs(startpoints, endpoints)
+    if kind == "pil":
+        interpolation = _check_interpolation("perspective", interpolation,
+                                             ("nearest", "bilinear", "bicubic"))
+        return F_pil.perspective(img, coeffs, interpolation, fill)
+    F_t.check_image("perspective", img, "CHW")
+    interpolation = _check_interpolation("perspective", interpolation, ("nearest", "bilinear"))
+    return F_t.perspective(img, coeffs, interpolation, fill)

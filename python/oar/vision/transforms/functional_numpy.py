@@ -169,3 +169,38 @@ def erase(img, i, j, h, w, v, inplace):
         img = img.copy()
     img[i:i + h, j:j + w, ...] = v
     return img
+
+
+def _warp_fill(fill):
+    # Paddle's cv2 path turns an int fill into (fill, fill, fill)
+    return (fill,) * 3 if isinstance(fill, int) else fill
+
+
+def affine(img, angle, translate, scale, shear, interpolation, fill):
+    """Paddle's cv2 path: cv2.getRotationMatrix2D about the centre, sheared, and then its
+    translation column replaced by `translate` (so the centre does not move the result)."""
+    if interpolation not in ("nearest", "bilinear"):
+        raise NotImplementedError(f"affine: interpolation {interpolation!r} is not supported for "
+                                  f"NumPy images; use 'nearest' or 'bilinear'")
+    h, w = img.shape[:2]
+    a = scale * math.cos(math.radians(angle))
+    b = scale * math.sin(math.radians(angle))
+    r = np.array([[a, b, 0.0], [-b, a, 0.0]])
+    sx = math.tan(math.radians(shear[0]))
+    sy = math.tan(math.radians(shear[1]))
+    m = np.stack([r[0] + sy * r[1], r[1] + sx * r[0]])
+    m[0, 2], m[1, 2] = translate
+    out = numpy_resample.warp_affine_general(_planes(img), m, (w, h), interpolation, _warp_fill(fill))
+    return _like(out, img)
+
+
+def perspective(img, startpoints, endpoints, interpolation, fill):
+    if interpolation not in ("nearest", "bilinear"):
+        raise NotImplementedError(f"perspective: interpolation {interpolation!r} is not supported "
+                                  f"for NumPy images; use 'nearest' or 'bilinear'")
+    h, w = img.shape[:2]
+    src = np.asarray(startpoints, dtype=np.float32).astype(np.float64)
+    dst = np.asarray(endpoints, dtype=np.float32).astype(np.float64)
+    m = numpy_resample.perspective_matrix(src, dst)
+    out = numpy_resample.warp_perspective(_planes(img), m, (w, h), interpolation, fill)
+    return _like(out, img)

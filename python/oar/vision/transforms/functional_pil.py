@@ -118,3 +118,13 @@ def erase(img, i, j, h, w, v):
     arr = np.array(img, dtype=np.uint8)
     arr[i:i + h, j:j + w, ...] = v
     return Image.fromarray(arr)
+
+
+def affine(img, matrix, interpolation, fill):
+    # As Paddle's PIL path: the inverse matrix goes to Image.transform, whose fifth positional
+    # argument is not the fill colour, so the area outside the image is always 0.
+    return img.transform(img.size, Image.AFFINE, tuple(matrix), _FILTERS[interpolation])
+
+
+def perspective(img, coeffs, interpolation, fill):
+    return img.transform(img.size, Image.PERSPECTIVE, tuple(coeffs), _FILTERS[interpolation])

@@ -256,3 +256,61 @@ def erase(img, i, j, h, w, v, inplace):
         img = img.clone()
     img[..., i:i + h, j:j + w] = v
     return img
+
+
+def _grid_transform(img, grid, interpolation, fill, data_format):
+    """img sampled at grid (normalised, align_corners=False), the outside filled with fill, as
+    Paddle's tensor path: a channel of ones rides along to tell inside from outside."""
+    oar = _oar()
+    import oar.nn.functional as F
+    x = img.unsqueeze(0) if img.ndim == 3 else img
+    if data_format.lower() == "hwc":
+        x = x.transpose([0, 3, 1, 2])
+    dtype = x.dtype
+    if not _is_float(x):
+        x = x.astype("float32")
+    n, c = x.shape[0], x.shape[1]
+    grid = grid.astype(x.dtype)
+    if n > 1:
+        grid = grid.expand([n] + list(grid.shape[1:]))
+    x = oar.concat([x, oar.ones([n, 1, x.shape[2], x.shape[3]], dtype=x.dtype)], axis=1)
+    out = F.grid_sample(x, grid, mode=interpolation, padding_mode="zeros", align_corners=False)
+    inside, out = out[:, c:], out[:, :c]
+    fills = list(fill) if isinstance(fill, (list, tuple)) else [fill] * 3
+    fills = fills if len(fills) == c else (fills[:1] * c if len(fills) == 1 else fills[:c])
+    fill_img = oar.to_tensor(np.asarray(fills, dtype=np.float32).reshape(1, -1, 1, 1)).astype(out.dtype)
+    if interpolation == "nearest":
+        outside = (inside < 0.5).astype(out.dtype)
+        out = out * (1.0 - outside) + fill_img * outside
+    else:
+        out = out * inside + fill_img * (1.0 - inside)
+    if data_format.lower() == "hwc":
+        out = out.transpose([0, 2, 3, 1])
+    if img.ndim == 3:
+        out = out.squeeze(0)
+    return out.astype(dtype)
+
+
+def affine(img, matrix, interpolation, fill, data_format="CHW"):
+    """matrix: the inverse map (output -> input, centred pixel coordinates), 6 numbers."""
+    w, h = image_size(img, data_format)
+    m = np.asarray(matrix, dtype=np.float32).reshape(2, 3)
+    return _grid_transform(img, _sampling_grid(m, w, h, w, h), interpolation, fill, data_format)
+
+
+def perspective(img, coeffs, interpolation, fill, data_format="CHW"):
+    """coeffs (a..h): output pixel (x, y) reads input ((ax + by + c) / (gx + hy + 1), ...)."""
+    oar = _oar()
+    w, h = image_size(img, data_format)
+    dtype = img.dtype.name if _is_float(img) else "float32"
+    co = oar.to_tensor(np.asarray(coeffs, dtype=np.float32)).astype(dtype)
+    theta1 = co[:6].reshape([2, 3])
+    theta2 = oar.concat([co[6:].reshape([1, 2]).tile([2, 1]), oar.ones([2, 1], dtype=dtype)], axis=1)
+    xs = oar.linspace(0.5, w - 0.5, w, dtype=dtype).reshape([1, w]).expand([h, w])
+    ys = oar.linspace(0.5, h - 0.5, h, dtype=dtype).reshape([h, 1]).expand([h, w])
+    base = oar.stack([xs, ys, oar.ones([h, w], dtype=dtype)], axis=-1).reshape([h * w, 3])
+    half = oar.to_tensor(np.array([0.5 * w, 0.5 * h], dtype=np.float32)).astype(dtype)
+    g1 = oar.matmul(base, theta1.transpose([1, 0]) / half)
+    g2 = oar.matmul(base, theta2.transpose([1, 0]))
+    grid = (g1 / g2 - 1.0).reshape([1, h, w, 2])
+    return _grid_transform(img, grid, interpolation, fill, data_format)

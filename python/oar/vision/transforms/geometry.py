@@ -345,3 +345,162 @@ class RandomRotation(BaseTransform):
     def _apply_image(self, img):
         angle = _random.uniform(self.degrees[0], self.degrees[1])
         return F.rotate(img, angle, self.interpolation, self.expand, self.center, self.fill)
+
+
+def _setup_angle(fn, x, name, req_sizes=(2,)):
+    if isinstance(x, numbers.Number):
+        if x < 0:
+            raise ValueError(f"{fn}: If {name} is a single number, it must be positive.")
+        return [-float(x), float(x)]
+    _check_sequence(fn, x, name, req_sizes)
+    return [float(d) for d in x]
+
+
+def _check_sequence(fn, x, name, req_sizes):
+    msg = " or ".join(str(s) for s in req_sizes)
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"{fn}: {name} should be a sequence of length {msg}.")
+    if len(x) not in req_sizes:
+        raise ValueError(f"{fn}: {name} should be sequence of length {msg}.")
+
+
+class RandomAffine(BaseTransform):
+    """Applies a random affine map (see :func:`affine`): an angle from ``degrees``, a translation
+    of up to ``translate`` times the image size, a scale from ``scale`` and shears from ``shear``.
+
+    Args:
+        degrees (float|list|tuple): Range (min, max) of the angle in degrees, or d for (-d, d).
+        translate (list|tuple, optional): Largest translation (a, b) as fractions of the width
+            and height. Default: None.
+        scale (list|tuple, optional): Range (min, max) of the scale. Default: None (1).
+        shear (float|list|tuple, optional): x shear range: d for (-d, d), (min, max); or
+            (xmin, xmax, ymin, ymax) for both axes. Default: None.
+        interpolation (str, optional): 'nearest', 'bilinear' or 'bicubic'. Default: 'nearest'.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+        center (list|tuple, optional): Centre (x, y) of the map. Default: None.
+        keys (list|tuple, optional): What each item of a tuple input is. Default: None.
+
+    Examples:
+        >>> import numpy as np
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> t = oar.vision.transforms.RandomAffine(15, translate=[0.1, 0.1], scale=[0.9, 1.1])
+        >>> print(t(oar.rand([3, 8, 8])).shape)
+        [3, 8, 8]
+    """
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, interpolation="nearest",
+                 fill=0, center=None, keys=None):
+        fn = "RandomAffine"
+        self.degrees = _setup_angle(fn, degrees, "degrees", (2,))
+        super().__init__(keys)
+        if interpolation not in ("nearest", "bilinear", "bicubic"):
+            raise AssertionError(f"{fn}: interpolation should be 'nearest', 'bilinear' or "
+                                 f"'bicubic', but got {interpolation!r}")
+        self.interpolation = interpolation
+        if translate is not None:
+            _check_sequence(fn, translate, "translate", (2,))
+            for t in translate:
+                if not 0.0 <= t <= 1.0:
+                    raise ValueError(f"{fn}: translation values should be between 0 and 1, "
+                                     f"but got {translate!r}")
+        self.translate = translate
+        if scale is not None:
+            _check_sequence(fn, scale, "scale", (2,))
+            for s in scale:
+                if s <= 0:
+                    raise ValueError(f"{fn}: scale values should be positive, but got {scale!r}")
+        self.scale = scale
+        self.shear = _setup_angle(fn, shear, "shear", (2, 4)) if shear is not None else None
+        if fill is None:
+            fill = 0
+        elif not isinstance(fill, (list, tuple, numbers.Number)):
+            raise TypeError(f"{fn}: Fill should be either a sequence or a number.")
+        self.fill = fill
+        if center is not None:
+            _check_sequence(fn, center, "center", (2,))
+        self.center = center
+
+    def _get_param(self, img_size, degrees, translate=None, scale_ranges=None, shears=None):
+        """(angle, (tx, ty), scale, (shear_x, shear_y)) drawn for an image of img_size (w, h)."""
+        angle = _random.uniform(degrees[0], degrees[1])
+        if translate is not None:
+            max_dx = float(translate[0] * img_size[0])
+            max_dy = float(translate[1] * img_size[1])
+            translations = (int(_random.uniform(-max_dx, max_dx)),
+                            int(_random.uniform(-max_dy, max_dy)))
+        else:
+            translations = (0, 0)
+        scale = _random.uniform(scale_ranges[0], scale_ranges[1]) if scale_ranges is not None else 1.0
+        shear_x, shear_y = 0.0, 0.0
+        if shears is not None:
+            shear_x = _random.uniform(shears[0], shears[1])
+            if len(shears) == 4:
+                shear_y = _random.uniform(shears[2], shears[3])
+        return angle, translations, scale, (shear_x, shear_y)
+
+    def _apply_image(self, img):
+        w, h = image_size("RandomAffine", img)
+        params = self._get_param((w, h), self.degrees, self.translate, self.scale, self.shear)
+        return F.affine(img, *params, interpolation=self.interpolation, fill=self.fill,
+                        center=self.center)
+
+
+class RandomPerspective(BaseTransform):
+    """With probability ``prob``, moves each corner of the image inwards by a random amount (up to
+    ``distortion_scale`` of half the size) and applies that perspective map (see
+    :func:`perspective`).
+
+    Args:
+        prob (float, optional): Probability of the transform. Default: 0.5.
+        distortion_scale (float, optional): Degree of distortion, in [0, 1]. Default: 0.5.
+        interpolation (str, optional): 'nearest', 'bilinear' or 'bicubic'. Default: 'nearest'.
+        fill (int|list|tuple, optional): Value of the area outside the image. Default: 0.
+        keys (list|tuple, optional): What each item of a tuple input is. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> oar.seed(2024)
+        >>> t = oar.vision.transforms.RandomPerspective(prob=1.0, distortion_scale=0.3)
+        >>> print(t(oar.rand([3, 8, 8])).shape)
+        [3, 8, 8]
+    """
+
+    def __init__(self, prob=0.5, distortion_scale=0.5, interpolation="nearest", fill=0,
+                 keys=None):
+        super().__init__(keys)
+        fn = "RandomPerspective"
+        if not 0 <= prob <= 1:
+            raise AssertionError(f"{fn}: probability must be between 0 and 1, but got {prob}")
+        if not 0 <= distortion_scale <= 1:
+            raise AssertionError(f"{fn}: distortion_scale must be between 0 and 1, but got "
+                                 f"{distortion_scale}")
+        if interpolation not in ("nearest", "bilinear", "bicubic"):
+            raise AssertionError(f"{fn}: interpolation should be 'nearest', 'bilinear' or "
+                                 f"'bicubic', but got {interpolation!r}")
+        if not isinstance(fill, (numbers.Number, str, list, tuple)):
+            raise AssertionError(f"{fn}: fill should be a number or a sequence, but got {fill!r}")
+        self.prob = prob
+        self.distortion_scale = distortion_scale
+        self.interpolation = interpolation
+        self.fill = fill
+
+    def get_params(self, width, height, distortion_scale):
+        """(startpoints, endpoints): the image corners and where they go (top-left, top-right,
+        bottom-right, bottom-left)."""
+        hh, hw = height // 2, width // 2
+        dx, dy = int(distortion_scale * hw), int(distortion_scale * hh)
+        u = _random.uniform
+        topleft = [int(u(0, dx + 1)), int(u(0, dy + 1))]
+        topright = [int(u(width - dx - 1, width)), int(u(0, dy + 1))]
+        botright = [int(u(width - dx - 1, width)), int(u(height - dy - 1, height))]
+        botleft = [int(u(0, dx + 1)), int(u(height - dy - 1, height))]
+        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return startpoints, [topleft, topright, botright, botleft]
+
+    def _apply_image(self, img):
+        if _random.random() < self.prob:
+            w, h = image_size("RandomPerspective", img)
+            start, end = self.get_params(w, h, self.distortion_scale)
+            return F.perspective(img, start, end, self.interpolation, self.fill)
+        return img

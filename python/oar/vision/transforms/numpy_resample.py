@@ -194,3 +194,61 @@ def warp_affine(img, m, size_wh, interpolation, fill):
     acc = ((1 - ax) * (1 - ay) * read(y0, x0).astype(work) + ax * (1 - ay) * read(y0, x0 + 1).astype(work)
            + (1 - ax) * ay * read(y0 + 1, x0).astype(work) + ax * ay * read(y0 + 1, x0 + 1).astype(work))
     return _round_to(acc, img.dtype)
+
+
+def perspective_matrix(src, dst):
+    """cv2.getPerspectiveTransform(src, dst): the 3x3 map taking the 4 src points to the dst ones."""
+    a = np.zeros((8, 8))
+    b = np.zeros(8)
+    for i, ((x, y), (u, v)) in enumerate(zip(src, dst)):
+        a[i] = [x, y, 1, 0, 0, 0, -x * u, -y * u]
+        a[i + 4] = [0, 0, 0, x, y, 1, -x * v, -y * v]
+        b[i], b[i + 4] = u, v
+    return np.append(np.linalg.solve(a, b), 1.0).reshape(3, 3)
+
+
+def _sample(img, sx, sy, interpolation, fill):
+    """img (HWC) read at float source positions (sx, sy) with BORDER_CONSTANT = fill."""
+    h, w, c = img.shape
+    fills = np.zeros(c)
+    fv = np.atleast_1d(np.asarray(fill, dtype=np.float64))
+    fills[:min(c, len(fv))] = fv[:c]  # cv2 reads a number as (fill, 0, 0, 0)
+    border = _round_to(fills, img.dtype)
+    padded = np.concatenate([img, np.broadcast_to(border, (h, 1, c))], axis=1)
+    padded = np.concatenate([padded, np.broadcast_to(border, (1, w + 1, c))], axis=0)
+
+    def read(yy, xx):
+        outside = (yy < 0) | (yy >= h) | (xx < 0) | (xx >= w)
+        return padded[np.where(outside, h, yy), np.where(outside, w, xx)]
+
+    if interpolation == "nearest":
+        return read(np.rint(sy).astype(np.int64), np.rint(sx).astype(np.int64))
+    x0, y0 = np.floor(sx), np.floor(sy)
+    ax, ay = (sx - x0)[..., None], (sy - y0)[..., None]
+    x0, y0 = x0.astype(np.int64), y0.astype(np.int64)
+    work = np.float32 if img.dtype == np.float32 else np.float64
+    acc = ((1 - ax) * (1 - ay) * read(y0, x0).astype(work) + ax * (1 - ay) * read(y0, x0 + 1).astype(work)
+           + (1 - ax) * ay * read(y0 + 1, x0).astype(work) + ax * ay * read(y0 + 1, x0 + 1).astype(work))
+    return _round_to(acc, img.dtype)
+
+
+def warp_perspective(img, m, size_wh, interpolation, fill):
+    """cv2.warpPerspective(img, m, size_wh) with BORDER_CONSTANT = fill; img is HWC."""
+    ow, oh = size_wh
+    inv = np.linalg.inv(m)
+    ys, xs = np.mgrid[0:oh, 0:ow].astype(np.float64)
+    den = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
+    den = np.where(den != 0, 1.0 / np.where(den != 0, den, 1.0), 0.0)
+    sx = (inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]) * den
+    sy = (inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]) * den
+    return _sample(img, sx, sy, interpolation, fill)
+
+
+def warp_affine_general(img, m, size_wh, interpolation, fill):
+    """cv2.warpAffine(img, m, size_wh) for any 2x3 m (positions in double, as cv2's remap tables)."""
+    ow, oh = size_wh
+    inv = _invert_affine(np.asarray(m, dtype=np.float64))
+    ys, xs = np.mgrid[0:oh, 0:ow].astype(np.float64)
+    sx = inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]
+    sy = inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]
+    return _sample(img, sx, sy, interpolation, fill)

@@ -9,7 +9,7 @@ from .color import (  # noqa: F401
 from .conversion import Grayscale, Normalize, ToTensor, Transpose  # noqa: F401
 from .erasing import RandomErasing  # noqa: F401
 from .geometry import (  # noqa: F401
-    CenterCrop, Pad, RandomCrop, RandomHorizontalFlip, RandomResizedCrop, RandomRotation,
-    RandomVerticalFlip, Resize)
+    CenterCrop, Pad, RandomAffine, RandomCrop, RandomHorizontalFlip, RandomPerspective,
+    RandomResizedCrop, RandomRotation, RandomVerticalFlip, Resize)
 
 __all__ = []  # as Paddle's: the public names are oar.vision.transforms'
