@@ -12,9 +12,21 @@ from . import fleet, sharding  # noqa: E402  (paddle.distributed.fleet, paddle.d
 from . import communication  # noqa: E402
 from .communication import stream  # noqa: E402  (paddle.distributed.stream)
 from .fleet.base.topology import ParallelMode
+from .auto_parallel import (ProcessMesh, DistAttr, Placement, Shard, Replicate, Partial, ReduceType, shard_tensor,
+                            dtensor_from_fn, reshard, unshard_dtensor, shard_layer, shard_dataloader, shard_optimizer,
+                            shard_scaler, ShardingStage1, ShardingStage2, ShardingStage3, to_static, Strategy,
+                            DistModel, LocalLayer, local_map, parallelize, ColWiseParallel, RowWiseParallel,
+                            SequenceParallelBegin, SequenceParallelEnd, SequenceParallelEnable,
+                            SequenceParallelDisable, PrepareLayerInput, PrepareLayerOutput, SplitPoint, set_mesh,
+                            get_mesh)
 
 __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
            "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
            "all_gather_object", "broadcast_object_list", "reduce_scatter", "scatter", "gather", "alltoall",
            "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait", "spawn", "fleet", "sharding",
-           "ParallelMode"]
+           "ParallelMode", "ProcessMesh", "DistAttr", "Placement", "Shard", "Replicate", "Partial", "ReduceType",
+           "shard_tensor", "dtensor_from_fn", "reshard", "unshard_dtensor", "shard_layer", "shard_dataloader",
+           "shard_optimizer", "shard_scaler", "ShardingStage1", "ShardingStage2", "ShardingStage3", "to_static",
+           "Strategy", "DistModel", "LocalLayer", "local_map", "parallelize", "ColWiseParallel", "RowWiseParallel",
+           "SequenceParallelBegin", "SequenceParallelEnd", "SequenceParallelEnable", "SequenceParallelDisable",
+           "PrepareLayerInput", "PrepareLayerOutput", "SplitPoint", "set_mesh", "get_mesh"]
