@@ -9,6 +9,7 @@ from .parallel import DataParallel
 from .parallel_env import ParallelEnv
 from .spawn import spawn  # the function, as paddle.distributed.spawn
 from . import fleet, sharding  # noqa: E402  (paddle.distributed.fleet, paddle.distributed.sharding)
+from . import rpc  # noqa: E402  (paddle.distributed.rpc)
 from . import communication  # noqa: E402
 from .communication import stream  # noqa: E402  (paddle.distributed.stream)
 from .fleet.base.topology import ParallelMode
