@@ -569,7 +569,7 @@ def shard_dataloader(dataloader, meshes, input_keys=None, shard_dims=None, is_da
         >>> loader = oar.io.DataLoader(Data(), batch_size=2)
         >>> mesh = dist.ProcessMesh([0], dim_names=["dp"])
         >>> batches = list(dist.shard_dataloader(loader, mesh, shard_dims="dp"))
-        >>> print(len(batches), batches[0][0].placements)
+        >>> print(len(batches), batches[0].placements)
         2 [Shard(dim=0)]
     """
     return ShardDataloader(dataloader, meshes, input_keys, shard_dims, is_dataset_splitted, dense_tensor_idx)
