@@ -14,7 +14,9 @@ from .parallel_env import ParallelEnv
 __all__ = ["ReduceOp", "Group", "init_parallel_env", "is_initialized", "get_rank", "get_world_size", "new_group",
            "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
            "all_gather_object", "broadcast_object_list", "reduce_scatter", "scatter", "gather", "alltoall",
-           "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait"]
+           "alltoall_single", "send", "recv", "isend", "irecv", "barrier", "wait", "scatter_object_list",
+           "send_object_list", "recv_object_list", "is_available", "get_backend", "shutdown_process_group",
+           "restart_process_group", "gloo_init_parallel_env", "gloo_barrier", "gloo_release"]
 
 _dist = _C._dist
 
@@ -198,6 +200,8 @@ def destroy_process_group(group=None):
 
 def _pg(group):
     g = _group(group)
+    if getattr(g, "_shut_down", False):
+        raise RuntimeError(f"the process group {g.name} is shut down (call restart_process_group)")
     if not g.is_member():
         return None
     return g.process_group
@@ -412,3 +416,196 @@ def wait(tensor, group=None, use_calc_stream=True):
     """Waits for the communication of `tensor` (host collectives finish before they return, or
     their task's wait() does)."""
     _tensor("wait", "tensor", tensor)
+
+
+def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None):
+    """`out_object_list` becomes [in_object_list[this rank]] of global rank `src`'s list
+    (picklable objects, one per rank of the group).
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> out = []
+        >>> dist.scatter_object_list(out, [{"a": 1}], src=0)  # doctest: +SKIP
+    """
+    pg = _pg(group)
+    if pg is None:
+        return
+    if not isinstance(out_object_list, list):
+        raise TypeError(f"scatter_object_list: out_object_list must be a list, got {type(out_object_list).__name__}")
+    g = _group(group)
+    root = _rank_in(group, src, "scatter_object_list", "src")
+    everything = [None]
+    if g.rank == root:
+        if in_object_list is None or len(in_object_list) != g.nranks:
+            raise ValueError(f"scatter_object_list: the source rank must give in_object_list with one object per "
+                             f"rank ({g.nranks}), got {None if in_object_list is None else len(in_object_list)}")
+        everything = [list(in_object_list)]
+    broadcast_object_list(everything, src, group)
+    out_object_list.clear()
+    out_object_list.append(everything[0][g.rank])
+
+
+def send_object_list(object_list, dst=None, group=None, dst_in_group=None):
+    """Sends a list of picklable objects to global rank `dst` (or group rank `dst_in_group`),
+    which calls recv_object_list with a list of the same length.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.send_object_list([1, "two"], dst=1)  # doctest: +SKIP
+    """
+    if not isinstance(object_list, list):
+        raise TypeError(f"send_object_list: object_list must be a list, got {type(object_list).__name__}")
+    g = _group(group)
+    if (dst is None) == (dst_in_group is None):
+        raise ValueError("send_object_list: give exactly one of dst and dst_in_group")
+    dst = g.ranks[dst_in_group] if dst_in_group is not None else dst
+    if _pg(group) is None:
+        return
+    from .. import to_tensor
+    blobs = [_to_bytes_tensor(o) for o in object_list]
+    send(to_tensor(np.array([b.shape[0] for b in blobs], np.int64), place="cpu"), dst, group)
+    if blobs:
+        from .. import concat
+        send(concat(blobs, 0) if len(blobs) > 1 else blobs[0], dst, group)
+
+
+def recv_object_list(object_list, src=None, group=None, src_in_group=None):
+    """Fills `object_list` (its length: how many objects come) with what global rank `src` (or
+    group rank `src_in_group`) sends with send_object_list.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> got = [None, None]
+        >>> dist.recv_object_list(got, src=0)  # doctest: +SKIP
+    """
+    if not isinstance(object_list, list):
+        raise TypeError(f"recv_object_list: object_list must be a list, got {type(object_list).__name__}")
+    g = _group(group)
+    if (src is None) == (src_in_group is None):
+        raise ValueError("recv_object_list: give exactly one of src and src_in_group")
+    src = g.ranks[src_in_group] if src_in_group is not None else src
+    if _pg(group) is None:
+        return
+    from .. import zeros
+    sizes = zeros([len(object_list)], dtype="int64")
+    recv(sizes, src, group)
+    sizes = [int(s) for s in sizes.numpy()]
+    if not sizes:
+        return
+    data = zeros([sum(sizes)], dtype="uint8")
+    recv(data, src, group)
+    raw, offset = data.numpy().tobytes(), 0
+    for i, n in enumerate(sizes):
+        object_list[i] = pickle.loads(raw[offset:offset + n])
+        offset += n
+
+
+def is_available():
+    """Whether this oar can run distributed jobs (it was built with Gloo).
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.is_available()
+        True
+    """
+    return bool(_dist.available)
+
+
+def get_backend(group=None):
+    """The communication backend of `group` (default: the default group): 'GLOO'.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.get_backend()  # doctest: +SKIP
+        'GLOO'
+    """
+    g = _group(group)
+    if not g.is_member():
+        raise RuntimeError("get_backend: this rank is not a member of the group")
+    return "GLOO"
+
+
+_shut = {}
+
+
+def shutdown_process_group(group=None):
+    """Releases the communication of `group` (None: of every group but the default one) until
+    restart_process_group; collectives on it raise RuntimeError meanwhile.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.shutdown_process_group()  # doctest: +SKIP
+    """
+    groups = [g for gid, g in _state["groups"].items() if gid != 0] if group is None else [_group(group)]
+    for g in groups:
+        if g.process_group is not None and g.name not in _shut:
+            _shut[g.name] = g
+            g._pg = None
+            g._shut_down = True
+
+
+def restart_process_group(group=None):
+    """Reconnects groups released by shutdown_process_group (None: all of them); every member calls it.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.restart_process_group()  # doctest: +SKIP
+    """
+    names = list(_shut) if group is None else ([_group(group).name] if _group(group).name in _shut else [])
+    for name in names:
+        g = _shut.pop(name)
+        g._restarts = getattr(g, "_restarts", 0) + 1
+        g._pg = _dist.ProcessGroupGloo(_state["store"], g.rank, g.nranks, f"group{g.id}/restart{g._restarts}/",
+                                       _state["env"].hostname(), _state["env"].pg_timeout / 1000.0)
+        g._shut_down = False
+
+
+_gloo = {"store": None, "pg": None}
+
+
+def gloo_init_parallel_env(rank_id, rank_num, server_endpoint):
+    """Starts a CPU-only Gloo context of `rank_num` ranks (for gloo_barrier), meeting at
+    `server_endpoint` ("ip:port", served by rank 0).
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.gloo_init_parallel_env(0, 2, "127.0.0.1:6170")  # doctest: +SKIP
+    """
+    _require_gloo()
+    if isinstance(rank_num, bool) or not isinstance(rank_num, int) or rank_num < 2:
+        raise ValueError(f"gloo_init_parallel_env: rank_num must be an int >= 2, got {rank_num!r}")
+    if isinstance(rank_id, bool) or not isinstance(rank_id, int) or not 0 <= rank_id < rank_num:
+        raise ValueError(f"gloo_init_parallel_env: rank_id must be in [0, {rank_num}), got {rank_id!r}")
+    try:
+        host, port = server_endpoint.rsplit(":", 1)
+        port = int(port)
+    except (AttributeError, ValueError):
+        raise ValueError(f"gloo_init_parallel_env: server_endpoint must be 'ip:port', got {server_endpoint!r}") from None
+    timeout = 3600.0
+    store = _dist.TCPStore(host, port, rank_id == 0, timeout)
+    _gloo["store"] = store
+    _gloo["pg"] = _dist.ProcessGroupGloo(store, rank_id, rank_num, "gloo_ctx/", "127.0.0.1" if host in (
+        "127.0.0.1", "localhost") else ParallelEnv().hostname(), timeout)
+
+
+def gloo_barrier():
+    """Waits for every rank of the context of gloo_init_parallel_env.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.gloo_barrier()  # doctest: +SKIP
+    """
+    if _gloo["pg"] is None:
+        raise RuntimeError("gloo_barrier: gloo context is not initialized (call gloo_init_parallel_env first)")
+    _gloo["pg"].barrier(True)
+
+
+def gloo_release():
+    """Releases the context of gloo_init_parallel_env.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> dist.gloo_release()
+    """
+    _gloo["pg"] = None
+    _gloo["store"] = None

@@ -315,12 +315,11 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     Examples:
         .. code-block:: python
 
-            >>> # doctest: +SKIP('starts processes')
             >>> import oar.distributed as dist
             >>> def train(scale):
             ...     import os
             ...     return int(os.environ["PADDLE_TRAINER_ID"]) * scale
-            >>> if __name__ == "__main__":
+            >>> if __name__ == "__main__":  # doctest: +SKIP
             ...     ctx = dist.spawn(train, args=(10,), nprocs=2)
             ...     print([q.get() for q in ctx.return_queues])
             [0, 10]
