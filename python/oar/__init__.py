@@ -178,7 +178,7 @@ from .device import (  # noqa: E402,F401
     set_device, get_device, set_default_device, device_guard, Event, Stream,
     is_compiled_with_custom_device, is_compiled_with_ipu, is_compiled_with_xpu, is_compiled_with_distribute)
 from . import (static, jit, inference, vision, distributed, amp, quantization, fft, signal,  # noqa: E402,F401
-               profiler, hub, audio, text, onnx, geometric)
+               profiler, hub, audio, text, onnx, geometric, sparse)
 from . import distribution  # noqa: E402,F401
 from . import incubate, random, cuda  # noqa: E402,F401
 # python/oar/audio/functional/window.py: Paddle's top-level window functions

@@ -20,6 +20,7 @@ from ..framework.parameter import create_parameter
 from . import (attribute, contraction, conversion, creation, diagonal_fill, indexing, inplace,
                legacy_attrs, logic, manipulation, math, random, search, special, statistics, strided)
 from . import linalg as tensor_linalg
+from . import sparse_methods
 from .repr import tensor_format, tensor_repr
 
 Tensor = _C.Tensor
@@ -237,6 +238,18 @@ METHODS = {
     "stride": conversion.stride,
     "get_strides": conversion.get_strides,
     "is_dense": conversion.is_dense,
+    "to_sparse_coo": sparse_methods.to_sparse_coo,
+    "to_sparse_csr": sparse_methods.to_sparse_csr,
+    "to_dense": sparse_methods.to_dense,
+    "values": sparse_methods.values,
+    "indices": sparse_methods.indices,
+    "crows": sparse_methods.crows,
+    "cols": sparse_methods.cols,
+    "nnz": sparse_methods.nnz,
+    "coalesce": sparse_methods.coalesce,
+    "is_coalesced": sparse_methods.is_coalesced,
+    "sparse_dim": sparse_methods.sparse_dim,
+    "dense_dim": sparse_methods.dense_dim,
     "is_sparse": conversion.is_sparse,
     "is_sparse_coo": conversion.is_sparse,
     "is_sparse_csr": conversion.is_sparse,
