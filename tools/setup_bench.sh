@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv-bench/bin/python ]; then
   /usr/bin/python3 -m venv .venv-bench
 fi
-for pkg in torch paddle onnxruntime numpy; do
+for pkg in torch paddle onnxruntime numpy scipy; do
   if ! .venv-bench/bin/python -c "import $pkg" 2>/dev/null; then
     case $pkg in paddle) name=paddlepaddle ;; *) name=$pkg ;; esac
     .venv-bench/bin/python -m pip install -q "$name"
