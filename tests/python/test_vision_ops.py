@@ -363,3 +363,35 @@ def test_public_names_match_paddle():
     assert set(O.__all__) <= set(P.__all__)
     assert set(P.__all__) - set(O.__all__) == {"yolo_loss", "generate_proposals",
                                                "distribute_fpn_proposals"}
+
+
+def test_nms_keep_kernel_against_a_greedy_reference():
+    rng = np.random.default_rng(3)
+    xy = rng.uniform(0, 20, size=(200, 2))
+    wh = rng.uniform(1, 8, size=(200, 2))
+    boxes = np.concatenate([xy, xy + wh], axis=1).astype("float32")
+
+    def reference(b, thr, offset, eta):
+        area = (b[:, 2] - b[:, 0] + offset) * (b[:, 3] - b[:, 1] + offset)
+        keep, dead = [], np.zeros(len(b), bool)
+        for i in range(len(b)):
+            if dead[i]:
+                continue
+            keep.append(i)
+            w = np.clip(np.minimum(b[i, 2], b[:, 2]) - np.maximum(b[i, 0], b[:, 0]) + offset, 0, None)
+            h = np.clip(np.minimum(b[i, 3], b[:, 3]) - np.maximum(b[i, 1], b[:, 1]) + offset, 0, None)
+            inter = w * h
+            iou = inter / (area[i] + area - inter)
+            dead |= (iou > thr) & (np.arange(len(b)) > i)
+            if eta < 1 and thr > 0.5:
+                thr *= eta
+        return keep
+
+    for thr, offset, eta in ((0.3, 0.0, 1.0), (0.7, 1.0, 1.0), (0.9, 0.0, 0.9)):
+        got = oar._C.nms_keep(oar.to_tensor(boxes), thr, offset, eta).numpy().tolist()
+        assert got == reference(boxes.astype("float64"), thr, offset, eta)
+    assert oar._C.nms_keep(oar.zeros([0, 4]), 0.5).shape == [0]
+    with pytest.raises(ValueError, match="\\[N, 4\\]"):
+        oar._C.nms_keep(oar.zeros([3, 5]), 0.5)
+    with pytest.raises(TypeError):
+        oar._C.nms_keep(oar.zeros([3, 4], "int32"), 0.5)

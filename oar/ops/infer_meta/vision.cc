@@ -380,4 +380,6 @@ std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, cons
   return {Meta{Shape{d.B, d.Sq, d.H, d.Dv}, qkv[0].dtype()}, Meta{full, qkv[0].dtype()}};
 }
 
+Meta nms_keep(const char*, const Tensor&, double, double, double) { return {Shape{-1}, DType::Int64}; }
+
 }  // namespace oar::infer_meta

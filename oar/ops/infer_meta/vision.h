@@ -73,4 +73,7 @@ SdpaDims sdpa_check(const char* op, const Tensor& query, const Tensor& key, cons
 std::vector<Meta> sdpa_core(const char* op, const std::vector<Tensor>& qkv, const Tensor& dmask,
                             double scale, bool is_causal);
 
+// Program type of nms_keep: int64 [-1] (how many boxes survive is decided by the data).
+Meta nms_keep(const char* op, const Tensor& boxes, double iou_threshold, double offset, double eta);
+
 }  // namespace oar::infer_meta

@@ -1,8 +1,7 @@
-"""The greedy core of non-maximum suppression, kept private so that a C++ kernel can replace it.
+"""The greedy core of non-maximum suppression (the C++ kernel nms_keep) and the pairwise IoU.
 
-_nms_keep(boxes, iou_threshold) -> int64 Tensor of the indices of the kept boxes, in order.
+_nms_keep(boxes, iou_threshold, offset, eta) -> int64 Tensor of the indices of the kept boxes, in order.
 """
-import numpy as np
 
 
 def _iou_matrix(boxes, offset=0.0):
@@ -20,20 +19,12 @@ def _iou_matrix(boxes, offset=0.0):
     return inter / oar.where(union == 0, oar.ones_like(union), union)
 
 
-def _nms_keep(boxes, iou_threshold):
+def _nms_keep(boxes, iou_threshold, offset=0.0, eta=1.0):
     """Greedy NMS over boxes [N, 4] already sorted by score, highest first: box i is kept unless a
-    kept box before it overlaps it with IoU > iou_threshold. Returns the kept indices (int64)."""
+    kept box before it overlaps it with IoU > iou_threshold. Returns the kept indices (int64).
+    The sweep is the C++ kernel oar/kernels/cpu/nms.cc (O(N) memory)."""
     import oar
-    n = boxes.shape[0]
-    if n == 0:
+    from oar import _C
+    if boxes.shape[0] == 0:
         return oar.zeros([0], dtype="int64")
-    over = (_iou_matrix(boxes.detach()) > float(iou_threshold)).numpy()
-    # replaced by the C++ kernel
-    suppressed = np.zeros(n, dtype=bool)
-    keep = []
-    for i in range(n):
-        if suppressed[i]:
-            continue
-        keep.append(i)
-        suppressed |= over[i]
-    return oar.to_tensor(np.asarray(keep, dtype=np.int64))
+    return _C.nms_keep(boxes.detach(), float(iou_threshold), float(offset), float(eta))
