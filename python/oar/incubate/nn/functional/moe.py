@@ -9,7 +9,7 @@ import numpy as np
 from .... import _C
 
 __all__ = ["moe_combine", "expand_modality_expert_id", "build_src_rank_and_local_expert_id",
-           "cal_aux_loss", "int_bincount"]
+           "cal_aux_loss", "int_bincount", "embedding_grad_add_to_", "blha_get_max_len"]
 
 
 def _tensor(op, arg, t):
@@ -247,3 +247,82 @@ def int_bincount(x, low, high, dtype=None, name=None):
     from ....tensor.statistics import bincount
     counts = bincount(flat, None, int(high))
     return _C.cast(_C.slice(counts, [0], [int(low)], [int(high)]), dt)
+
+
+def embedding_grad_add_to_(token_indices, main_grad_, out_grad, name=None):
+    r"""Accumulates an embedding's gradient into a main-gradient buffer in place:
+    main_grad_[token_indices[i]] += out_grad[i] for every token i (out_grad cast to main_grad_'s dtype).
+
+    Args:
+        token_indices (Tensor): int32/int64 token ids, any shape [...].
+        main_grad_ (Tensor): [vocab_size, hidden_size], updated in place.
+        out_grad (Tensor): [..., hidden_size], the gradient of the embedding's output.
+        name (str, optional): Unused.
+
+    Returns:
+        Tensor: main_grad_.
+
+    Examples:
+        >>> import oar
+        >>> from oar.incubate.nn.functional import embedding_grad_add_to_
+        >>> g = oar.zeros([3, 2])
+        >>> _ = embedding_grad_add_to_(oar.to_tensor([0, 2, 2]), g, oar.ones([3, 2]))
+        >>> print(g.numpy().tolist())
+        [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    """
+    op = "embedding_grad_add_to_"
+    for arg, t in (("token_indices", token_indices), ("main_grad_", main_grad_), ("out_grad", out_grad)):
+        _tensor(op, arg, t)
+    if token_indices.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{op}: argument 'token_indices' should be int32 or int64, got {token_indices.dtype.name}")
+    if main_grad_.ndim != 2:
+        raise ValueError(f"{op}: argument 'main_grad_' should be 2-D [vocab_size, hidden_size], got "
+                         f"{list(main_grad_.shape)}")
+    hidden = main_grad_.shape[1]
+    if out_grad.shape[-1] != hidden or out_grad.size != token_indices.size * hidden:
+        raise ValueError(f"{op}: out_grad {list(out_grad.shape)} should be token_indices' shape "
+                         f"{list(token_indices.shape)} + [{hidden}]")
+    idx = _C.reshape(_C.cast(token_indices, "int64"), [-1])
+    if idx.size:
+        lo, hi = int(_C.min(idx).item()), int(_C.max(idx).item())
+        if lo < 0 or hi >= main_grad_.shape[0]:
+            raise IndexError(f"{op}: token_indices should be in [0, {main_grad_.shape[0]}), got values in "
+                             f"[{lo}, {hi}]")
+    src = _C.cast(_C.reshape(out_grad, [-1, hidden]), main_grad_.dtype)
+    return main_grad_.index_add_(idx, 0, src)
+
+
+def blha_get_max_len(seq_lens_encoder, seq_lens_decoder, batch_size):
+    r"""The longest encoder and decoder lengths of this step's batch, for block_multihead_attention:
+    max(seq_lens_encoder[:bsz]) and max(seq_lens_decoder[:bsz]) with bsz = batch_size.shape[0].
+
+    Args:
+        seq_lens_encoder (Tensor): int32 [max_batch] encoder lengths.
+        seq_lens_decoder (Tensor): int32 [max_batch] decoder lengths.
+        batch_size (Tensor): a tensor whose dim 0 is the batch size (its values are not read).
+
+    Returns:
+        tuple: (max_enc_len_this_time, max_dec_len_this_time), int32 [1] each.
+
+    Examples:
+        >>> import oar
+        >>> from oar.incubate.nn.functional import blha_get_max_len
+        >>> enc = oar.to_tensor([3, 0, 7], dtype="int32")
+        >>> dec = oar.to_tensor([0, 5, 9], dtype="int32")
+        >>> e, d = blha_get_max_len(enc, dec, oar.ones([2]))
+        >>> print(e.numpy().tolist(), d.numpy().tolist())
+        [3] [5]
+    """
+    op = "blha_get_max_len"
+    for arg, t in (("seq_lens_encoder", seq_lens_encoder), ("seq_lens_decoder", seq_lens_decoder),
+                   ("batch_size", batch_size)):
+        _tensor(op, arg, t)
+    bsz = batch_size.shape[0] if batch_size.ndim else 1
+    outs = []
+    for arg, t in (("seq_lens_encoder", seq_lens_encoder), ("seq_lens_decoder", seq_lens_decoder)):
+        flat = _C.reshape(t, [-1])
+        if flat.shape[0] < bsz:
+            raise ValueError(f"{op}: argument '{arg}' has {flat.shape[0]} entries, fewer than the batch size {bsz}")
+        head = _C.slice(flat, [0], [0], [bsz])
+        outs.append(_C.reshape(_C.cast(_C.max(head) if bsz else _C.zeros([], "int32"), "int32"), [1]))
+    return outs[0], outs[1]
