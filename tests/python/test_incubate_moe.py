@@ -235,3 +235,33 @@ def test_fast_ln_grad_and_errors():
         IF.fast_ln(oar.to_tensor(x), oar.to_tensor(w), oar.ones([4]))
     with pytest.raises(TypeError, match="x"):
         IF.fast_ln(x, oar.to_tensor(w), oar.to_tensor(b))
+
+
+# ---------------------------------------------------------------- fused_swiglu_weighted_bwd
+def test_fused_swiglu_weighted_bwd_is_the_forward_gradient():
+    """do1 and probs_grad are the gradients of sum(do2_s * o2_s), o2_s = silu(x1) * x2 * prob,
+    taken by autograd through oar's swiglu-free composition."""
+    o1 = RNG.standard_normal((2, 3, 8))
+    g = RNG.standard_normal((2, 3, 4))
+    prob = RNG.random((2, 3))
+    to1, tp = oar.to_tensor(o1, stop_gradient=False), oar.to_tensor(prob, stop_gradient=False)
+    x1, x2 = to1[..., :4], to1[..., 4:]
+    o2 = oar.nn.functional.silu(x1) * x2 * tp.unsqueeze(-1)
+    (o2 * oar.to_tensor(g)).sum().backward()
+    do1, probs_grad, o2_s = IF.fused_swiglu_weighted_bwd(oar.to_tensor(o1), oar.to_tensor(g), oar.to_tensor(prob))
+    np.testing.assert_allclose(do1.numpy(), to1.grad.numpy(), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(probs_grad.numpy(), tp.grad.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(o2_s.numpy(), o2.numpy(), rtol=1e-12)
+    assert do1.dtype.name == "float64" and probs_grad.dtype.name == "float32" and o2_s.dtype.name == "float64"
+    # against NumPy too
+    s = 1 / (1 + np.exp(-o1[..., :4]))
+    np.testing.assert_allclose(o2_s.numpy(), o1[..., :4] * s * o1[..., 4:] * prob[..., None], rtol=1e-12)
+
+
+def test_fused_swiglu_weighted_bwd_errors():
+    with pytest.raises(ValueError, match="even"):
+        IF.fused_swiglu_weighted_bwd(oar.zeros([2, 3]), oar.zeros([2, 1]), oar.zeros([2]))
+    with pytest.raises(ValueError, match="do2_s"):
+        IF.fused_swiglu_weighted_bwd(oar.zeros([2, 4]), oar.zeros([2, 3]), oar.zeros([2]))
+    with pytest.raises(ValueError, match="unzipped_probs"):
+        IF.fused_swiglu_weighted_bwd(oar.zeros([2, 4]), oar.zeros([2, 2]), oar.zeros([3]))

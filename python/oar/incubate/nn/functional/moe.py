@@ -9,7 +9,8 @@ import numpy as np
 from .... import _C
 
 __all__ = ["moe_combine", "expand_modality_expert_id", "build_src_rank_and_local_expert_id",
-           "cal_aux_loss", "int_bincount", "embedding_grad_add_to_", "blha_get_max_len"]
+           "cal_aux_loss", "int_bincount", "embedding_grad_add_to_", "blha_get_max_len",
+           "fused_swiglu_weighted_bwd"]
 
 
 def _tensor(op, arg, t):
@@ -326,3 +327,54 @@ def blha_get_max_len(seq_lens_encoder, seq_lens_decoder, batch_size):
         head = _C.slice(flat, [0], [0], [bsz])
         outs.append(_C.reshape(_C.cast(_C.max(head) if bsz else _C.zeros([], "int32"), "int32"), [1]))
     return outs[0], outs[1]
+
+
+def fused_swiglu_weighted_bwd(o1, do2_s, unzipped_probs, name=None):
+    r"""The backward of an expert's probability-weighted SwiGLU, o2_s = silu(x1) * x2 * prob with
+    o1 = [x1, x2] split in halves on the last dim; it also recomputes o2_s.
+
+    Args:
+        o1 (Tensor): [..., 2 * intermediate_size], the forward input.
+        do2_s (Tensor): [..., intermediate_size], the gradient of o2_s.
+        unzipped_probs (Tensor): [...], each row's probability.
+        name (str, optional): Unused.
+
+    Returns:
+        tuple: (do1 [..., 2 * intermediate_size] = (do2_s * prob * x2 * silu'(x1),
+        do2_s * prob * silu(x1)); probs_grad [...] = sum(do2_s * silu(x1) * x2) in float32;
+        o2_s [..., intermediate_size]), do1 and o2_s in o1's dtype.
+
+    Examples:
+        >>> import oar
+        >>> from oar.incubate.nn.functional import fused_swiglu_weighted_bwd
+        >>> o1 = oar.to_tensor([[0.0, 2.0]])
+        >>> do1, probs_grad, o2_s = fused_swiglu_weighted_bwd(o1, oar.ones([1, 1]), oar.to_tensor([0.5]))
+        >>> print(do1.numpy().tolist(), probs_grad.numpy().tolist(), o2_s.numpy().tolist())
+        [[0.5, 0.0]] [0.0] [[0.0]]
+    """
+    op = "fused_swiglu_weighted_bwd"
+    for arg, t in (("o1", o1), ("do2_s", do2_s), ("unzipped_probs", unzipped_probs)):
+        _tensor(op, arg, t)
+    if o1.ndim < 1 or o1.shape[-1] % 2:
+        raise ValueError(f"{op}: o1's last dim should be even (2 * intermediate_size), got shape {list(o1.shape)}")
+    half = o1.shape[-1] // 2
+    if list(do2_s.shape) != list(o1.shape[:-1]) + [half]:
+        raise ValueError(f"{op}: do2_s should have shape {list(o1.shape[:-1]) + [half]}, got {list(do2_s.shape)}")
+    if list(unzipped_probs.shape) != list(o1.shape[:-1]):
+        raise ValueError(f"{op}: unzipped_probs should have shape {list(o1.shape[:-1])}, got "
+                         f"{list(unzipped_probs.shape)}")
+    cdt = "float64" if o1.dtype.name == "float64" else "float32"
+    x = _C.cast(o1, cdt)
+    x1 = _C.slice(x, [x.ndim - 1], [0], [half])
+    x2 = _C.slice(x, [x.ndim - 1], [half], [2 * half])
+    g = _C.cast(do2_s, cdt)
+    p = _C.unsqueeze(_C.cast(unzipped_probs, cdt), [-1])
+    sig = _C.sigmoid(x1)
+    silu = x1 * sig
+    act = silu * x2
+    gp = g * p
+    dx1 = gp * x2 * (sig * (1.0 + x1 * (1.0 - sig)))
+    dx2 = gp * silu
+    do1 = _C.cast(_C.concat([dx1, dx2], x.ndim - 1), o1.dtype)
+    probs_grad = _C.cast(_C.sum(g * act, [-1]), "float32")
+    return do1, probs_grad, _C.cast(act * p, o1.dtype)
