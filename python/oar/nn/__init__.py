@@ -12,7 +12,7 @@ from .layer.loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CTCLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HSigmoidLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, MarginRankingLoss,
     MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss,
-    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
+    SmoothL1Loss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, RNNTLoss)
 
 # PyTorch spellings that Paddle 3 also accepts.
 Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
@@ -49,5 +49,7 @@ from .layer.transformer import (  # noqa: F401,E402
     TransformerDecoder, Transformer,
 )
 from .layer.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
+from . import decode  # noqa: F401,E402
+from .decode import BeamSearchDecoder, dynamic_decode  # noqa: F401,E402
 from . import quant  # noqa: F401,E402  (paddle.nn.quant: the layers of quantized models)
 from . import utils  # noqa: F401,E402  (paddle.nn.utils: weight/spectral norm hooks, clip_grad_*_)

@@ -11,3 +11,6 @@ from .attention import *  # noqa: F401,F403
 from .adaptive import *  # noqa: F401,F403
 from .fractional_pool import *  # noqa: F401,F403
 from .extension import *  # noqa: F401,F403
+from .flash_attention import *  # noqa: F401,F403
+from .rnnt import *  # noqa: F401,F403
+from .sampling import *  # noqa: F401,F403

@@ -13,7 +13,8 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "Cr
            "GaussianNLLLoss", "HSigmoidLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss",
            "L1Loss", "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss",
            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "PoissonNLLLoss",
-           "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
+           "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+           "RNNTLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -244,6 +245,45 @@ class CTCLoss(Layer):
         return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank,
                           self.reduction, norm_by_times=norm_by_times,
                           zero_infinity=self.zero_infinity)
+
+
+class RNNTLoss(Layer):
+    """The RNN-T transducer loss (Graves 2012) with FastEmit, as oar.nn.functional.rnnt_loss.
+
+    Args:
+        blank (int, optional): The blank class. Default: 0.
+        fastemit_lambda (float, optional): FastEmit: the label emissions' gradient is scaled by
+            1 + fastemit_lambda. Default: 0.001.
+        reduction (str, optional): 'none', 'sum' or 'mean' (the sum over batch_size). Default: 'mean'.
+        name (str, optional): Unused.
+
+    Call:
+        ``forward(input, label, input_lengths, label_lengths)``: input [B, T, U + 1, C] log
+        probabilities (float32/float64, used as given), label int32 [B, U], lengths int32 [B].
+
+    Examples:
+        >>> import oar
+        >>> acts = oar.zeros([1, 2, 2, 3], dtype="float64")
+        >>> label = oar.to_tensor([[1]], dtype="int32")
+        >>> lens = oar.to_tensor([2], dtype="int32")
+        >>> loss = oar.nn.RNNTLoss(reduction="sum")(acts, label, lens, oar.to_tensor([1], dtype="int32"))
+        >>> print(round(float(loss), 6))
+        -0.693147
+    """
+
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        if reduction not in _REDUCTIONS:
+            raise ValueError(f"RNNTLoss: argument 'reduction' must be one of 'mean', 'sum', 'none', got "
+                             f"{reduction!r}")
+        self.blank = blank
+        self.fastemit_lambda = fastemit_lambda
+        self.reduction = reduction
+        self.name = name
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, blank=self.blank,
+                           fastemit_lambda=self.fastemit_lambda, reduction=self.reduction, name=self.name)
 
 
 class CosineEmbeddingLoss(Layer):
