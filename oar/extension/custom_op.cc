@@ -140,8 +140,15 @@ void check_outputs(const OpMeta& op, const KernelContext& ctx, const std::vector
     const auto shapes = op.infer_shape(meta);
     OAR_ENFORCE(shapes.size() == outs.size(), InvalidArgument, op.name, ": the infer-shape function gives ",
                 shapes.size(), " shapes for ", outs.size(), " outputs");
+    // A negative dim (-1: known only at run time) matches any size.
+    auto fits = [](const Shape& got, const std::vector<int64_t>& said) {
+      if (got.size() != said.size()) return false;
+      for (size_t d = 0; d < got.size(); ++d)
+        if (said[d] >= 0 && got[d] != said[d]) return false;
+      return true;
+    };
     for (size_t k = 0; k < outs.size(); ++k)
-      OAR_ENFORCE(std::vector<int64_t>(outs[k].shape()) == shapes[k], InvalidArgument, op.name, ": output '",
+      OAR_ENFORCE(fits(outs[k].shape(), shapes[k]), InvalidArgument, op.name, ": output '",
                   op.outputs[k], "' has shape ", shape_str(outs[k].shape()), " but the infer-shape function says ",
                   shape_str(shapes[k]));
   }

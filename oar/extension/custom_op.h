@@ -49,6 +49,7 @@ struct OpMeta {
   InferShapeFn infer_shape;
   InferDtypeFn infer_dtype;
   std::string library;  // the shared library that registered it (for errors)
+  bool side_effects = false;  // acts outside its results: programs never drop it (OpDef::has_side_effects)
 };
 
 // The process-wide registry. Registration runs in a library's static initialisers, where an

@@ -147,6 +147,7 @@ void register_ir_ops() {
     def.rule = ir::TypeRule::InferMeta;
     def.meta = &custom_meta;
     def.exec = &custom_exec;
+    def.has_side_effects = op.side_effects;
     ir.add(std::move(def));
   }
 }

@@ -102,6 +102,9 @@ struct OpDef {
   // The op draws from a random generator: two equal-looking ops give different results, and
   // none can be evaluated at compile time.
   bool is_random = false;
+  // The op acts outside its results (prints, calls back into Python): passes never remove,
+  // merge or fold it.
+  bool has_side_effects = false;
 
   const AttrDef* find_attr(const std::string& n) const;
 };

@@ -9,7 +9,7 @@ namespace oar::pass {
 
 bool has_side_effects(const ir::Operation& op) {
   const ir::OpDef* def = op.def();
-  if (def == nullptr || def->is_terminator) return true;
+  if (def == nullptr || def->is_terminator || def->has_side_effects) return true;
   // pass_outputs and fetch stand for the caller reading the outputs.
   if (op.name() == kOutputsOp || op.name() == "fetch") return true;
   if (op.name() == "batch_norm_base") {

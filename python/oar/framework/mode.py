@@ -66,11 +66,26 @@ def eager():
     if tracer is None:
         yield
         return
-    _ir.set_tracer(None)
+    # _state follows too, so that an eager() nested inside (a Python kernel the executor calls)
+    # leaves the tracer off when it ends.
+    _activate(None)
     try:
         yield
     finally:
-        _ir.set_tracer(tracer)
+        _activate(tracer)
+
+
+@contextlib.contextmanager
+def dynamic():
+    """Dynamic mode for the body, whatever the global mode: ops run eagerly and in_dynamic_mode()
+    is True (the Python kernels of program ops, which the executor calls, run this way)."""
+    previous = _state["static"]
+    _state["static"] = False
+    try:
+        with eager():
+            yield
+    finally:
+        _state["static"] = previous
 
 
 @contextlib.contextmanager

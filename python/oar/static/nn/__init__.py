@@ -5,3 +5,4 @@ from .common import (  # noqa: F401
     instance_norm, prelu, bilinear_tensor_product, row_conv)
 from .sequence_lod import (  # noqa: F401
     sequence_conv, sequence_softmax, sequence_pool, sequence_first_step, sequence_last_step, sequence_expand)
+from ..python_ops import py_func, static_pylayer  # noqa: F401,E402
