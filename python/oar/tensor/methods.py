@@ -150,6 +150,7 @@ METHODS = {
     "median": search.median,
     "argwhere": search.argwhere,
     "mode": search.mode,
+    "top_p_sampling": search.top_p_sampling,
     # tensor/statistics.py
     "quantile": statistics.quantile,
     "nanquantile": statistics.nanquantile,
@@ -157,6 +158,7 @@ METHODS = {
     "bincount": statistics.bincount,
     "histogram": statistics.histogram,
     "histogram_bin_edges": statistics.histogram_bin_edges,
+    "histogramdd": statistics.histogramdd,
     "trapezoid": statistics.trapezoid,
     "cumulative_trapezoid": statistics.cumulative_trapezoid,
     "renorm": statistics.renorm,
@@ -182,6 +184,8 @@ METHODS = {
     # tensor/strided.py
     "unfold": strided.unfold,
     "set_": strided.set_,
+    "resize_": strided.resize_,
+    "reconstruct_from_": strided.reconstruct_from_,
     # tensor/diagonal_fill.py
     "fill_diagonal_tensor": diagonal_fill.fill_diagonal_tensor,
     "fill_diagonal_tensor_": diagonal_fill.fill_diagonal_tensor_,
