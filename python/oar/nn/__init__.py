@@ -51,3 +51,4 @@ from .layer.transformer import (  # noqa: F401,E402
 from .layer.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401,E402
 from . import quant  # noqa: F401,E402  (paddle.nn.quant: the layers of quantized models)
 from . import utils  # noqa: F401,E402  (paddle.nn.utils: weight/spectral norm hooks, clip_grad_*_)
+from . import attention  # noqa: F401,E402  (paddle.nn.attention: sdpa_kernel, SDPBackend)
