@@ -334,11 +334,12 @@ def cudart():
 
     Examples:
         >>> import oar
-        >>> if oar.device.cuda.device_count() == 0:
-        ...     try:
-        ...         oar.cuda.cudart()
-        ...     except AttributeError:
-        ...         print("no CUDA runtime")
+        >>> try:
+        ...     success = oar.cuda.cudart().cudaError.success
+        ... except AttributeError:  # no GPU
+        ...     success = 0
+        >>> print(success)
+        0
     """
     if not _runtime:
         lib = _load_cudart() if _cuda.device_count() > 0 else None
