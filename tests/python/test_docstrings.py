@@ -38,13 +38,17 @@ NAMESPACES = [
     "oar.audio.backends", "oar.audio.datasets", "oar.text", "oar.geometric", "oar.incubate.autograd",
     "oar.incubate", "oar.incubate.nn", "oar.incubate.nn.functional",
     "oar.cuda", "oar.distributed.communication.stream", "oar.utils", "oar.utils.download",
+    "oar.compat", "oar.compat.nn", "oar.compat.nn.functional", "oar.device.xpu", "oar.nn.attention",
+    "oar.incubate.asp", "oar.incubate.optimizer.functional", "oar.callbacks",
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
 COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io",
             "oar.vision.transforms", "oar.fft", "oar.signal", "oar.profiler", "oar.distribution", "oar.hub",
             "oar.audio", "oar.audio.functional", "oar.audio.features", "oar.audio.backends", "oar.audio.datasets",
             "oar.text", "oar.geometric", "oar.incubate", "oar.incubate.nn",
-            "oar.incubate.nn.functional", "oar.distributed.communication.stream", "oar.utils.download"]
+            "oar.incubate.nn.functional", "oar.distributed.communication.stream", "oar.utils.download",
+            "oar.compat", "oar.compat.nn", "oar.compat.nn.functional", "oar.device.xpu", "oar.nn.attention",
+            "oar.incubate.asp", "oar.incubate.optimizer.functional"]
 BACKLOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "docstring_backlog.txt")
 # nanobind's generated docstring: one "name(args) -> result" line per overload.
 SIGNATURE = re.compile(r"[A-Za-z_][\w.]*\(.*\)\s*->\s*\S.*")
