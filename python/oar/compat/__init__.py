@@ -149,6 +149,10 @@ def median(input, dim=None, keepdim=False, *, out=None):
         return result
     check_out(out, True)
     values, indices = oar.median(input, axis=dim, keepdim=keepdim, mode="min")
+    if input.dtype.name.startswith(("float", "bfloat")):
+        # A slice holding NaN has median NaN, at the index of its first NaN (as Paddle's).
+        first_nan = oar.argmax(oar.isnan(input).astype("int32"), axis=dim, keepdim=keepdim)
+        indices = oar.where(oar.isnan(values), first_nan, indices)
     if out is not None:
         _write_out((values, indices), out)
         return MedianRetType(values=out[0], indices=out[1])
