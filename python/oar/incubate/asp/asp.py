@@ -45,12 +45,10 @@ _supported = {}
 
 
 def _snake(name):
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i > 0 and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
+    """Conv2D -> conv2d, BatchNorm2D -> batch_norm2d: the prefix of a layer's parameter names."""
+    import re
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def add_supported_layer(layer, pruning_func=None):
@@ -68,7 +66,7 @@ def add_supported_layer(layer, pruning_func=None):
         >>> import oar
         >>> from oar.incubate import asp
         >>> asp.add_supported_layer(oar.nn.Conv1D)
-        >>> print(asp.asp._is_supported("conv1_d_0.w_0"))
+        >>> print(asp.asp._is_supported("conv1d_0.w_0"))
         True
     """
     from ...nn.layer.layers import Layer
