@@ -135,7 +135,7 @@ from .tensor.search import (  # noqa: E402,F401
     where)
 # python/oar/tensor/statistics.py
 from .tensor.statistics import (  # noqa: E402,F401
-    quantile, nanquantile, nanmedian, bincount, histogram, histogram_bin_edges, trapezoid,
+    quantile, nanquantile, nanmedian, bincount, histogram, histogram_bin_edges, histogramdd, trapezoid,
     cumulative_trapezoid, renorm)
 # python/oar/tensor/contraction.py
 from .tensor.contraction import (  # noqa: E402,F401
@@ -189,11 +189,19 @@ from . import tensor  # noqa: E402,F401
 # python/oar/static/mode.py and python/oar/framework/mode.py (static mode's state)
 from .static.mode import enable_static  # noqa: E402,F401
 from .framework.mode import disable_static, in_dynamic_mode  # noqa: E402,F401
-# python/oar/hapi/: summary.py, flops.py, model.py, callbacks.py
-from .hapi import summary, flops, Model, callbacks  # noqa: E402,F401
+# python/oar/hapi/: summary.py, flops.py, model.py; python/oar/callbacks.py (paddle.callbacks, a module
+# over hapi/callbacks.py)
+from .hapi import summary, flops, Model  # noqa: E402,F401
+from . import callbacks  # noqa: E402,F401
 # python/oar/linalg.py
 from .linalg import cross, vecdot  # noqa: E402,F401
-from .amp import autocast, is_autocast_enabled, get_autocast_dtype  # noqa: E402,F401
+from .amp import (  # noqa: E402,F401
+    autocast, is_autocast_enabled, get_autocast_dtype, get_autocast_cpu_dtype, get_autocast_gpu_dtype)
+# python/oar/compat/ (paddle.compat: PyTorch-style functions and layers) and its `import torch` switch
+# (compat/proxy.py): paddle.enable_compat and paddle.disable_compat.
+from . import compat  # noqa: E402,F401
+from .compat.proxy import (  # noqa: E402,F401
+    enable_torch_proxy as enable_compat, disable_torch_proxy as disable_compat)
 
 # Names that shadow builtins come last, so that nothing above sees them: paddle.range
 # (tensor/creation.py's range_) and the dtype aliases paddle.float (float32), double, half,

@@ -186,7 +186,7 @@ def test_prim_switch():
         assert A.prim_enabled() is False
     finally:
         oar.disable_static()
-    assert set(A.__all__) == {"vjp", "jvp", "Jacobian", "Hessian", "enable_prim", "disable_prim"}
+    assert set(A.__all__) == {"vjp", "jvp", "Jacobian", "Hessian", "enable_prim", "disable_prim", "grad"}
 
 
 # ---------------------------------------------------------------- against real Paddle

@@ -3,7 +3,7 @@ import functools
 
 from .. import _C
 from ..profiler.events import in_phase
-from .py_layer import PyLayer, PyLayerContext  # noqa: F401
+from .py_layer import PyLayer, PyLayerContext, saved_tensors_hooks  # noqa: F401
 from .functional import Hessian, Jacobian, hessian, jacobian  # noqa: F401
 
 # paddle.autograd.Function: PyLayer under torch's name (the same class).

@@ -9,6 +9,84 @@ from .. import _C
 atexit.register(_C._pylayer_release_all)
 
 
+# The (pack_hook, unpack_hook) pair of the innermost saved_tensors_hooks block, or None.
+_saved_tensors_hooks = [None]
+
+
+class saved_tensors_hooks:
+    """A with block whose pack/unpack hooks transform the tensors that PyLayer contexts save for
+    backward (paddle.autograd.saved_tensors_hooks).
+
+    Inside the block, PyLayerContext.save_for_backward calls pack_hook(tensor) on each Tensor it
+    is given and keeps what the hook returns instead of the tensor; saved_tensor() (in backward,
+    inside the block or not) calls unpack_hook(packed) on each kept value, every time it is called,
+    and returns those tensors. Non-tensor values given to save_for_backward (None, numbers) are kept
+    as they are. Only one pair of hooks may be active at a time: a nested block raises ValueError.
+
+    Which saved tensors the hooks see: those of PyLayer.save_for_backward only. The built-in
+    operators' own saved inputs and outputs live in oar's C++ autograd nodes and are not passed
+    to the hooks (Paddle passes those too).
+
+    Args:
+        pack_hook (Callable[[Tensor], Any]): Called with each tensor as it is saved; its result is
+            kept instead of the tensor.
+        unpack_hook (Callable[[Any], Tensor]): Called with a kept value when backward reads it; must
+            return a Tensor (None is passed through).
+
+    Examples:
+        >>> import oar
+        >>> from oar.autograd import PyLayer
+        >>> class Mul(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, a, b):
+        ...         ctx.save_for_backward(a, b)
+        ...         return a * b
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         a, b = ctx.saved_tensor()
+        ...         return dy * b, dy * a
+        >>> a = oar.ones([2]); a.stop_gradient = False
+        >>> b = oar.full([2], 2.0); b.stop_gradient = False
+        >>> with oar.autograd.saved_tensors_hooks(lambda t: t.numpy(), lambda v: oar.to_tensor(v)):
+        ...     y = Mul.apply(a, b)
+        >>> y.sum().backward()
+        >>> print(a.grad.numpy(), b.grad.numpy())
+        [2. 2.] [1. 1.]
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _saved_tensors_hooks[0] is not None:
+            raise ValueError("oar.autograd.saved_tensors_hooks: only one pair of hooks is allowed at a time; "
+                             "a saved_tensors_hooks block is already active")
+        _saved_tensors_hooks[0] = (self.pack_hook, self.unpack_hook)
+
+    def __exit__(self, *exc):
+        _saved_tensors_hooks[0] = None
+        return False
+
+
+class _Packed:
+    """A saved tensor as pack_hook returned it, with the unpack_hook that gives it back."""
+    __slots__ = ("value", "unpack")
+
+    def __init__(self, value, unpack):
+        self.value, self.unpack = value, unpack
+
+
+def _unpack(item):
+    if not isinstance(item, _Packed):
+        return item
+    out = item.unpack(item.value)
+    if out is not None and not isinstance(out, _C.Tensor):
+        raise ValueError(f"saved_tensors_hooks: unpack_hook must return a Tensor, but it returned "
+                         f"{type(out).__name__}")
+    return out
+
+
 class PyLayerContext:
     def __init__(self):
         self._saved = ()
@@ -17,15 +95,19 @@ class PyLayerContext:
         self._materialize_grads = True
 
     def save_for_backward(self, *tensors):
+        hooks = _saved_tensors_hooks[0]
+        if hooks is not None:
+            pack, unpack = hooks
+            tensors = tuple(_Packed(pack(t), unpack) if isinstance(t, _C.Tensor) else t for t in tensors)
         self._saved = tensors
 
     def saved_tensor(self):
-        return self._saved
+        return tuple(_unpack(s) for s in self._saved)
 
     # PyTorch spelling, for ported code.
     @property
     def saved_tensors(self):
-        return self._saved
+        return self.saved_tensor()
 
     def mark_not_inplace(self, *args):
         pass
@@ -38,6 +120,17 @@ class PyLayerContext:
     def set_materialize_grads(self, value):
         """False: backward receives None, not zeros, for the outputs that got no gradient."""
         self._materialize_grads = bool(value)
+
+
+def _detach_output(saved, outs):
+    """A saved output (or a packed value that is the output itself) without its history."""
+    if isinstance(saved, _Packed):
+        if isinstance(saved.value, _C.Tensor) and any(saved.value._is_same(o) for o in outs):
+            saved.value = saved.value.detach()
+        return saved
+    if isinstance(saved, _C.Tensor) and any(saved._is_same(o) for o in outs):
+        return saved.detach()
+    return saved
 
 
 def _mark_arrival(arrived, i):
@@ -104,7 +197,5 @@ class PyLayer:
             # The node now holds run_backward -> ctx: an output saved in ctx would hold the node
             # through its own history, a cycle through C++ that Python's collector cannot see.
             # ctx keeps a handle on the output's memory without the history instead.
-            ctx._saved = tuple(
-                s.detach() if isinstance(s, _C.Tensor) and any(s._is_same(o) for o in outs) else s
-                for s in ctx._saved)
+            ctx._saved = tuple(_detach_output(s, outs) for s in ctx._saved)
         return result

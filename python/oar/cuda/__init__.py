@@ -3,8 +3,9 @@ oar.device.cuda's) function with an int device meaning 'gpu:<int>' and 'cuda:0' 
 On a machine without a GPU, is_available() is False, device_count() is 0 and the functions that
 need a GPU raise ValueError naming it, as in Paddle's CPU build.
 
-Not provided: cudart() and check_error() (they expose the CUDA runtime's own module and error
-codes, which oar does not bind)."""
+cudart() and check_error() reach the CUDA runtime library (libcudart) through ctypes: its profiler
+switches, error strings and error codes. Without a GPU and a CUDA runtime they raise
+AttributeError, as Paddle's CPU build does (its libpaddle has no _cudart)."""
 from .. import _C
 from ..device import (BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, Event,  # noqa: F401
                       FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor, Stream, StreamContext,
@@ -21,7 +22,8 @@ __all__ = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTe
            "get_device_properties", "get_rng_state", "get_stream_from_external", "ipc_collect", "is_available",
            "is_bf16_supported", "is_initialized", "manual_seed", "manual_seed_all", "max_memory_allocated",
            "max_memory_reserved", "mem_get_info", "memory_allocated", "memory_reserved",
-           "reset_peak_memory_stats", "set_device", "set_rng_state", "set_stream", "stream", "synchronize"]
+           "reset_peak_memory_stats", "set_device", "set_rng_state", "set_stream", "stream", "synchronize",
+           "cudart", "check_error"]
 
 
 def is_available():
@@ -268,3 +270,106 @@ def mem_get_info(device=None):
     if not key.startswith("gpu:"):
         raise ValueError(f"Expected a cuda device, but got: Place({key})")
     return _cuda.mem_get_info(key)
+
+
+class _CudaErrorCodes:
+    """cudart().cudaError: the CUDA runtime's error codes that Paddle's binding names."""
+    success = 0
+    invalid_value = 1
+    memory_allocation = 2
+
+
+class _CudaRuntime:
+    """The CUDA runtime API as cudart() returns it: cudaProfilerStart(), cudaProfilerStop(),
+    cudaGetErrorString(code) and cudaError, over libcudart."""
+
+    cudaError = _CudaErrorCodes
+
+    def __init__(self, lib):
+        import ctypes
+        self._lib = lib
+        lib.cudaGetErrorString.restype = ctypes.c_char_p
+        lib.cudaGetErrorString.argtypes = [ctypes.c_int]
+        lib.cudaProfilerStart.restype = ctypes.c_int
+        lib.cudaProfilerStop.restype = ctypes.c_int
+
+    def cudaProfilerStart(self):
+        return int(self._lib.cudaProfilerStart())
+
+    def cudaProfilerStop(self):
+        return int(self._lib.cudaProfilerStop())
+
+    def cudaGetErrorString(self, code):
+        return self._lib.cudaGetErrorString(int(code)).decode()
+
+
+_runtime = []
+
+
+def _load_cudart():
+    import ctypes
+    import ctypes.util
+    names = [ctypes.util.find_library("cudart")] + [f"libcudart.so.{v}" for v in (13, 12, 11)] + ["libcudart.so"]
+    for name in names:
+        if not name:
+            continue
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    return None
+
+
+class _NoCudaRuntime(AttributeError):
+    """cudart() without a GPU: Paddle's CPU build raises AttributeError (libpaddle has no _cudart)."""
+
+
+def cudart():
+    """The CUDA runtime API (paddle.cuda.cudart): an object with cudaProfilerStart(),
+    cudaProfilerStop(), cudaGetErrorString(code) and cudaError (success, ...), over the CUDA runtime
+    library. Without a GPU and libcudart it raises AttributeError, as Paddle's CPU build does.
+
+    Returns:
+        object: The CUDA runtime API.
+
+    Examples:
+        >>> import oar
+        >>> try:
+        ...     success = oar.cuda.cudart().cudaError.success
+        ... except AttributeError:  # no GPU
+        ...     success = 0
+        >>> print(success)
+        0
+    """
+    if not _runtime:
+        lib = _load_cudart() if _cuda.device_count() > 0 else None
+        if lib is None:
+            raise _NoCudaRuntime("oar.cuda.cudart: no CUDA runtime: oar found no GPU (or no libcudart), as "
+                                 "Paddle's CPU build, whose libpaddle has no _cudart")
+        _runtime.append(_CudaRuntime(lib))
+    return _runtime[0]
+
+
+class CudaError(RuntimeError):
+    """A CUDA runtime call failed: the runtime's message and the code."""
+
+    def __init__(self, code):
+        super().__init__(f"{cudart().cudaGetErrorString(code)} ({code})")
+
+
+def check_error(res):
+    """Raises CudaError (a RuntimeError with the runtime's message) unless res, the return code of a
+    CUDA runtime call, is success (0) (paddle.cuda.check_error). Needs the CUDA runtime: without a
+    GPU it raises AttributeError, as Paddle's CPU build does.
+
+    Args:
+        res (int): The return code.
+
+    Examples:
+        >>> import oar
+        >>> if oar.device.cuda.device_count() > 0:
+        ...     oar.cuda.check_error(0)
+    """
+    runtime = cudart()
+    if int(res) != runtime.cudaError.success:
+        raise CudaError(int(res))

@@ -559,4 +559,4 @@ def IPUPlace():
 
 
 from ..framework.place import available  # noqa: E402
-from . import cuda  # noqa: E402,F401
+from . import cuda, xpu  # noqa: E402,F401

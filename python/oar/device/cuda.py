@@ -94,3 +94,74 @@ def get_device_capability(device=None):
     """The GPU's compute capability as (major, minor), e.g. (9, 0) for an H100/H200."""
     p = get_device_properties(device)
     return p.major, p.minor
+
+
+class _NoGpuError(ValueError, AttributeError):
+    """A GPU-only API called without a GPU. Paddle's CPU build raises ValueError for some of these and
+    AttributeError (a missing binding) for others; this is both."""
+
+
+def memory_summary(device=None):
+    """Prints a summary of a GPU's memory (paddle.device.cuda.memory_summary): the device's total and
+    free memory, and what oar's caching allocator holds (allocated to tensors, reserved, their
+    peaks). Without a GPU it raises ValueError (also an AttributeError, as Paddle's CPU build's).
+
+    Args:
+        device (Place|int|str, optional): The GPU; None is the current one. Default: None.
+
+    Examples:
+        >>> import oar
+        >>> if oar.device.cuda.device_count() == 0:
+        ...     try:
+        ...         oar.device.cuda.memory_summary()
+        ...     except ValueError:
+        ...         print("no GPU")
+        no GPU
+    """
+    if device_count() == 0:
+        raise _NoGpuError("The API oar.device.cuda.memory_summary needs a GPU: none is present (oar's CUDA "
+                          "backend found no device)")
+    key = _gpu("memory_summary", device)
+    free, total = _C._memory_info(key)
+    stats = _C._memory_stats(key)
+    mb = 1024.0 * 1024.0
+    lines = [
+        f"==================== GPU memory summary ({key}) ====================",
+        "Global Summary",
+        f"  Total memory:        {total / mb:12.2f} MB",
+        f"  Free memory:         {free / mb:12.2f} MB",
+        f"  Used memory:         {(total - free) / mb:12.2f} MB ({100.0 * (total - free) / max(total, 1):.1f}%)",
+        "Allocator Summary (oar's caching allocator)",
+        f"  Reserved:            {stats['reserved'] / mb:12.2f} MB (peak {stats['peak_reserved'] / mb:.2f} MB)",
+        f"  Allocated:           {stats['allocated'] / mb:12.2f} MB (peak {stats['peak_allocated'] / mb:.2f} MB)",
+        f"  Cached, not in use:  {(stats['reserved'] - stats['allocated']) / mb:12.2f} MB",
+        "=" * 68,
+    ]
+    print("\n".join(lines))
+
+
+def vmm_compact(device=None):
+    """Compacts the virtual-memory allocator's blocks and returns the bytes it moved
+    (paddle.device.cuda.vmm_compact). oar's caching allocator does not use CUDA virtual memory, so on
+    a GPU nothing moves and the result is 0; without a GPU it raises ValueError, as Paddle's CPU build.
+
+    Args:
+        device (Place|int|str, optional): The GPU; None is the current one. Default: None.
+
+    Returns:
+        int: The bytes moved.
+
+    Examples:
+        >>> import oar
+        >>> if oar.device.cuda.device_count() == 0:
+        ...     try:
+        ...         oar.device.cuda.vmm_compact()
+        ...     except ValueError:
+        ...         print("no GPU")
+        no GPU
+    """
+    if device_count() == 0:
+        raise ValueError("The API oar.device.cuda.vmm_compact is not supported without a GPU (oar's CUDA backend "
+                         "found no device), as in CPU-only PaddlePaddle")
+    _gpu("vmm_compact", device)
+    return 0

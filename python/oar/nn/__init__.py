@@ -53,3 +53,4 @@ from . import decode  # noqa: F401,E402
 from .decode import BeamSearchDecoder, dynamic_decode  # noqa: F401,E402
 from . import quant  # noqa: F401,E402  (paddle.nn.quant: the layers of quantized models)
 from . import utils  # noqa: F401,E402  (paddle.nn.utils: weight/spectral norm hooks, clip_grad_*_)
+from . import attention  # noqa: F401,E402  (paddle.nn.attention: sdpa_kernel, SDPBackend)

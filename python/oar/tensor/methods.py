@@ -151,6 +151,7 @@ METHODS = {
     "median": search.median,
     "argwhere": search.argwhere,
     "mode": search.mode,
+    "top_p_sampling": search.top_p_sampling,
     # tensor/statistics.py
     "quantile": statistics.quantile,
     "nanquantile": statistics.nanquantile,
@@ -158,6 +159,7 @@ METHODS = {
     "bincount": statistics.bincount,
     "histogram": statistics.histogram,
     "histogram_bin_edges": statistics.histogram_bin_edges,
+    "histogramdd": statistics.histogramdd,
     "trapezoid": statistics.trapezoid,
     "cumulative_trapezoid": statistics.cumulative_trapezoid,
     "renorm": statistics.renorm,
@@ -183,6 +185,8 @@ METHODS = {
     # tensor/strided.py
     "unfold": strided.unfold,
     "set_": strided.set_,
+    "resize_": strided.resize_,
+    "reconstruct_from_": strided.reconstruct_from_,
     # tensor/diagonal_fill.py
     "fill_diagonal_tensor": diagonal_fill.fill_diagonal_tensor,
     "fill_diagonal_tensor_": diagonal_fill.fill_diagonal_tensor_,

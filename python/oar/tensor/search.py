@@ -219,5 +219,114 @@ def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=Tr
     return _C.put_along_axis_(arr, indices, values, axis, reduce, include_self, broadcast)
 
 
-__all__ = ["nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
+def _top_p_uniform(shape, dtype, seed, topp_seed):
+    """Uniform [0, 1) draws of `shape` ([batch, n]): from the global generator (seed -1), from a
+    generator seeded with `seed` (every row the same stream), or row i from topp_seed[i]."""
+    from ..framework.random import get_rng_state, seed as set_seed, set_rng_state
+    if topp_seed is None and seed == -1:
+        return _C.rand(shape, dtype)
+    state = get_rng_state()
+    try:
+        if topp_seed is None:
+            set_seed(int(seed))
+            row = _C.rand([1, shape[1]], dtype)
+            return _C.expand(row, shape) if shape[0] != 1 else row
+        seeds = [int(v) for v in _C.reshape(topp_seed, [-1]).tolist()]
+        if len(seeds) != shape[0]:
+            raise ValueError(f"top_p_sampling: argument 'topp_seed' must hold one seed per row ({shape[0]}), "
+                             f"got {len(seeds)}")
+        rows = []
+        for s in seeds:  # one generator stream per row
+            set_seed(s)
+            rows.append(_C.rand([1, shape[1]], dtype))
+        return _C.concat(rows, 0)
+    finally:
+        set_rng_state(state)
+
+
+def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="truncated", return_top=False,
+                   name=None):
+    """Nucleus (top-p) sampling of one token per row of probabilities x (paddle.tensor.top_p_sampling,
+    whose kernel Paddle builds for GPUs only; oar composes it from sort, cumsum and gathers).
+
+    Row i keeps its most probable tokens while the probability before each is below ps[i]:
+    - mode 'truncated': a draw r = U(0, 1) * ps[i] picks the first token, in descending order of
+      probability, at which the running sum reaches r. A pick below threshold[i] falls back to the
+      last token that is not (the first if none is).
+    - mode 'non-truncated': tokens of the nucleus at or above threshold[i] are drawn in proportion to
+      their probability (the largest p / Exp(1) wins); none: the most probable token.
+    A row whose probabilities never add up to ps[i] gives its most probable token.
+
+    Args:
+        x (Tensor): [batch, vocab] probabilities (float16, bfloat16, float32, float64).
+        ps (Tensor): [batch] top-p of each row.
+        threshold (Tensor, optional): [batch] minimum probability of a sampled token. Default: None.
+        topp_seed (Tensor, optional): [batch] int64 seeds, one random stream per row. Default: None.
+        seed (int, optional): One seed for all rows; -1 draws from the global generator. Default: -1.
+        k (int, optional): Also compute the k most probable tokens of each row. Default: 0.
+        mode (str, optional): 'truncated' or 'non-truncated'. Default: 'truncated'.
+        return_top (bool, optional): Also return the top-k scores and ids. Default: False.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        tuple(Tensor): ([batch, 1] sampled probabilities, [batch, 1] int64 token ids), then with
+        return_top the [batch, k] top-k scores and int64 ids.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3]])
+        >>> value, index = oar.tensor.top_p_sampling(x, oar.to_tensor([0.5, 0.4]))
+        >>> print(index.numpy().ravel(), value.numpy().ravel())
+        [1 0] [0.6 0.5]
+    """
+    if mode not in ("truncated", "non-truncated"):
+        raise ValueError(f"top_p_sampling: argument 'mode' must be 'truncated' or 'non-truncated', got {mode!r}")
+    if x.ndim != 2:
+        raise ValueError(f"top_p_sampling: argument 'x' must be a 2-D [batch, vocab] tensor, got shape {x.shape}")
+    if not x.dtype.name.startswith(("float", "bfloat")):
+        raise TypeError(f"top_p_sampling: argument 'x' must be a floating tensor, got {x.dtype.name}")
+    batch, vocab = x.shape
+    if ps.size != batch:
+        raise ValueError(f"top_p_sampling: argument 'ps' must hold one top-p per row ({batch}), got shape {ps.shape}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0 or k > vocab:
+        raise ValueError(f"top_p_sampling: argument 'k' must be an int in [0, {vocab}], got {k!r}")
+    i64 = convert_dtype("int64")
+    f32 = convert_dtype("float32")
+    work = x if x.dtype.name in ("float32", "float64") else _C.cast(x, f32)
+    p = _C.cast(_C.reshape(ps, [batch, 1]), work.dtype)
+    if threshold is None:
+        thr = _C.zeros([batch, 1], work.dtype)
+    else:
+        if threshold.size != batch:
+            raise ValueError(f"top_p_sampling: argument 'threshold' must hold one value per row ({batch}), got "
+                             f"shape {threshold.shape}")
+        thr = _C.cast(_C.reshape(threshold, [batch, 1]), work.dtype)
+    order = _C.argsort(work, 1, True, True)
+    probs = _C.take_along_axis(work, order, 1, True)
+    csum = _C.cumsum(probs, 1)
+    total = _C.slice(csum, [1], [vocab - 1], [vocab])
+    if mode == "truncated":
+        r = _top_p_uniform([batch, 1], work.dtype, seed, topp_seed) * p
+        pos = _C.sum(_C.cast(_C.less_than(csum, r), i64), [1], None, True)
+        pos = _C.where(_C.greater_equal(total, r), pos, _C.zeros_like(pos))
+        picked = _C.take_along_axis(probs, pos, 1, True)
+        above = _C.sum(_C.cast(_C.greater_equal(probs, thr), i64), [1], None, True)
+        fallback = _C.clip(above - 1, 0, vocab)
+        pos = _C.where(_C.less_than(picked, thr), fallback, pos)
+    else:
+        u = _top_p_uniform([batch, vocab], work.dtype, seed, topp_seed)
+        exp = -_C.log(1.0 - u)
+        keep = _C.logical_and(_C.less_than(csum - probs, p), _C.greater_equal(probs, thr))
+        score = _C.where(keep, probs, _C.zeros_like(probs)) / exp
+        pos = _C.argmax(score, 1, True, i64)
+        pos = _C.where(_C.greater_equal(total, p), pos, _C.zeros_like(pos))
+    ids = _C.take_along_axis(order, pos, 1, True)
+    out = _C.take_along_axis(x, ids, 1, True)
+    if not return_top:
+        return out, ids
+    top_ids = _C.slice(order, [1], [0], [k])
+    return out, ids, _C.take_along_axis(x, top_ids, 1, True), top_ids
+
+
+__all__ = ["top_p_sampling", "nonzero", "unique", "unique_consecutive", "median", "put_along_axis", "put_along_axis_",
            "argwhere", "mode", "where"]

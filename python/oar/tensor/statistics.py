@@ -230,6 +230,145 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     return out
 
 
+def _linspace_edges(lo, hi, num, dtype):
+    """num evenly spaced values from lo to hi, as Paddle's linspace kernel rounds them in `dtype`:
+    step = (hi - lo) / (num - 1); the first half counts up from lo, the second half down from hi."""
+    import numpy as np
+    t = np.dtype(dtype).type
+    lo, hi = t(lo), t(hi)
+    i = np.arange(num)
+    if num == 1:
+        return np.array([lo], dtype=dtype)
+    step = t((hi - lo) / t(num - 1))
+    up = lo + step * i.astype(dtype)
+    down = hi - step * (num - 1 - i).astype(dtype)
+    return np.where(i < num // 2, up, down).astype(dtype)
+
+
+def _histogramdd_edges(x, flat, bins, ranges, D):
+    """The bin edges of each of the D dimensions (Paddle's rules for bins and ranges)."""
+    import numpy as np
+    from .creation import to_tensor
+    if ranges is None:
+        lo = _C.min(flat, [0], False).numpy()
+        hi = _C.max(flat, [0], False).numpy()
+        bounds = np.stack([lo, hi], axis=1)
+    else:
+        if not isinstance(ranges, (list, tuple)):
+            raise TypeError(f"The type of 'ranges' in histogramdd must be list or tuple, but received "
+                            f"{type(ranges)}.")
+        if len(ranges) != 2 * D:
+            raise AssertionError(f"The length of ranges list must be {D * 2}\n")
+        bounds = np.asarray(ranges, dtype=x.dtype.name).reshape(D, 2)
+    if isinstance(bins, int) and not isinstance(bins, bool):
+        bins = [bins] * D
+    if isinstance(bins, list):
+        if len(bins) != D:
+            raise AssertionError(f"The length of bins must be {D} when bins is a list.\n")
+        edges = []
+        for i, b in enumerate(bins):
+            if not isinstance(b, int) or isinstance(b, bool):
+                raise ValueError(f"The type of {i}-th element in bins list must be int.")
+            edges.append(to_tensor(_linspace_edges(bounds[i][0], bounds[i][1], b + 1, x.dtype.name)))
+        return edges
+    if isinstance(bins, tuple):
+        edges = []
+        for b in bins:
+            b = b if isinstance(b, Tensor) else to_tensor(b)
+            if b.dtype.name not in ("float32", "float64"):
+                raise TypeError("The data type of 'bins' in histogramdd must be float32 or float64.")
+            if b.dtype != x.dtype:
+                raise AssertionError("When bins is Tensor[], the dtype of bins must be the same as x.\n")
+            edges.append(b)
+        if len(edges) != D:
+            raise AssertionError(f"The length of bins must be {D} when bins is a tuple of Tensors.\n")
+        return edges
+    raise ValueError("Input bins must be Tensor[], int[], or int.")
+
+
+def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None):
+    """The D-dimensional histogram of points (paddle.histogramdd): x's last axis holds each point's
+    D coordinates. Points outside the edges are not counted; the last bin of each dimension includes
+    its right edge.
+
+    Args:
+        x (Tensor): [..., D] points, float32 or float64, at least 2-D.
+        bins (int|list[int]|tuple[Tensor], optional): Bins per dimension (one int for all), or a tuple
+            of D increasing 1-D edge tensors of x's dtype. Default: 10.
+        ranges (list[float], optional): [lo_0, hi_0, lo_1, hi_1, ...], 2*D values; None takes each
+            dimension's min and max. Ignored for tuple bins. Default: None.
+        density (bool, optional): Divide by the total count and the bin volumes so that the histogram
+            integrates to 1. Default: False.
+        weights (Tensor, optional): x.shape[:-1] weights of x's dtype, summed instead of counting.
+            Default: None.
+        name (str, optional): Unused; for Paddle compatibility. Default: None.
+
+    Returns:
+        tuple(Tensor, list[Tensor]): The histogram (x's dtype, one axis per dimension) and the D edge
+        tensors.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]])
+        >>> hist, edges = oar.histogramdd(x, bins=[3, 3], weights=oar.to_tensor([1., 2., 4., 8.]))
+        >>> print(hist.numpy())
+        [[0. 1. 0.]
+         [2. 0. 0.]
+         [4. 0. 8.]]
+        >>> print(edges[0].numpy())
+        [0.         0.6666667  1.3333333  2.        ]
+    """
+    if not isinstance(density, bool):
+        raise TypeError(f"The type of 'density' in histogramdd must be bool, but received {type(density)}.")
+    if len(x.shape) < 2:
+        raise AssertionError("input x must be a tensor with at least 2 dimensions.")
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'x' in histogramdd must be ['float32', 'float64'], but received "
+                        f"{x.dtype.name}.")
+    if weights is not None:
+        if list(weights.shape) != list(x.shape[:-1]):
+            raise AssertionError("if weight tensor is provided,it should have the same shape as the input tensor "
+                                 "excluding its innermost dimension.\n")
+        if weights.dtype.name not in ("float32", "float64"):
+            raise TypeError(f"The data type of 'weights' in histogramdd must be ['float32', 'float64'], but "
+                            f"received {weights.dtype.name}.")
+        if weights.dtype != x.dtype:
+            raise AssertionError("The dtype of weights must be the same as x.\n")
+    D = x.shape[-1]
+    flat = _C.reshape(x, [-1, D])
+    n = flat.shape[0]
+    edges = _histogramdd_edges(x, flat, bins, ranges, D)
+    i64 = convert_dtype("int64")
+    # Each point's bin along each dimension: 0 below the first edge, len(edges) above the last
+    # (the two outlier bins, dropped at the end); a point on the last edge joins the last bin.
+    index = _C.zeros([n], i64)
+    sizes = []
+    for d, e in enumerate(edges):
+        col = _C.reshape(_C.slice(flat, [1], [d], [d + 1]), [n])
+        pos = _C.searchsorted(e, col, False, True)
+        last = _C.slice(e, [0], [e.shape[0] - 1], [e.shape[0]])
+        pos = _C.where(_C.equal(col, last), pos - 1, pos)
+        size = e.shape[0] + 1
+        index = index * size + pos
+        sizes.append(size)
+    total = 1
+    for s in sizes:
+        total *= s
+    vals = _C.ones([n], i64) if weights is None else _C.reshape(weights, [n])
+    hist = _C.index_add(_C.zeros([total], vals.dtype), index, 0, vals)
+    hist = _C.cast(_C.reshape(hist, sizes), x.dtype)
+    hist = _C.slice(hist, list(range(D)), [1] * D, [s - 1 for s in sizes])
+    if density:
+        norm = _C.sum(hist, [], None, False)
+        for d, e in enumerate(edges):
+            shape = [1] * D
+            shape[d] = sizes[d] - 2
+            width = _C.slice(e, [0], [1], [e.shape[0]]) - _C.slice(e, [0], [0], [e.shape[0] - 1])
+            hist = hist / _C.reshape(width, shape)
+        hist = hist / norm
+    return hist, edges
+
+
 def _trapezoid_parts(y, x, dx, axis):
     a = axis + y.ndim if axis < 0 else axis
     n = y.shape[a]
@@ -306,5 +445,5 @@ def renorm(x, p, axis, max_norm):
     return x * scale
 
 
-__all__ = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "histogram_bin_edges",
+__all__ = ["quantile", "nanquantile", "nanmedian", "bincount", "histogram", "histogram_bin_edges", "histogramdd",
            "trapezoid", "cumulative_trapezoid", "renorm"]

@@ -13,7 +13,7 @@ from .. import _C
 
 Tensor = _C.Tensor
 
-__all__ = ["as_strided", "unfold", "set_"]
+__all__ = ["as_strided", "unfold", "set_", "resize_", "reconstruct_from_"]
 
 
 def _ints(fn, arg, values):
@@ -146,6 +146,82 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
         _C._assign_view_inplace(x, view)
     x.stop_gradient = stop_gradient
     return x
+
+
+_RESIZE_DTYPES = ("bool", "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                  "complex64", "complex128")
+
+
+def resize_(x, shape, fill_zero=False, name=None):
+    """Resizes x in place to `shape` (Paddle's Tensor.resize_): x keeps its first elements in
+    row-major order; when it grows, the new elements are zeros (Paddle leaves them uninitialised
+    unless fill_zero; oar always zeroes them). x is the same Python object afterwards, with its
+    autograd history dropped.
+
+    Args:
+        x (Tensor): The tensor to resize.
+        shape (list|tuple): The new shape (non-negative sizes).
+        fill_zero (bool, optional): Fill the grown part with zeros. Default: False.
+        name (str, optional): Unused, for Paddle compatibility. Default: None.
+
+    Returns:
+        Tensor: x.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([[1., 2., 3.], [4., 5., 6.]])
+        >>> _ = x.resize_([2, 2])
+        >>> print(x.numpy())
+        [[1. 2.]
+         [3. 4.]]
+        >>> _ = x.resize_([2, 3], fill_zero=True)
+        >>> print(x.numpy())
+        [[1. 2. 3.]
+         [4. 0. 0.]]
+    """
+    if x.dtype.name not in _RESIZE_DTYPES:
+        raise TypeError(f"The data type of 'x' in resize must be one of {list(_RESIZE_DTYPES)}, but received "
+                        f"{x.dtype.name}.")
+    if not isinstance(shape, (list, tuple)):
+        raise ValueError(f"Input (shape) should be list or tuple but received {type(shape)}")
+    shape = _ints("resize_", "shape", shape)
+    for i, d in enumerate(shape):
+        if d < 0:
+            raise ValueError(f"(InvalidArgument) Each value of attribute 'shape' is expected to be no less than 0. "
+                             f"But received: shape[{i}] = {d}; shape = {shape}.")
+    new_size = 1
+    for d in shape:
+        new_size *= d
+    old_size = x.size
+    with _no_grad():
+        flat = _C.reshape(x.detach().contiguous(), [-1])
+        if new_size > old_size:
+            flat = _C.concat([flat, _C.zeros([new_size - old_size], x.dtype)], 0)
+    return set_(x, flat, shape)
+
+
+def reconstruct_from_(x, other):
+    """Makes x the tensor `other` in place (Paddle's Tensor.reconstruct_from_): x takes other's
+    storage (shared, so a write through either is seen by both), shape, dtype, stop_gradient and
+    autograd history, and stays the same Python object.
+
+    Args:
+        x (Tensor): The tensor to rebuild.
+        other (Tensor): The tensor x becomes.
+
+    Returns:
+        None
+
+    Examples:
+        >>> import oar
+        >>> x = oar.to_tensor([1., 2., 3.])
+        >>> x.reconstruct_from_(oar.to_tensor([5, 6], dtype='int32'))
+        >>> print(x.dtype, x.numpy())
+        paddle.int32 [5 6]
+    """
+    if not isinstance(other, Tensor):
+        raise ValueError(f"(InvalidArgument) argument (position 1) must be Tensor, but got {type(other).__name__}")
+    _C._assign_view_inplace(x, other)
 
 
 def _no_grad():
