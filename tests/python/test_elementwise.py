@@ -267,3 +267,13 @@ def test_maximum_minimum_split_the_gradient_at_ties(dt):
     gx, gy = oar.grad([oar.minimum(x, y).sum()], [x, y])
     np.testing.assert_array_equal(gx.astype("float32").numpy(), [0.5, 0.0, 1.0])
     np.testing.assert_array_equal(gy.astype("float32").numpy(), [0.5, 1.0, 0.0])
+
+
+def test_clip_integer_bounds_saturate():
+    # The default bounds (+-3.4e38) mean "no bound" for integers too (they once became INT64_MIN).
+    for dt in ("int8", "int32", "int64"):
+        x = oar.to_tensor([3, -2], dtype=dt)
+        np.testing.assert_array_equal(oar.clip(x, min=0).numpy(), [3, 0])
+        np.testing.assert_array_equal(oar.clip(x, max=0).numpy(), [0, -2])
+        np.testing.assert_array_equal(oar.clip(x, min=-1000, max=1000).numpy(), [3, -2])
+    np.testing.assert_array_equal(oar.clip(oar.to_tensor([3, -2]), min=0.5, max=2.7).numpy(), [2, 0])

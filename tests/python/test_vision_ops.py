@@ -371,26 +371,32 @@ def test_nms_keep_kernel_against_a_greedy_reference():
     wh = rng.uniform(1, 8, size=(200, 2))
     boxes = np.concatenate([xy, xy + wh], axis=1).astype("float32")
 
-    def reference(b, thr, offset, eta):
-        area = (b[:, 2] - b[:, 0] + offset) * (b[:, 3] - b[:, 1] + offset)
-        keep, dead = [], np.zeros(len(b), bool)
-        for i in range(len(b)):
-            if dead[i]:
-                continue
-            keep.append(i)
-            w = np.clip(np.minimum(b[i, 2], b[:, 2]) - np.maximum(b[i, 0], b[:, 0]) + offset, 0, None)
-            h = np.clip(np.minimum(b[i, 3], b[:, 3]) - np.maximum(b[i, 1], b[:, 1]) + offset, 0, None)
+    def reference(b, thr, offset, eta):  # Paddle's adaptive NMS, box by box
+        def iou(p, q):
+            if q[0] > p[2] or q[2] < p[0] or q[1] > p[3] or q[3] < p[1]:
+                return 0.0
+            w = max(0.0, min(p[2], q[2]) - max(p[0], q[0]) + offset)
+            h = max(0.0, min(p[3], q[3]) - max(p[1], q[1]) + offset)
             inter = w * h
-            iou = inter / (area[i] + area - inter)
-            dead |= (iou > thr) & (np.arange(len(b)) > i)
-            if eta < 1 and thr > 0.5:
-                thr *= eta
+            return inter / ((p[2] - p[0] + offset) * (p[3] - p[1] + offset)
+                            + (q[2] - q[0] + offset) * (q[3] - q[1] + offset) - inter)
+        keep = []
+        for i in range(len(b)):
+            if all(iou(b[k], b[i]) <= thr for k in keep):
+                keep.append(i)
+                if eta < 1 and thr > 0.5:
+                    thr *= eta
         return keep
 
     for thr, offset, eta in ((0.3, 0.0, 1.0), (0.7, 1.0, 1.0), (0.9, 0.0, 0.9)):
         got = oar._C.nms_keep(oar.to_tensor(boxes), thr, offset, eta).numpy().tolist()
         assert got == reference(boxes.astype("float64"), thr, offset, eta)
     assert oar._C.nms_keep(oar.zeros([0, 4]), 0.5).shape == [0]
+    # eta: each box meets the threshold of its own turn; pixel boxes apart never overlap
+    three = oar.to_tensor([[0, 0, 10, 10], [20, 0, 30, 10], [24, 0, 34, 10]], dtype="float32")
+    assert oar._C.nms_keep(three, 0.9, 0.0, 0.6).numpy().tolist() == [0, 1]
+    apart = oar.to_tensor([[0, 0, 1, 1], [1.5, 0, 2.5, 1]], dtype="float32")
+    assert oar._C.nms_keep(apart, 0.1, 1.0, 1.0).numpy().tolist() == [0, 1]
     with pytest.raises(ValueError, match="\\[N, 4\\]"):
         oar._C.nms_keep(oar.zeros([3, 5]), 0.5)
     with pytest.raises(TypeError):

@@ -485,11 +485,35 @@ void softplus(const Tensor& x, double beta, double threshold, const Tensor& out)
   });
 }
 
+// A clip bound in an integer type: saturated to the type's range, so that the default bounds
+// (+-3.4e38, "no bound") and any bound beyond the type mean "no bound" rather than a wrapped
+// value; in range, the bound truncates as a C cast does.
+template <typename C>
+C clip_bound(const Scalar& s) {
+  if constexpr (std::is_integral_v<C>) {
+    const double lowest = static_cast<double>(std::numeric_limits<C>::lowest());
+    const double highest = static_cast<double>(std::numeric_limits<C>::max());
+    if (s.is_integral()) {
+      const int64_t v = s.to<int64_t>();
+      if (static_cast<double>(v) <= lowest) return std::numeric_limits<C>::lowest();
+      if (static_cast<double>(v) >= highest) return std::numeric_limits<C>::max();
+      return static_cast<C>(v);
+    }
+    const double v = s.to<double>();
+    if (v != v) return std::numeric_limits<C>::lowest();
+    if (v <= lowest) return std::numeric_limits<C>::lowest();
+    if (v >= highest) return std::numeric_limits<C>::max();
+    return static_cast<C>(v);
+  } else {
+    return s.to<C>();
+  }
+}
+
 void clip(const Tensor& x, const Scalar& min, const Scalar& max, const Tensor& out) {
   dispatch_real(x.dtype(), "clip", [&](auto tag) {
     using T = decltype(tag);
     using C = compute_t<T>;
-    const C lo = min.to<C>(), hi = max.to<C>();
+    const C lo = clip_bound<C>(min), hi = clip_bound<C>(max);
     map<T>(x, out, [lo, hi](C a) {
       if constexpr (!std::is_integral_v<C>) if (a != a) return a;
       return a < lo ? lo : (a > hi ? hi : a);

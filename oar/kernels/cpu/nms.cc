@@ -20,21 +20,28 @@ Tensor nms_keep(const Tensor& boxes, double iou_threshold, double offset, double
     const T off = static_cast<T>(offset);
     std::vector<T> area(n);
     for (int64_t i = 0; i < n; ++i) area[i] = (b[4 * i + 2] - b[4 * i] + off) * (b[4 * i + 3] - b[4 * i + 1] + off);
-    std::vector<char> suppressed(n, 0);
+    // Box i is compared with the boxes kept before it under the threshold in force when i comes
+    // up (eta shrinks it after each kept box), as Paddle's adaptive NMS decides.
+    auto overlaps = [&](const T* p, const T* q, int64_t ip, int64_t iq, T thr) {
+      // Apart boxes overlap by nothing, also when the pixel offset would make them touch.
+      if (q[0] > p[2] || q[2] < p[0] || q[1] > p[3] || q[3] < p[1]) return false;
+      const T w = std::max(T(0), std::min(p[2], q[2]) - std::max(p[0], q[0]) + off);
+      const T h = std::max(T(0), std::min(p[3], q[3]) - std::max(p[1], q[1]) + off);
+      const T inter = w * h;
+      const T uni = area[ip] + area[iq] - inter;
+      return inter / (uni == T(0) ? T(1) : uni) > thr;
+    };
     double threshold = iou_threshold;
     for (int64_t i = 0; i < n; ++i) {
-      if (suppressed[i]) continue;
+      const T thr = static_cast<T>(threshold);
+      bool kept = true;
+      for (int64_t k : keep)
+        if (overlaps(b + 4 * k, b + 4 * i, k, i, thr)) {
+          kept = false;
+          break;
+        }
+      if (!kept) continue;
       keep.push_back(i);
-      const T* bi = b + 4 * i;
-      for (int64_t j = i + 1; j < n; ++j) {
-        if (suppressed[j]) continue;
-        const T* bj = b + 4 * j;
-        const T w = std::max(T(0), std::min(bi[2], bj[2]) - std::max(bi[0], bj[0]) + off);
-        const T h = std::max(T(0), std::min(bi[3], bj[3]) - std::max(bi[1], bj[1]) + off);
-        const T inter = w * h;
-        const T uni = area[i] + area[j] - inter;
-        if (inter / (uni == T(0) ? T(1) : uni) > static_cast<T>(threshold)) suppressed[j] = 1;
-      }
       if (eta < 1 && threshold > 0.5) threshold *= eta;
     }
   });
