@@ -63,25 +63,34 @@ def is_symbolic(x):
 def eager():
     """Runs the body eagerly even in static mode (weights are created and updated with data)."""
     tracer = _state["tracer"]
-    if tracer is None:
+    if tracer is None or _state.get("paused"):
+        # Not tracing, or inside an outer eager() block: leaving this one must not resume tracing.
         yield
         return
     _ir.set_tracer(None)
+    _state["paused"] = True
     try:
         yield
     finally:
+        _state["paused"] = False
         _ir.set_tracer(tracer)
 
 
 @contextlib.contextmanager
 def tracing(tracer):
     """Records ops into `tracer`'s program for the body (to_static, program_guard)."""
-    previous = _state["tracer"]
+    previous, paused = _state["tracer"], _state.get("paused", False)
     _activate(tracer)
+    _state["paused"] = False
     try:
         yield
     finally:
-        _activate(previous)
+        _state["paused"] = paused
+        if paused:
+            _state["tracer"] = previous
+            _ir.set_tracer(None)
+        else:
+            _activate(previous)
 
 
 def user_location():
