@@ -49,7 +49,7 @@ class ExponentialMovingAverage:
         ...     hidden = oar.static.nn.fc(x, 2)
         ...     cost = oar.mean(hidden)
         ...     test_program = main.clone(for_test=True)
-        ...     oar.optimizer.SGD(0.1).minimize(cost)
+        ...     _ = oar.optimizer.SGD(0.1).minimize(cost)
         ...     ema = oar.static.ExponentialMovingAverage(0.9)
         ...     ema.update()
         >>> exe = oar.static.Executor()

@@ -45,8 +45,8 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
         >>> with oar.static.program_guard(main):
         ...     x = oar.static.data('x', [None, 2, 3], 'float32')
         ...     y = oar.static.nn.fc(x, 4, num_flatten_dims=2)
-        >>> print(y.shape, [p.name for p in main.all_parameters()])
-        [-1, 2, 4] ['fc_0.w_0', 'fc_0.b_0']
+        >>> print(y.shape, [p.shape for p in main.all_parameters()])
+        [-1, 2, 4] [[3, 4], [4]]
         >>> oar.disable_static()
     """
     import oar
@@ -639,7 +639,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
         >>> import oar
         >>> oar.enable_static()
         >>> main = oar.static.Program()
-        >>> with oar.static.program_guard(main):
+        >>> with oar.utils.unique_name.guard(), oar.static.program_guard(main):
         ...     weight = oar.static.data('weight', [2, 8, 32, 32], 'float32')
         ...     x = oar.static.nn.spectral_norm(weight, dim=1, power_iters=2)
         >>> print(x.shape, [(p.name, p.shape) for p in main.all_parameters()])
@@ -783,7 +783,7 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
         >>> import oar
         >>> oar.enable_static()
         >>> main = oar.static.Program()
-        >>> with oar.static.program_guard(main):
+        >>> with oar.utils.unique_name.guard(), oar.static.program_guard(main):
         ...     x = oar.static.data('x', [None, 3, 8, 8], 'float32')
         ...     offset = oar.static.data('offset', [None, 18, 8, 8], 'float32')
         ...     mask = oar.static.data('mask', [None, 9, 8, 8], 'float32')
