@@ -38,5 +38,6 @@ def cpu_places(device_count=None):
 
 from .misc import WeightNormParamAttr, device_guard, create_global_var  # noqa: F401,E402
 from .ipu import ipu_shard_guard, set_ipu_shard, IpuStrategy, IpuCompiledProgram  # noqa: F401,E402
-from .metric import auc  # noqa: F401,E402
+from .metric import auc, ctr_metric_bundle  # noqa: F401,E402
+from .ema import ExponentialMovingAverage  # noqa: F401,E402
 from .python_ops import Print, py_func  # noqa: F401,E402

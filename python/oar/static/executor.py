@@ -89,6 +89,11 @@ def scope_guard(scope):
         _scopes.pop()
 
 
+def _no_grad():
+    from ..autograd import no_grad
+    return no_grad()
+
+
 def _as_tensor(value):
     """A feed as a tensor: arrays become host tensors (the C++ executor moves every feed to the
     place it runs on)."""
@@ -162,8 +167,14 @@ class Executor:
             raise TypeError(f"Executor.run: program must be a Program or CompiledProgram, but received "
                             f"{type(program).__name__}")
         num_ops = program._program.num_ops()
-        if program is default_startup_program() or num_ops == 0:
+        if program is default_startup_program():
             # Weights are created with their values (eagerly) when the layers are built.
+            return []
+        if num_ops == 0:
+            # No ops, but maybe writes (an ExponentialMovingAverage's apply_program).
+            with mode.eager(), _no_grad():
+                for entry in program._after_run:
+                    entry.fn()
             return []
         feed = {} if feed is None else feed
         if not isinstance(feed, dict):
@@ -190,15 +201,28 @@ class Executor:
         hooks = program._optimize_hooks
         targets = [compiled.index(f) for f in fetch_list]
         grad_targets = [compiled.index(g) for _, pairs in hooks for _, g in pairs]
+        after_run = program._after_run
+        state_targets = [compiled.index(v) for entry in after_run for v in entry.values]
         with mode.eager():
-            outs, stats = compiled.executor.run(feeds, params, targets + grad_targets)
+            outs, stats = compiled.executor.run(feeds, params, targets + grad_targets + state_targets)
             self.last_run_stats = stats
-            grads = outs[len(targets):]
+            grads = outs[len(targets):len(targets) + len(grad_targets)]
+            states = outs[len(targets) + len(grad_targets):]
             outs = outs[:len(targets)]
-            k = 0
-            for optimizer, pairs in hooks:
-                optimizer.apply_gradients([(p, grads[k + i]) for i, (p, _) in enumerate(pairs)])
-                k += len(pairs)
+            k = s = e = 0
+            for h in range(len(hooks) + 1):
+                # the writes added before optimizer h was attached, then its update (the rest at the
+                # end: a for_test clone has no optimizers)
+                with _no_grad():
+                    while e < len(after_run) and (after_run[e].after <= h or h == len(hooks)):
+                        n = len(after_run[e].values)
+                        after_run[e].fn(*states[s:s + n])
+                        s += n
+                        e += 1
+                if h < len(hooks):
+                    optimizer, pairs = hooks[h]
+                    optimizer.apply_gradients([(p, grads[k + i]) for i, (p, _) in enumerate(pairs)])
+                    k += len(pairs)
             if return_numpy:
                 return [o.numpy() for o in outs]
         return outs

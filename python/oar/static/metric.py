@@ -77,3 +77,90 @@ def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_ste
     value = oar.where(total > 0.0, area / oar.where(total > 0.0, total, oar.ones_like(total)),
                       oar.zeros_like(area))
     return value, oar.reshape(pos, [1, buckets]), oar.reshape(neg, [1, buckets])
+
+
+def ctr_metric_bundle(input, label, ins_tag_weight=None):
+    """Running sums of CTR metrics (paddle.static.ctr_metric_bundle, as in Paddle's static mode):
+    six float32 accumulators, kept between runs of the program (each run adds its batch and
+    the fetched values include it). With d = input - label:
+
+    - local_sqrerr: sum of d ** 2; local_abserr: sum of |d|; local_prob: sum of input;
+    - local_q: sum of sigmoid(input) times w; local_pos_num: sum of label;
+    - local_ins_num: the number of rows times w;
+
+    where w is ins_tag_weight's first row (1 for real data, 0 for fake; default 1). As in Paddle,
+    w scales only local_q and local_ins_num, and those two take w's shape ([1, 1] for the default
+    and an [N, 1] ins_tag_weight). Divide by local_ins_num for MAE, RMSE (after sqrt), predicted
+    CTR and q.
+
+    Args:
+        input (Tensor): Predicted probabilities, [N, 1] float32 or float64.
+        label (Tensor): Labels of input's shape, floating point (Paddle rejects integer labels).
+        ins_tag_weight (Tensor, optional): [N, 1] float; its first row is the batch's weight.
+            Default: None (1).
+
+    Returns:
+        tuple: (local_sqrerr, local_abserr, local_prob, local_q, local_pos_num, local_ins_num).
+
+    Examples:
+        >>> import oar, numpy as np
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     p = oar.static.data('p', [None, 1], 'float32')
+        ...     l = oar.static.data('l', [None, 1], 'float32')
+        ...     sqrerr, abserr, prob, q, pos, ins = oar.static.ctr_metric_bundle(p, l)
+        >>> exe = oar.static.Executor()
+        >>> feed = {'p': np.array([[0.5], [0.25]], 'float32'), 'l': np.array([[1.], [0.]], 'float32')}
+        >>> for _ in range(2):
+        ...     out = exe.run(main, feed=feed, fetch_list=[abserr, pos, ins])
+        >>> print(out[0], out[1], out[2])
+        [1.5] [2.] [[4.]]
+        >>> oar.disable_static()
+    """
+    import oar
+    from .. import _C
+    from ..framework import mode
+    from ..utils import unique_name
+    from .program import current_tracer, default_main_program
+    current_tracer("ctr_metric_bundle")
+    for arg, value in (("input", input), ("label", label)):
+        if not isinstance(value, _C.Tensor):
+            raise TypeError(f"ctr_metric_bundle: {arg} must be a Tensor, but received {type(value).__name__}")
+    assert list(input.shape) == list(label.shape)
+    if input.dtype not in ("float32", "float64"):
+        raise TypeError(f"ctr_metric_bundle: input must be float32 or float64, but received {input.dtype}")
+    if label.dtype not in ("float16", "bfloat16", "float32", "float64"):
+        raise TypeError(f"ctr_metric_bundle: label must be a floating-point tensor (Paddle's type promotion "
+                        f"rejects {input.dtype} - {label.dtype}), but received {label.dtype}")
+    if ins_tag_weight is None:
+        ins_tag_weight = oar.full([1, 1], 1.0, "float32")
+    elif not isinstance(ins_tag_weight, _C.Tensor):
+        raise TypeError(f"ctr_metric_bundle: ins_tag_weight must be a Tensor, but received "
+                        f"{type(ins_tag_weight).__name__}")
+    diff = input - oar.cast(label, input.dtype)
+    batch_sqrerr = oar.reshape(oar.sum(diff * diff), [1])
+    batch_abserr = oar.reshape(oar.sum(oar.abs(diff)), [1])
+    batch_prob = oar.reshape(oar.sum(input), [1])
+    batch_q = oar.reshape(oar.sum(oar.nn.functional.sigmoid(input)), [1])
+    batch_pos = oar.reshape(oar.sum(label), [1])
+    batch_ins = oar.reshape(oar.sum(oar.ones_like(oar.cast(label[:, :1] if label.ndim > 1 else label, "float32"))),
+                            [1])
+    w = oar.cast(ins_tag_weight[0:1], "float32")
+    batch_ins = batch_ins * w
+    batch_q = oar.cast(batch_q, "float32") * w
+    main = default_main_program()
+    outs = []
+    with mode.eager():
+        names = [unique_name.generate("_generated_var") for _ in range(6)]
+    # Paddle's creation order names local_abserr first, then local_sqrerr, prob, q, pos, ins.
+    order = [1, 0, 2, 3, 4, 5]
+    for k, batch in enumerate((batch_sqrerr, batch_abserr, batch_prob, batch_q, batch_pos, batch_ins)):
+        shape = [1 if d < 0 else d for d in batch.shape]
+        with mode.eager():
+            local = oar.zeros(shape, "float32")
+        local.name, local.persistable, local.stop_gradient = names[order[k]], True, True
+        total = local + oar.cast(batch, "float32")
+        main._write_back(local, total)
+        outs.append(total)
+    return tuple(outs)

@@ -35,6 +35,8 @@ class Program:
         self._tracer.set_location_provider(mode.user_location)
         self._sources = []            # programs this one was cloned from (their captured tensors)
         self._optimize_hooks = []     # (optimizer, [(parameter, grad value)]) applied after each run
+        self._after_run = []          # _AfterRun entries, see _add_after_run
+        self._created_parameters = []  # Parameters made while building it (kept alive)
         self._for_test = False
         self.random_seed = 0
 
@@ -64,10 +66,45 @@ class Program:
             out[name] = t if p is None else p
         return out
 
+    # ---- state written back after each run ----
+    # Paddle's programs write persistable variables in place (assign(x, output=var), counters,
+    # metric accumulators, moving averages); an oar program is a pure function of its inputs and
+    # captured tensors, so such writes are recorded here and done by Executor.run after the
+    # program has run: it fetches each entry's program `values` with the user's fetches and the
+    # gradients, then calls `fn(*fetched)` in eager mode, without gradient, in the order the
+    # entries were added. An entry added after k optimizers were attached (minimize) runs after
+    # the first k optimizer updates, so it sees the parameters those updates wrote, as the ops
+    # appended after minimize do in Paddle. `optimize=True` marks an entry as part of training
+    # (a moving-average update): clone(for_test=True) leaves it out, as it leaves out the
+    # optimizer updates.
+    def _add_after_run(self, values, fn, optimize=False):
+        self._after_run.append(_AfterRun(len(self._optimize_hooks), list(values), fn, optimize))
+
+    def _write_back(self, tensor, value, optimize=False):
+        """After each run, copy the program value `value` into the concrete tensor `tensor` (which
+        the program may capture: the next run reads the new value)."""
+        if list(value.shape) != list(tensor.shape) and all(d >= 0 for d in value.shape):
+            raise ValueError(f"write back: the value's shape {list(value.shape)} differs from the "
+                             f"tensor's shape {list(tensor.shape)}")
+
+        def copy(v):
+            from ..framework.place import move_in_place
+            move_in_place(tensor, _C._place_of(v))
+            tensor.copy_(_C.cast(v, tensor.dtype) if v.dtype != tensor.dtype else v, False)
+        self._add_after_run([value], copy, optimize)
+
     def all_parameters(self):
         """The trainable parameters the program reads (paddle.static.Program.all_parameters)."""
         from ..framework.parameter import Parameter
-        return [t for t in self._parameters().values() if isinstance(t, Parameter)]
+        # Those made while building it (used or not, as in Paddle's global block) in creation
+        # order, then the other captured ones.
+        params = list(self._created_parameters)
+        seen = {p._impl_id for p in params}
+        for t in self._parameters().values():
+            if isinstance(t, Parameter) and t._impl_id not in seen:
+                params.append(t)
+                seen.add(t._impl_id)
+        return params
 
     def global_block(self):
         return _Block(self)
@@ -92,7 +129,18 @@ class Program:
             p._for_test = True
         else:
             p._optimize_hooks = list(self._optimize_hooks)
+        p._after_run = [e for e in self._after_run if not (for_test and e.optimize)]
         return p
+
+
+class _AfterRun:
+    """One write after each run (Program._add_after_run): after the first `after` optimizer
+    updates, fn(*fetched values) in eager mode."""
+
+    __slots__ = ("after", "values", "fn", "optimize")
+
+    def __init__(self, after, values, fn, optimize):
+        self.after, self.values, self.fn, self.optimize = after, values, fn, optimize
 
 
 class _VariableMeta(type):

@@ -104,6 +104,13 @@ def _make_parameter(shape, dtype, attr, is_bias, default_initializer, default_na
                       trainable=attr.trainable, learning_rate=attr.learning_rate,
                       regularizer=attr.regularizer, need_clip=attr.need_clip,
                       do_model_average=attr.do_model_average)
+    from ...framework import mode
+    if mode.in_static_mode():
+        # The program keeps the parameters made while it is built (as Paddle's global block
+        # holds them): static layers drop their Layer objects, and Program.all_parameters()
+        # finds the captured tensors' Parameters through these.
+        from ...static.program import default_main_program
+        default_main_program()._created_parameters.append(param)
     if lazy:
         lazy_init.defer(param, init if fills_in_place else
                         lambda p: p.copy_(_C.cast(init._values(shape, dtype), dtype), False))

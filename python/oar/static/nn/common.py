@@ -21,14 +21,42 @@ def _layer(api, make):
 
 
 def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation=None, name=None):
-    """A fully connected layer over x flattened from num_flatten_dims (paddle.static.nn.fc)."""
-    from ... import nn
+    """A fully connected layer (paddle.static.nn.fc): each input x_i, flattened from
+    num_flatten_dims to a matrix, is multiplied by its own weight ``fc_<n>.w_<i>``
+    [in_features_i, size]; the products are summed, the bias ``fc_<n>.b_0`` [size] is added, then
+    `activation`.
+
+    Args:
+        x (Tensor|list[Tensor]): One input or a list of them, float32 or float64.
+        size (int): The output width.
+        num_flatten_dims (int, optional): The dims before it are kept, the rest flattened. Default: 1.
+        weight_attr (ParamAttr, optional): The weights' attribute. Default: None.
+        bias_attr (ParamAttr|bool, optional): The bias's attribute; False: no bias. Default: None.
+        activation (str, optional): An activation applied to the result. Default: None.
+        name (str, optional): Unused. Default: None.
+
+    Returns:
+        Tensor: x's leading num_flatten_dims dims followed by size.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     x = oar.static.data('x', [None, 2, 3], 'float32')
+        ...     y = oar.static.nn.fc(x, 4, num_flatten_dims=2)
+        >>> print(y.shape, [p.shape for p in main.all_parameters()])
+        [-1, 2, 4] [[3, 4], [4]]
+        >>> oar.disable_static()
+    """
     import oar
     if not isinstance(size, int) or size <= 0:
         raise ValueError(f"fc: size must be a positive int, got {size!r}")
     xs = x if isinstance(x, (list, tuple)) else [x]
-    outs = []
+    prefix = _prefix("fc", "fc")
+    out = None
     for xi in xs:
+        dtype = _float_dtype("fc", xi)
         if not 1 <= num_flatten_dims < xi.ndim:
             raise ValueError(f"fc: num_flatten_dims must be in [1, {xi.ndim - 1}], got {num_flatten_dims}")
         in_features = 1
@@ -36,13 +64,15 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
             if d < 0:
                 raise ValueError(f"fc: the dims of x after num_flatten_dims must be known, x has shape {xi.shape}")
             in_features *= d
-        layer = _layer("fc", lambda: nn.Linear(in_features, size, weight_attr=weight_attr,
-                                                 bias_attr=bias_attr if len(outs) == 0 else False))
+        with mode.eager():
+            w = _param("fc", prefix, weight_attr, [in_features, size], dtype)
         flat = oar.flatten(xi, start_axis=num_flatten_dims) if xi.ndim > num_flatten_dims + 1 else xi
-        outs.append(layer(flat))
-    out = outs[0]
-    for o in outs[1:]:
-        out = out + o
+        term = oar.matmul(flat, w)
+        out = term if out is None else out + term
+    with mode.eager():
+        b = _param("fc", prefix, bias_attr, [size], xs[0].dtype, is_bias=True)
+    if b is not None:
+        out = out + b
     return _act(out, activation)
 
 
@@ -125,6 +155,20 @@ def _param(api, prefix, attr, shape, dtype, is_bias=False, default_initializer=N
 def _prefix(api, layer_type):
     from ...utils import unique_name
     current_tracer(api)
+    return unique_name.generate(layer_type)
+
+
+def _static_only(api):
+    """Paddle's @static_only check (an AssertionError in dynamic mode)."""
+    if mode.in_dynamic_mode():
+        raise AssertionError(f"In PaddlePaddle 2.x, we turn on dynamic graph mode by default, and '{api}()' is "
+                             f"only supported in static graph mode. So if you want to use this api, please call "
+                             f"'paddle.enable_static()' before this api to enter static graph mode.")
+
+
+def _unique(layer_type):
+    """'<layer_type>_<n>' without requiring static mode (for layers Paddle also runs eagerly)."""
+    from ...utils import unique_name
     return unique_name.generate(layer_type)
 
 
@@ -570,3 +614,215 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
         term = step * w[i]
         out = term if out is None else out + term
     return _act(out, act)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """Spectral normalization of a weight (paddle.static.nn.spectral_norm): weight / sigma,
+    sigma the largest singular value of W, the weight as an [H, W] matrix (dim `dim` first, the
+    rest flattened), estimated by power iteration from the vectors ``spectral_norm_<n>.w_0``
+    (u, [H]) and ``.w_1`` (v, [W]), both normal(0, 1) and stop_gradient. Each run does
+    power_iters rounds of v = W^T u / (|W^T u| + eps), u = W v / (|W v| + eps) from the stored
+    u, v (which, as in Paddle's static mode, are not written back), then sigma = u^T W v. The
+    gradient treats u and v as constants.
+
+    Args:
+        weight (Tensor): A 2-D to 5-D weight, float32 or float64.
+        dim (int, optional): 0 (fc weights) or 1 (conv weights). Default: 0.
+        power_iters (int, optional): Power iterations per run. Default: 1.
+        eps (float, optional): Added to the norms. Default: 1e-12.
+        name (str, optional): Unused. Default: None.
+
+    Returns:
+        Tensor: weight's shape and dtype.
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.utils.unique_name.guard(), oar.static.program_guard(main):
+        ...     weight = oar.static.data('weight', [2, 8, 32, 32], 'float32')
+        ...     x = oar.static.nn.spectral_norm(weight, dim=1, power_iters=2)
+        >>> print(x.shape, [(p.name, p.shape) for p in main.all_parameters()])
+        [2, 8, 32, 32] [('spectral_norm_0.w_0', [8]), ('spectral_norm_0.w_1', [2048])]
+        >>> oar.disable_static()
+    """
+    import math
+    import oar
+    from ... import _C
+    from ...nn.initializer import Normal
+    if not isinstance(weight, _C.Tensor):
+        raise TypeError(f"spectral_norm: weight must be a Tensor, but received {type(weight).__name__}")
+    if weight.dtype not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'weight' in spectral_norm must be ['float32', 'float64'], but "
+                        f"received {weight.dtype}.")
+    for arg, value, typ in (("dim", dim, int), ("power_iters", power_iters, int), ("eps", eps, float)):
+        if not isinstance(value, typ) or isinstance(value, bool):
+            raise TypeError(f"The type of '{arg}' in spectral_norm must be {typ}, but received {type(value)}.")
+    assert 0 not in weight.shape, "Any dimension of input cannot be equal to 0."
+    if dim not in (0, 1):
+        raise ValueError(f"The input `dim` must be 0 (if weight in fc) or 1 (if weight in conv), but received "
+                         f"dim={dim}")
+    if weight.ndim < 2:
+        raise ValueError(f"spectral_norm: weight must be at least 2-D, got shape {weight.shape}")
+    _known("spectral_norm", weight, range(weight.ndim), "dims")
+    h = weight.shape[dim]
+    w = math.prod(weight.shape) // h
+    prefix = _unique("spectral_norm")
+    with mode.eager():
+        u = _param("spectral_norm", prefix, None, [h], weight.dtype, default_initializer=Normal(0.0, 1.0))
+        v = _param("spectral_norm", prefix, None, [w], weight.dtype, default_initializer=Normal(0.0, 1.0))
+        u.stop_gradient = True
+        v.stop_gradient = True
+    mat = weight if dim == 0 else oar.transpose(weight, [dim] + [d for d in range(weight.ndim) if d != dim])
+    mat = oar.reshape(mat, [h, w])
+    const = mat.detach()
+    uu, vv = u, v
+    for _ in range(power_iters):
+        vv = oar.matmul(const, uu, transpose_x=True)
+        vv = vv / (oar.sqrt(oar.sum(vv * vv)) + eps)
+        uu = oar.matmul(const, vv)
+        uu = uu / (oar.sqrt(oar.sum(uu * uu)) + eps)
+    sigma = oar.sum(uu.detach() * oar.matmul(mat, vv.detach()))
+    return weight / sigma
+
+
+def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None, table_class="MemorySparseTable",
+                     param_attr=None, dtype="float32", slot=None):
+    """The embedding lookup of Paddle's parameter-server training (paddle.static.nn.sparse_embedding),
+    as Paddle's static ``lookup_table`` op: the ids' last dim must be 1 and is replaced by the
+    embedding, out.shape = input.shape[:-1] + [size[1]]. oar has no parameter server: the table
+    ``sparse_embedding_<n>.w_0`` [size[0], size[1]] is a dense parameter (Xavier-initialized)
+    and the lookup runs locally; rows of padding_idx are zeros and get no gradient. `entry`,
+    `table_class` and `slot` are checked as in Paddle and otherwise unused.
+
+    Args:
+        input (Tensor): int64 ids [..., 1], each in [0, size[0]).
+        size (list|tuple): [vocab_size, emb_size].
+        padding_idx (int, optional): An id whose rows are zeros; negative counts from vocab_size.
+            Default: None.
+        is_test (bool, optional): Unused. Default: False.
+        entry (optional): None or a ProbabilityEntry / CountFilterEntry / ShowClickEntry. Default: None.
+        table_class (str, optional): 'CommonSparseTable', 'SSDSparseTable' or 'MemorySparseTable'.
+            Default: 'MemorySparseTable'.
+        param_attr (ParamAttr, optional): The table's attribute. Default: None.
+        dtype (str, optional): float32 or float64. Default: 'float32'.
+        slot (int, optional): Unused. Default: None.
+
+    Returns:
+        Tensor: the embeddings, input.shape[:-1] + [size[1]].
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.static.program_guard(main):
+        ...     ids = oar.static.data('ids', [None, 3, 1], 'int64')
+        ...     emb = oar.static.nn.sparse_embedding(ids, [100, 8])
+        >>> print(emb.shape)
+        [-1, 3, 8]
+        >>> oar.disable_static()
+    """
+    from ... import _C
+    from ...nn import functional as F
+    from ...framework.dtype import convert_dtype
+    if not isinstance(input, _C.Tensor):
+        raise TypeError(f"sparse_embedding: input must be a Tensor, but received {type(input).__name__}")
+    if input.dtype != "int64":
+        raise TypeError(f"The data type of 'input' in paddle.incubate.layers.sparse_embedding must be ['int64'], "
+                        f"but received {input.dtype}.")
+    dtype = str(convert_dtype(dtype)).replace("paddle.", "")
+    if dtype not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'dtype' in paddle.static.nn.sparse_embedding must be ['float32', "
+                        f"'float64'], but received {dtype}.")
+    if 0 in input.shape:
+        raise ValueError("input size should not be 0")
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise ValueError(f"sparse_embedding: size must be [vocab_size, emb_size], got {size!r}")
+    if table_class not in ("CommonSparseTable", "SSDSparseTable", "MemorySparseTable"):
+        raise ValueError("table_class must be in [CommonSparseTable, SSDSparseTable, MemorySparseTable]")
+    if entry is not None and type(entry).__name__ not in ("ProbabilityEntry", "CountFilterEntry", "ShowClickEntry"):
+        raise ValueError("entry must be instance in [paddle.distributed.ProbabilityEntry, "
+                         "paddle.distributed.CountFilterEntry, paddle.distributed.ShowClickEntry]")
+    if input.ndim < 1 or input.shape[-1] != 1:
+        raise ValueError(f"ShapeError: The last dimensions of the 'Ids' tensor must be 1. But received Ids's "
+                         f"last dimensions = {input.shape[-1] if input.ndim else None}, Ids's shape = "
+                         f"{list(input.shape)}.")
+    padding_idx = -1 if padding_idx is None else padding_idx if padding_idx >= 0 else size[0] + padding_idx
+    prefix = _unique("sparse_embedding")
+    with mode.eager():
+        w = _param("sparse_embedding", prefix, param_attr, list(size), dtype)
+    ids = input.squeeze(-1)
+    return F.embedding(ids, w, padding_idx=None if padding_idx < 0 else padding_idx)
+
+
+def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=1,
+                  deformable_groups=1, im2col_step=1, weight_attr=None, bias_attr=None, name=None):
+    """A deformable 2-D convolution layer (paddle.static.nn.deform_conv2d): v2 (modulated) when
+    mask is given, v1 when it is None. Makes the filter ``deformable_conv_<n>.w_0``
+    [num_filters, C / groups, KH, KW] (normal, std sqrt(2 / (KH * KW * C))) and the bias
+    ``.b_0`` [num_filters] (zeros), and records oar.vision.ops.deform_conv2d.
+
+    Args:
+        x (Tensor): [N, C, H, W], float32 or float64; C, H and W known.
+        offset (Tensor): [N, 2 * deformable_groups * KH * KW, H_out, W_out].
+        mask (Tensor|None): [N, deformable_groups * KH * KW, H_out, W_out], or None (v1).
+        num_filters (int): Output channels.
+        filter_size (int|list): The filter's spatial size.
+        stride, padding, dilation (int|list, optional): Default: 1, 0, 1.
+        groups (int, optional): Convolution groups. Default: 1.
+        deformable_groups (int, optional): Offset groups. Default: 1.
+        im2col_step (int, optional): Unused (a memory knob of Paddle's kernel). Default: 1.
+        weight_attr (ParamAttr, optional): The filter's attribute; False is refused. Default: None.
+        bias_attr (ParamAttr|bool, optional): The bias's attribute; False: no bias. Default: None.
+        name (str, optional): Unused. Default: None.
+
+    Returns:
+        Tensor: [N, num_filters, H_out, W_out].
+
+    Examples:
+        >>> import oar
+        >>> oar.enable_static()
+        >>> main = oar.static.Program()
+        >>> with oar.utils.unique_name.guard(), oar.static.program_guard(main):
+        ...     x = oar.static.data('x', [None, 3, 8, 8], 'float32')
+        ...     offset = oar.static.data('offset', [None, 18, 8, 8], 'float32')
+        ...     mask = oar.static.data('mask', [None, 9, 8, 8], 'float32')
+        ...     out = oar.static.nn.deform_conv2d(x, offset, mask, num_filters=2, filter_size=3, padding=1)
+        >>> print(out.shape, [(p.name, p.shape) for p in main.all_parameters()])
+        [-1, 2, 8, 8] [('deformable_conv_0.w_0', [2, 3, 3, 3]), ('deformable_conv_0.b_0', [2])]
+        >>> oar.disable_static()
+    """
+    import math
+    from ... import _C
+    from ...nn.initializer import Normal
+    from ...vision.ops import deform_conv2d as _deform
+    _static_only("deform_conv2d")
+    for arg, value in (("input", x), ("offset", offset)):
+        if not isinstance(value, _C.Tensor):
+            raise TypeError(f"Input{'' if arg == 'input' else ' Offset'} of deformable_conv must be Tensor")
+        if value.dtype not in ("float32", "float64"):
+            raise TypeError(f"The data type of '{arg}' in deformable_conv must be ['float32', 'float64'], but "
+                            f"received {value.dtype}.")
+    if mask is not None and not isinstance(mask, _C.Tensor):
+        raise TypeError(f"The type of 'mask' in deformable_conv must be (Variable, NoneType), but received "
+                        f"{type(mask)}.")
+    if x.ndim != 4:
+        raise ValueError(f"The input should be of [N, C, H, W] format, but received {x.shape}")
+    assert weight_attr is not False, "param_attr should not be False here."
+    _known("deform_conv2d", x, [1, 2, 3], "channel and spatial dims")
+    channels = x.shape[1]
+    if groups is None:
+        groups = 1
+    if groups == 0:
+        raise ValueError("groups should not be 0.")
+    if channels % groups:
+        raise ValueError("num_channels must be divisible by groups.")
+    fs = _ntuple(filter_size, 2, "deform_conv2d", "filter_size")
+    prefix = _prefix("deform_conv2d", "deformable_conv")
+    std = math.sqrt(2.0 / (fs[0] * fs[1] * channels))
+    with mode.eager():
+        w = _param("deform_conv2d", prefix, weight_attr, [num_filters, channels // groups] + fs, x.dtype,
+                   default_initializer=Normal(0.0, std))
+        b = _param("deform_conv2d", prefix, bias_attr, [num_filters], x.dtype, is_bias=True)
+    return _deform(x, offset, w, b, stride=stride, padding=padding, dilation=dilation,
+                   deformable_groups=deformable_groups, groups=groups, mask=mask)

@@ -13,6 +13,11 @@ from ._common import _oar, check_tensor, pair
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
+def _fits(shape, want):
+    """shape is want, where a -1 (a dim a static program knows only when it runs) matches any."""
+    return len(shape) == len(want) and all(a == b or a < 0 or b < 0 for a, b in zip(shape, want))
+
+
 def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
                   deformable_groups=1, groups=1, mask=None, name=None):
     """Deformable 2-D convolution (v1; v2 when ``mask`` is given).
@@ -73,15 +78,16 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
     taps = kh * kw
     dg = deformable_groups
     want = [n, 2 * dg * taps, ho, wo]
-    if list(offset.shape) != want:
+    if not _fits(offset.shape, want):
         raise ValueError(f"{fn}: offset should have shape {want}, but got {list(offset.shape)}")
     if mask is not None:
         check_tensor(fn, "mask", mask, ndim=4, dtypes=_FLOATS)
         want = [n, dg * taps, ho, wo]
-        if list(mask.shape) != want:
+        if not _fits(mask.shape, want):
             raise ValueError(f"{fn}: mask should have shape {want}, but got {list(mask.shape)}")
     dtype = x.dtype
-    off = offset.astype(dtype).reshape([n, dg, taps, 2, ho, wo])
+    # The leading (batch) dim is -1 in the reshapes: in a static program it may be unknown.
+    off = offset.astype(dtype).reshape([-1, dg, taps, 2, ho, wo])
     # regular positions of each tap at each output position
     ki = oar.arange(kh, dtype=dtype).reshape([kh, 1]).expand([kh, kw]).reshape([taps, 1, 1])
     kj = oar.arange(kw, dtype=dtype).reshape([1, kw]).expand([kh, kw]).reshape([taps, 1, 1])
@@ -92,16 +98,16 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
     # grid_sample's normalised coordinates (align_corners=False): pixel p -> (2p + 1) / size - 1
     gx = (px * 2.0 + 1.0) / float(w) - 1.0
     gy = (py * 2.0 + 1.0) / float(h) - 1.0
-    grid = oar.stack([gx, gy], axis=-1).reshape([n * dg, taps * ho, wo, 2])
-    src = x.reshape([n * dg, c // dg, h, w])
+    grid = oar.stack([gx, gy], axis=-1).reshape([-1, taps * ho, wo, 2])
+    src = x.reshape([-1, c // dg, h, w])
     cols = oar.nn.functional.grid_sample(src, grid, mode="bilinear", padding_mode="zeros",
                                          align_corners=False)  # [N*dg, C/dg, taps*Ho, Wo]
-    cols = cols.reshape([n, dg, c // dg, taps, ho * wo])
+    cols = cols.reshape([-1, dg, c // dg, taps, ho * wo])
     if mask is not None:
-        cols = cols * mask.astype(dtype).reshape([n, dg, 1, taps, ho * wo])
-    cols = cols.reshape([n, groups, (c // groups) * taps, ho * wo])
+        cols = cols * mask.astype(dtype).reshape([-1, dg, 1, taps, ho * wo])
+    cols = cols.reshape([-1, groups, (c // groups) * taps, ho * wo])
     wmat = weight.reshape([1, groups, m // groups, cg * taps])
-    out = oar.matmul(wmat, cols).reshape([n, m, ho, wo])
+    out = oar.matmul(wmat, cols).reshape([-1, m, ho, wo])
     if bias is not None:
         out = out + bias.reshape([1, m, 1, 1])
     return out
