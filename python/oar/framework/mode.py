@@ -91,18 +91,12 @@ def dynamic():
 @contextlib.contextmanager
 def tracing(tracer):
     """Records ops into `tracer`'s program for the body (to_static, program_guard)."""
-    previous, paused = _state["tracer"], _state.get("paused", False)
+    previous = _state["tracer"]
     _activate(tracer)
-    _state["paused"] = False
     try:
         yield
     finally:
-        _state["paused"] = paused
-        if paused:
-            _state["tracer"] = previous
-            _ir.set_tracer(None)
-        else:
-            _activate(previous)
+        _activate(previous)
 
 
 def user_location():

@@ -36,92 +36,12 @@ def _boxes_of(fn, arg, t, count, dtype):
     return t.detach().reshape([-1, 4])[:count]
 
 
-def _pair_iou(a, b, off):
-    """Paddle's IoU of the rows of a [P, 4] with the rows of b [Q, 4]: [P, Q]. Boxes that lie
-    apart are 0 even when the pixel offset would give them a sliver of overlap."""
-    oar = _oar()
-    ax1, ay1, ax2, ay2 = (a[:, c].unsqueeze(1) for c in range(4))
-    bx1, by1, bx2, by2 = (b[:, c].unsqueeze(0) for c in range(4))
-    apart = (bx1 > ax2) | (bx2 < ax1) | (by1 > ay2) | (by2 < ay1)
-    iw = oar.minimum(ax2, bx2) - oar.maximum(ax1, bx1) + off
-    ih = oar.minimum(ay2, by2) - oar.maximum(ay1, by1) + off
-    inter = iw * ih
-    area_a = (ax2 - ax1 + off) * (ay2 - ay1 + off)
-    area_b = (bx2 - bx1 + off) * (by2 - by1 + off)
-    iou = inter / (area_a + area_b - inter)
-    return oar.where(apart, oar.zeros_like(iou), iou)
-
-
-def _max_iou(a, b, off, later_than=None):
-    """Each row of a: its largest Paddle IoU with the rows of b, [P] (0 when b is empty); with
-    later_than ([P] positions of a's rows, b's positions in pos_b), only over the rows of b
-    before it. In slices of a's rows, so that no more than about 4M pairs are held at once."""
-    oar = _oar()
-    if b.shape[0] == 0 or a.shape[0] == 0:
-        return oar.zeros([a.shape[0]], dtype=a.dtype)
-    step = max(1, (1 << 22) // b.shape[0])
-    out = []
-    for start in range(0, a.shape[0], step):
-        iou = _pair_iou(a[start:start + step], b, off)
-        if later_than is not None:
-            pos_a, pos_b = later_than
-            before = pos_b.unsqueeze(0) < pos_a[start:start + step].unsqueeze(1)
-            iou = oar.where(before, iou, oar.zeros_like(iou))
-        out.append(iou.max(axis=1))
-    return oar.concat(out)
-
-
 def _proposal_nms(boxes, thresh, eta, off):
     """Paddle's NMS of generate_proposals over boxes [M, 4] sorted by score: box j is kept when
-    its IoU with every box kept before it is at most the threshold of that moment, which is
-    multiplied by eta after each kept box while it is above 0.5. Returns the kept positions.
-
-    While the threshold still shrinks (a number of kept boxes fixed by thresh and eta, not by
-    the boxes), the next kept box is found in one vectorised step each. With the threshold
-    fixed, the rest is the greedy C++ kernel (_nms_keep); with pixel boxes, whose kernel IoU
-    gives boxes less than a pixel apart a sliver of overlap where Paddle gives 0, each box the
-    kernel suppressed is checked against Paddle's IoU, and the sweep resumes after the first
-    one that Paddle keeps (almost never)."""
-    oar = _oar()
-    npt = np.dtype(boxes.dtype.name).type
-    m = boxes.shape[0]
-    thr = npt(thresh)
-    kept = []
-    best = oar.zeros([m], dtype=boxes.dtype)  # each box's largest IoU with a kept box
-    pos = 0  # boxes before pos are decided
-
-    def keep(new):
-        nonlocal best
-        kept.extend(new.tolist())
-        best = oar.maximum(best, _max_iou(boxes, boxes[new], off))
-
-    while eta < 1 and thr > 0.5 and pos < m:
-        free = oar.nonzero(best[pos:] <= thr).reshape([-1])
-        if free.shape[0] == 0:
-            return oar.to_tensor(np.asarray(kept, dtype=np.int64))
-        j = pos + int(free[0])
-        keep(oar.to_tensor([j], dtype="int64"))
-        pos = j + 1
-        thr = npt(thr * npt(eta))
-    while pos < m:
-        cand = oar.nonzero(best[pos:] <= thr).reshape([-1]) + pos
-        if cand.shape[0] == 0:
-            break
-        sel = cand[_nms_keep(boxes[cand], float(thr), off, 1.0)]
-        if off == 0 or sel.shape[0] == cand.shape[0]:
-            kept.extend(sel.tolist())
-            break
-        # the suppressed candidates: does Paddle's IoU suppress each by a kept box before it?
-        gone = cand[~oar.isin(cand, sel)]
-        worst = _max_iou(boxes[gone], boxes[sel], off, later_than=(gone, sel))
-        wrong = oar.nonzero(worst <= thr).reshape([-1])
-        if wrong.shape[0] == 0:
-            kept.extend(sel.tolist())
-            break
-        j = int(gone[wrong[0]])
-        keep(oar.concat([sel[sel < j], oar.to_tensor([j], dtype="int64")]))
-        pos = j + 1
-    return oar.to_tensor(np.asarray(kept, dtype=np.int64))
+    its IoU with every box kept before it is at most the threshold of its turn, which is
+    multiplied by eta after each kept box while it is above 0.5 (the C++ kernel nms_keep).
+    Returns the kept positions."""
+    return _nms_keep(boxes, float(thresh), off, float(eta))
 
 
 def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nms_top_n=6000,
