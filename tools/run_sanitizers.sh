@@ -108,7 +108,12 @@ SLICE=(tests/python -k "not paddle and not conformance and not lenet and not loa
        --ignore=tests/python/test_text_datasets.py --ignore=tests/python/test_audio_datasets.py
        --ignore=tests/python/test_hub.py --ignore=tests/python/test_onnx_export.py
        --ignore=tests/python/test_paddle_model_formats.py --ignore=tests/python/test_custom_op.py
-       --ignore=tests/python/test_io_workers.py)
+       --ignore=tests/python/test_io_workers.py
+       # Python over ops the rest of the slice runs already (docstring examples, API surfaces),
+       # and multi-process runs, slow under ASan for no C++ path of their own:
+       --ignore=tests/python/test_docstrings.py --ignore=tests/python/test_auto_parallel.py
+       --ignore=tests/python/test_distributed_rpc.py --ignore=tests/python/test_distributed_misc.py
+       --ignore=tests/python/test_compat_api.py --ignore=tests/python/test_vision_datasets_extra.py)
 [ $# -gt 0 ] && SLICE=("$@")
 if ! env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS:log_path=$LOGS/asan} \
     UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$LOGS/ubsan" TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$LOGS/tsan" \

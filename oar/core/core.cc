@@ -15,14 +15,14 @@ namespace oar {
 
 // ---- dtype ----
 size_t dtype_size(DType t) {
-  static constexpr size_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+  static constexpr size_t sizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16, 1, 1};
   return sizes[static_cast<int>(t)];
 }
 
 const char* dtype_name(DType t) {
   static constexpr const char* names[kNumDTypes] = {
       "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
-      "float64", "complex64", "complex128"};
+      "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2"};
   return names[static_cast<int>(t)];
 }
 
@@ -35,7 +35,7 @@ DType dtype_from_name(const std::string& name) {
   if (name == "half") return DType::Float16;
   OAR_THROW(InvalidArgument, "unknown dtype '", name,
             "': expected one of bool, int8, uint8, int16, int32, int64, float16, bfloat16, "
-            "float32, float64, complex64, complex128");
+            "float32, float64, complex64, complex128, float8_e4m3fn, float8_e5m2");
 }
 
 DType promote_types(DType a, DType b, const char* op) {

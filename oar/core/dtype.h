@@ -4,15 +4,17 @@
 #include <cstdint>
 #include <string>
 
+#include "oar/core/float8.h"
 #include "oar/core/half.h"
 
 namespace oar {
 
+// The float8 types come last: storage only (cast in and out, copies, fills), as in Paddle.
 enum class DType : uint8_t {
   Bool, Int8, UInt8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, Complex64,
-  Complex128
+  Complex128, Float8E4M3FN, Float8E5M2
 };
-constexpr int kNumDTypes = 12;
+constexpr int kNumDTypes = 14;
 
 using complex64 = std::complex<float>;
 using complex128 = std::complex<double>;
@@ -25,6 +27,9 @@ inline bool is_floating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
 }
 inline bool is_complex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+// float8 values are not "floating" for ops (no arithmetic on them; Paddle's is_floating_point()
+// is False for them too).
+inline bool is_float8(DType t) { return t == DType::Float8E4M3FN || t == DType::Float8E5M2; }
 inline bool is_integral(DType t, bool include_bool = false) {
   return (t >= DType::Int8 && t <= DType::Int64) || (include_bool && t == DType::Bool);
 }
@@ -50,6 +55,8 @@ OAR_DTYPE_OF(float, Float32)
 OAR_DTYPE_OF(double, Float64)
 OAR_DTYPE_OF(complex64, Complex64)
 OAR_DTYPE_OF(complex128, Complex128)
+OAR_DTYPE_OF(float8_e4m3fn, Float8E4M3FN)
+OAR_DTYPE_OF(float8_e5m2, Float8E5M2)
 #undef OAR_DTYPE_OF
 template <typename T> inline constexpr DType dtype_of = DTypeOf<T>::value;
 

@@ -25,6 +25,8 @@ int paddle_code(DType t) {
     case DType::BFloat16: return 22;
     case DType::Complex64: return 23;
     case DType::Complex128: return 24;
+    case DType::Float8E4M3FN: return 32;
+    case DType::Float8E5M2: return 33;
   }
   return -1;
 }

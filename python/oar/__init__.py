@@ -82,7 +82,8 @@ from ._C import get_num_threads, set_num_threads  # noqa: E402,F401
 # python/oar/framework/dtype.py: dtypes and the default dtype.
 from .framework.dtype import (  # noqa: E402,F401
     dtype, bool_ as bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64,
-    complex64, complex128, get_default_dtype, set_default_dtype, iinfo, finfo)
+    complex64, complex128, float8_e4m3fn, float8_e5m2, uint16, uint32, uint64, pstring, raw, get_default_dtype,
+    set_default_dtype, iinfo, finfo)
 # python/oar/framework/place.py: places.
 from .framework.place import (  # noqa: E402,F401
     CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place, XPUPinnedPlace)

@@ -34,7 +34,11 @@ PyObject* exception_for(ErrorKind k) {
 bool dtype_from_python(nb::handle h, DType& out) {
   if (h.is_none()) return false;
   if (nb::hasattr(h, "_oar_code")) {
-    out = static_cast<DType>(nb::cast<int>(h.attr("_oar_code")));
+    const int code = nb::cast<int>(h.attr("_oar_code"));
+    // uint32, uint64, pstring and raw are names without tensors (as in Paddle's CPU build).
+    OAR_ENFORCE(code >= 0 && code < kNumDTypes, InvalidArgument, "Not supported numpy dtype ",
+                nb::cast<std::string>(h.attr("name")), ": oar has no tensors of this dtype (nor has Paddle's CPU build)");
+    out = static_cast<DType>(code);
     return true;
   }
   try {

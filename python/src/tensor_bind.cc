@@ -38,6 +38,8 @@ nb::dlpack::dtype to_dlpack_dtype(DType t) {
     case DType::Float64: return make(dtype_code::Float, 64);
     case DType::Complex64: return make(dtype_code::Complex, 64);
     case DType::Complex128: return make(dtype_code::Complex, 128);
+    case DType::Float8E4M3FN:  // NumPy has no float8: raw bits, as int8 as Paddle's numpy() gives them
+    case DType::Float8E5M2: return make(dtype_code::Int, 8);
   }
   return make(dtype_code::Float, 32);
 }

@@ -612,7 +612,57 @@ void where(const Tensor& cond, const Tensor& x, const Tensor& y, const Tensor& o
   });
 }
 
+namespace {
+
+template <typename F>
+decltype(auto) dispatch_float8(DType t, F&& f) {
+  if (t == DType::Float8E4M3FN) return f(float8_e4m3fn{});
+  return f(float8_e5m2{});
+}
+
+// Copies and casts with a float8 side: float8 values are converted through float (their only
+// arithmetic), complex values have no float8 form.
+void copy_float8(const Tensor& src, const Tensor& dst) {
+  if (is_float8(src.dtype())) {
+    dispatch_float8(src.dtype(), [&](auto stag) {
+      using S = decltype(stag);
+      if (src.dtype() == dst.dtype()) {
+        unary_loop<S, S>(src, dst, [](S v) { return v; });
+      } else if (is_float8(dst.dtype())) {
+        dispatch_float8(dst.dtype(), [&](auto dtag) {
+          using D = decltype(dtag);
+          unary_loop<D, S>(src, dst, [](S v) { return D(static_cast<float>(v)); });
+        });
+      } else {
+        dispatch_all(dst.dtype(), "cast", [&](auto dtag) {
+          using D = decltype(dtag);
+          unary_loop<D, S>(src, dst, [](S v) { return convert<D>(static_cast<float>(v)); });
+        });
+      }
+    });
+    return;
+  }
+  OAR_ENFORCE(!is_complex(src.dtype()), TypeMismatch, "cast: a ", dtype_name(src.dtype()),
+              " tensor cannot be cast to ", dtype_name(dst.dtype()));
+  dispatch_float8(dst.dtype(), [&](auto dtag) {
+    using D = decltype(dtag);
+    dispatch_real_bool(src.dtype(), "cast", [&](auto stag) {
+      using S = decltype(stag);
+      unary_loop<D, S>(src, dst, [](S v) {
+        if constexpr (is_half_v<S>) return D(static_cast<float>(v));
+        else return D(v);
+      });
+    });
+  });
+}
+
+}  // namespace
+
 void copy(const Tensor& src, const Tensor& dst) {
+  if (is_float8(src.dtype()) || is_float8(dst.dtype())) [[unlikely]] {
+    copy_float8(src, dst);
+    return;
+  }
   dispatch_all(dst.dtype(), "cast", [&](auto dtag) {
     using D = decltype(dtag);
     dispatch_all(src.dtype(), "cast", [&](auto stag) {
@@ -630,6 +680,14 @@ void copy(const Tensor& src, const Tensor& dst) {
 }
 
 void fill(const Tensor& out, const Scalar& value) {
+  if (is_float8(out.dtype())) [[unlikely]] {
+    dispatch_float8(out.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T v(value.to<double>());
+      unary_loop<T, T>(out, out, [v](T) { return v; });
+    });
+    return;
+  }
   dispatch_all(out.dtype(), "full", [&](auto tag) {
     using T = decltype(tag);
     T v;

@@ -52,6 +52,14 @@ float32 = _BY_NAME["float32"]
 float64 = _BY_NAME["float64"]
 complex64 = _BY_NAME["complex64"]
 complex128 = _BY_NAME["complex128"]
+float8_e4m3fn = _BY_NAME["float8_e4m3fn"]  # storage only: cast in and out, copies, fills
+float8_e5m2 = _BY_NAME["float8_e5m2"]
+# Paddle's uint16 is its bfloat16 (the same DataType); uint32, uint64, pstring and raw are
+# dtypes without CPU tensors there, and here: making a tensor of one raises ValueError.
+uint16 = bfloat16
+uint32, uint64, pstring, raw = (dtype(-1 - i, n) for i, n in enumerate(("uint32", "uint64", "pstring", "raw")))
+for _d in (uint32, uint64, pstring, raw):
+    _BY_NAME[_d.name] = _d
 
 
 def convert_dtype(d):

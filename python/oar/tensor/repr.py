@@ -178,7 +178,8 @@ def tensor_repr(t):
                 "complex64": "c64", "complex128": "c128"}[t.dtype.name]
         return (f"Value(define_op_name={op}, index={index}, dtype=tensor<{dims + 'x' if dims else ''}{code}>, "
                 f"stop_gradient={t.stop_gradient})")
-    arr = t.numpy()
+    # float8 comes out of numpy() as raw bits: its values print through float32.
+    arr = t.astype("float32").numpy() if t.dtype.name.startswith("float8") else t.numpy()
     # bfloat16 comes out of numpy() as its raw uint16 bits (as in Paddle), which format_data widens.
     data = format_data(arr, bfloat16=t.dtype.name == "bfloat16" and arr.dtype == np.uint16)
     return (f"{_PREFIX}(shape={list(t.shape)}, dtype={t.dtype.name}, place={t.place}, "
