@@ -6,6 +6,8 @@ implemented (see docs/distributed.md)."""
 from .base.distributed_strategy import DistributedStrategy
 from .base.topology import CommunicateTopology, HybridCommunicateGroup, ParallelMode
 from .fleet import Fleet, HybridParallelOptimizer, PaddleCloudRoleMaker, Role, UserDefinedRoleMaker
+from . import recompute as _recompute_pkg  # noqa: E402,F401  (fleet.recompute: the package, as Paddle)
+from . import utils  # noqa: E402
 
 fleet = Fleet()
 
