@@ -3,6 +3,8 @@ distributed_optimizer and the worker queries."""
 import copy
 import warnings
 
+import numpy as np
+
 from ...autograd import no_grad
 from .. import collective
 from .base.distributed_strategy import DistributedStrategy
@@ -39,6 +41,45 @@ class RoleMakerBase:
 
     def _is_first_worker(self):
         return self._worker_index() == 0
+
+    # Host-side collectives over the workers (Paddle's role makers run them on their Gloo context,
+    # which a collective job has only with PADDLE_WITH_GLOO; without one they warn and return the
+    # input). oar runs them on the job's process group; a single process warns as Paddle does.
+    _COMM_WORLDS = ("worker", "server", "all")
+
+    def _comm_ready(self, comm_world):
+        if comm_world not in self._COMM_WORLDS:
+            raise ValueError(f"argument error, comm_world must in {list(self._COMM_WORLDS)}")
+        if not collective.is_initialized() or collective.get_world_size() <= 1:
+            warnings.warn("gloo is not initialized, will not communicator with other nodes")
+            return False
+        if comm_world == "server":
+            raise NotImplementedError("fleet util: comm_world='server': parameter-server mode is not implemented "
+                                      "in oar (collective jobs have workers only)")
+        return True
+
+    def _barrier(self, comm_world="worker"):
+        if self._comm_ready(comm_world):
+            collective.barrier()
+
+    def _all_gather(self, input, comm_world="worker"):
+        if not self._comm_ready(comm_world):
+            return input
+        out = []
+        collective.all_gather_object(out, input)
+        return out
+
+    def _all_reduce(self, input, mode="sum", comm_world="worker"):
+        if mode not in ("sum", "min", "max"):
+            raise ValueError(f"fleet util all_reduce: mode must be 'sum', 'min' or 'max', got {mode!r}")
+        if not self._comm_ready(comm_world):
+            return input
+        arr = np.array(input)
+        gathered = []
+        collective.all_gather_object(gathered, arr.reshape(-1).tolist())
+        stacked = np.array(gathered)
+        out = {"sum": stacked.sum, "min": stacked.min, "max": stacked.max}[mode](axis=0)
+        return np.array(out).reshape(arr.shape)
 
 
 class PaddleCloudRoleMaker(RoleMakerBase):
@@ -95,6 +136,9 @@ class Fleet:
         self._role_maker = role_maker
         self._is_collective = True
         role_maker._generate_role()
+        from . import util as _util
+        _util._set_role_maker(role_maker)
+        _util._set_strategy(self._user_defined_strategy)
         collective.init_parallel_env()
         world = collective.get_world_size()
         sharding = hybrid["sharding_degree"]
