@@ -16,6 +16,14 @@ _UNIMPLEMENTED_DEGREES = ("mp_degree", "pp_degree", "sep_degree", "cp_degree", "
 
 
 class Role:
+    """The roles of a job's processes (WORKER, SERVER, HETER_WORKER, ALL, COORDINATOR); oar's
+    collective jobs have workers only.
+
+    Examples:
+        >>> from oar.distributed import fleet
+        >>> print(fleet.Role.WORKER)
+        1
+    """
     WORKER = 1
     SERVER = 2
     HETER_WORKER = 3
@@ -168,25 +176,32 @@ class Fleet:
 
     # ---- queries ----
     def is_first_worker(self):
+        """Whether this process is worker 0."""
         return self.worker_index() == 0
 
     def worker_index(self):
+        """This worker's index (its rank)."""
         return collective.get_rank()
 
     def worker_num(self):
+        """The number of workers (the job's world size)."""
         return collective.get_world_size()
 
     def node_num(self):
+        """The number of nodes of the job (PADDLE_NNODES, default 1)."""
         import os
         return int(os.environ.get("PADDLE_NNODES", "1") or 1)
 
     def is_worker(self):
+        """True: every process of a collective job is a worker."""
         return True
 
     def is_server(self):
+        """False: collective jobs have no parameter servers."""
         return False
 
     def worker_endpoints(self, to_string=False):
+        """The workers' endpoints (a list, or one comma-separated string)."""
         eps = collective.ParallelEnv().trainer_endpoints
         return ",".join(eps) if to_string else eps
 
@@ -196,10 +211,12 @@ class Fleet:
             collective.barrier()
 
     def get_hybrid_communicate_group(self):
+        """The HybridCommunicateGroup fleet.init built (RuntimeError before fleet.init)."""
         self._require_init("get_hybrid_communicate_group")
         return self._hcg
 
     def get_hybrid_parallel_topology(self):
+        """The CommunicateTopology fleet.init built (RuntimeError before fleet.init)."""
         self._require_init("get_hybrid_parallel_topology")
         return self._topology
 
@@ -208,15 +225,19 @@ class Fleet:
                                   "jobs only)")
 
     def init_worker(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("init_worker")
 
     def init_server(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("init_server")
 
     def run_server(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("run_server")
 
     def stop_worker(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("stop_worker")
 
     # ---- model and optimizer ----
@@ -263,6 +284,7 @@ class Fleet:
         return scaler
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
+        """Minimizes loss with the optimizer of distributed_optimizer (RuntimeError before it)."""
         if self.user_defined_optimizer is None:
             raise RuntimeError("fleet.minimize: call fleet.distributed_optimizer first")
         return self.user_defined_optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)

@@ -57,8 +57,9 @@ def save_for_auto_inference(path_prefix, dist_model, cvt2cpu=False):
     """Saves this rank's parameters for auto-parallel inference: ``<prefix>_dist<rank>.pdparams``
     (the parameters keyed by their global names, oar.save's format) and
     ``<prefix>_dist<rank>.pdattr`` (a pickle of {name: {"process_shape", "process_group",
-    "dims_mapping"}}). A prefix ending in a path separator saves as ``saved_parameters`` in that
-    directory. Both files are written crash-safely and together. Dynamic mode only.
+    "dims_mapping"}}). As Paddle, the prefix is made absolute first (a trailing path separator is
+    dropped: ``"dir/"`` saves ``dir_dist0.*``). Both files are written crash-safely and together.
+    Dynamic mode only.
 
     Args:
         path_prefix (str): Directory and file-name prefix.
