@@ -663,6 +663,49 @@ def test_split():
         dist.split(oar.ones([2, 4]), (4, 3), "conv")
 
 
+@needs_gloo
+@pytest.mark.host_only
+def test_split_in_a_static_program(tmp_path):
+    # fleet.init joins a job: run it as a job of one process.
+    all_ok(run_job(tmp_path, 1, """
+        from oar.distributed import fleet
+        C = oar.nn.initializer.Constant
+        oar.enable_static()
+        main, start = oar.static.Program(), oar.static.Program()
+        with oar.static.program_guard(main, start):
+            x = oar.static.data("x", [None, 4], "float32")
+            ids = oar.static.data("ids", [None, 2], "int64")
+            try:
+                dist.split(x, (4, 3), "linear")
+            except AssertionError as e:
+                assert "fleet.init" in str(e)
+            else:
+                raise AssertionError("split needs fleet.init")
+            fleet.init(is_collective=True)
+            y0 = dist.split(x, (4, 3), "linear", axis=0, weight_attr=oar.ParamAttr(initializer=C(0.5)),
+                            bias_attr=oar.ParamAttr(initializer=C(0.25)))
+            y1 = dist.split(x, (4, 3), "linear", axis=1, weight_attr=oar.ParamAttr(initializer=C(2.0)))
+            e = dist.split(ids, (10, 5), "embedding", weight_attr=oar.ParamAttr(initializer=C(1.5)))
+            raised = []
+            for bad, kw in (((4, 3), dict(axis=2)), ((5, 3), dict(num_partitions=2)),
+                            ((4, 4), dict(axis=1, num_partitions=2))):
+                try:
+                    dist.split(x, bad, "linear", **kw)
+                except (ValueError, AssertionError, NotImplementedError) as err:
+                    raised.append(type(err).__name__)
+            assert raised == ["ValueError", "AssertionError", "NotImplementedError"], raised
+        exe = oar.static.Executor()
+        exe.run(start)
+        xv = np.arange(8, dtype="float32").reshape(2, 4)
+        out = exe.run(main, feed={"x": xv, "ids": np.array([[1, 2], [3, 4]])}, fetch_list=[y0, y1, e])
+        np.testing.assert_allclose(out[0], xv.sum(1, keepdims=True) * 0.5 + 0.25 + np.zeros((2, 3)))
+        np.testing.assert_allclose(out[1], xv.sum(1, keepdims=True) * 2.0 + np.zeros((2, 3)))
+        np.testing.assert_allclose(out[2], np.full((2, 2, 5), 1.5))
+        oar.disable_static()
+        print("ok")
+    """))
+
+
 # ---------------------------------------------------------------- plans
 
 def _parallel(net, plan, mesh, key="mp_config"):
