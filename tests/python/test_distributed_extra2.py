@@ -874,3 +874,79 @@ def test_two_ranks(tmp_path):
         print("ok")
     """
     all_ok(run_job(tmp_path, 2, body, timeout=150))
+
+
+# ---------------------------------------------------------------- distributed.io
+
+# Paddle 3.3.1's save_persistables for an fc(2 -> 3) whose weight is arange(6)/4 and bias
+# [-1.5, 0, 2]: one file per variable, and the same streams in name order with filename=.
+PADDLE_BIAS = "0000000000000000000000000000000004000000080510030000c0bf0000000000000040"
+PADDLE_WEIGHT = ("0000000000000000000000000000000006000000080510021003000000000000803e0000003f0000403f0000803f"
+                 "0000a03f")
+
+
+@pytest.mark.host_only
+def test_distributed_io_persistables_are_paddles_files(tmp_path):
+    import oar.distributed.io as dio
+    w, b = np.arange(6, dtype="float32").reshape(2, 3) / 4, np.array([-1.5, 0, 2], "float32")
+    with pytest.raises(AssertionError, match="dynamic graph mode"):
+        dio.save_persistables(None, str(tmp_path))
+    with pytest.raises(AssertionError, match="static graph mode"):
+        dio.load_inference_model_distributed(str(tmp_path), None)
+    oar.enable_static()
+    scope = oar.static.global_scope()
+    try:
+        main = oar.static.Program()
+        with oar.static.program_guard(main, oar.static.Program()):
+            x = oar.static.data("x", [None, 2], "float32")
+            y = oar.static.nn.fc(x, 3)
+        params = main._parameters()
+        wname, bname = sorted(params, key=lambda n: n.endswith("b_0"))
+        oar.disable_static()
+        params[wname].set_value(w)
+        params[bname].set_value(b)
+        oar.enable_static()
+        exe = oar.static.Executor()
+        assert not dio.is_persistable(x)
+        dio.save_persistables(exe, str(tmp_path / "each"), main)
+        assert (tmp_path / "each" / wname).read_bytes().hex() == PADDLE_WEIGHT
+        assert (tmp_path / "each" / bname).read_bytes().hex() == PADDLE_BIAS
+        dio.save_persistables(exe, str(tmp_path / "one"), main, filename="all")
+        assert (tmp_path / "one" / "all").read_bytes().hex() == PADDLE_BIAS + PADDLE_WEIGHT
+        # Paddle's files (other values) load into the scope, where the executor reads them.
+        other = tmp_path / "paddle"
+        other.mkdir()
+        (other / wname).write_bytes(bytes.fromhex(PADDLE_WEIGHT.replace("0000803e", "000080bf")))
+        (other / bname).write_bytes(bytes.fromhex(PADDLE_BIAS))
+        dio.load_persistables(exe, str(other), main)
+        w2 = w.copy()
+        w2[0, 1] = -1.0
+        out = exe.run(main, feed={"x": np.ones([1, 2], "float32")}, fetch_list=[y])[0]
+        np.testing.assert_allclose(out, w2.sum(0, keepdims=True) + b)
+        (other / bname).write_bytes(bytes.fromhex(PADDLE_BIAS)[:-4])
+        with pytest.raises(ValueError, match="fewer bytes"):
+            dio.load_persistables(exe, str(other), main)
+        (other / bname).unlink()
+        with pytest.raises(ValueError, match="no file for variable"):
+            dio.load_persistables(exe, str(other), main)
+        # The inference program and its parameters, through load_inference_model_distributed.
+        model_dir = tmp_path / "model"
+        model_dir.mkdir()
+        oar.static.save_to_file(str(model_dir / "__model__"), oar.static.serialize_program([x], [y], program=main))
+        dio.save_persistables(exe, str(model_dir), main, filename="params")
+        prog, feeds, fetches = dio.load_inference_model_distributed(str(model_dir), exe, params_filename="params")
+        assert feeds == ["x"]
+        out = exe.run(prog, feed={"x": np.ones([1, 2], "float32")}, fetch_list=fetches)[0]
+        # The values saved are the current ones: those loaded into the scope above.
+        np.testing.assert_allclose(out, w2.sum(0, keepdims=True) + b)
+        with pytest.raises(ValueError, match="no directory"):
+            dio.load_inference_model_distributed(str(tmp_path / "none"), exe)
+        with pytest.raises(ValueError, match="cannot be None"):
+            dio.load_inference_model_distributed(None, exe, model_filename=b"")
+        with pytest.raises(TypeError, match="main_program"):
+            dio.save_persistables(exe, str(tmp_path), main_program=3)
+    finally:
+        for n in list(scope._vars):
+            if n.startswith(wname.split(".")[0] + "."):
+                scope._vars.pop(n)
+        oar.disable_static()

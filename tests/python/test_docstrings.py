@@ -39,7 +39,7 @@ NAMESPACES = [
     "oar.incubate", "oar.incubate.nn", "oar.incubate.nn.functional",
     "oar.cuda", "oar.distributed.communication.stream", "oar.utils", "oar.utils.download",
     "oar.distributed", "oar.distributed.rpc", "oar.sparse", "oar.sparse.nn", "oar.sparse.nn.functional",
-    "oar.distributed.fleet", "oar.distributed.fleet.utils", "oar.incubate.distributed.fleet",
+    "oar.distributed.fleet", "oar.distributed.fleet.utils", "oar.distributed.io", "oar.incubate.distributed.fleet",
     "oar.incubate.distributed.utils.io.dist_save", "oar.incubate.distributed.utils.io.save_for_auto",
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
@@ -49,7 +49,7 @@ COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.
             "oar.text", "oar.geometric", "oar.incubate", "oar.incubate.nn",
             "oar.incubate.nn.functional", "oar.distributed.communication.stream", "oar.utils.download",
             "oar.distributed.rpc", "oar.sparse", "oar.sparse.nn", "oar.sparse.nn.functional",
-            "oar.distributed.fleet.utils", "oar.incubate.distributed.fleet",
+            "oar.distributed.fleet.utils", "oar.distributed.io", "oar.incubate.distributed.fleet",
             "oar.incubate.distributed.utils.io.dist_save", "oar.incubate.distributed.utils.io.save_for_auto"]
 BACKLOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "docstring_backlog.txt")
 # nanobind's generated docstring: one "name(args) -> result" line per overload.

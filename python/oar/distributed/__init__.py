@@ -29,6 +29,7 @@ from . import launch  # noqa: E402  (paddle.distributed.launch: python -m oar.di
 from . import entry_attr  # noqa: E402
 from .fleet.dataset import InMemoryDataset, QueueDataset  # noqa: E402
 from .mp_ops import split  # noqa: E402
+from . import io  # noqa: E402  (paddle.distributed.io)
 
 __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
            "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
@@ -45,7 +46,7 @@ __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_en
            "is_available", "get_backend", "shutdown_process_group", "restart_process_group",
            "gloo_init_parallel_env", "gloo_barrier", "gloo_release", "CountFilterEntry", "ShowClickEntry",
            "ProbabilityEntry", "create_nccl_config", "rpc", "launch", "InMemoryDataset", "QueueDataset",
-           "ConvParallel", "ContextParallel", "PrepareContextParallel", "split"]
+           "ConvParallel", "ContextParallel", "PrepareContextParallel", "split", "io"]
 
 
 def create_nccl_config(nccl_config=None):
