@@ -109,16 +109,28 @@ def is_persistable(var):
     return bool(getattr(var, "persistable", False))
 
 
-def _persistables(program, api):
+def _program(program):
     from ..static.program import Program, default_main_program
     program = default_main_program() if program is None else program
     if not isinstance(program, Program):
         raise TypeError(f"The type of input main_program is invalid, expected type is oar.static.Program, but "
                         f"received {type(program)}")
+    return program
+
+
+def _persistable_names(program):
+    """The names of the program's persistable variables, sorted (the order of a combined file)."""
+    names = set(program._program.parameter_names())
+    names.update(n for n, t in program._parameters().items() if is_persistable(t))
+    return sorted(names)
+
+
+def _persistables(program):
+    """{name: current value} of the program's persistable variables (the global scope's values
+    first, as the executor reads them), sorted by name."""
     from ..static.io import _weights_of
-    params = {n: t for n, t in _weights_of(program).items() if is_persistable(t) or n in
-              program._program.parameter_names()}
-    return program, dict(sorted(params.items()))
+    values = _weights_of(program)
+    return {n: values[n] for n in _persistable_names(program)}
 
 
 def save_persistables(executor, dirname, main_program=None, filename=None):
@@ -151,7 +163,7 @@ def save_persistables(executor, dirname, main_program=None, filename=None):
     """
     assert not mode.in_dynamic_mode(), "We don't support save_persistables in dynamic graph mode"
     from ..framework import atomic_files
-    _, params = _persistables(main_program, "save_persistables")
+    params = _persistables(_program(main_program))
     os.makedirs(dirname, exist_ok=True)
     with mode.eager():
         blobs = {n: _tensor_bytes(t) for n, t in params.items()}
@@ -196,15 +208,18 @@ def load_persistables(executor, dirname, main_program=None, filename=None):
     assert not mode.in_dynamic_mode(), "We don't support load_persistables in dynamic graph mode"
     from .. import to_tensor
     from ..static.executor import global_scope
-    _, params = _persistables(main_program, "load_persistables")
+    program = _program(main_program)
+    names = _persistable_names(program)
+    known = dict(program._parameters())
+    known.update({k: v for k, v in global_scope()._vars.items() if v is not None})
     loaded = {}
     if filename is not None:
         path = os.path.join(dirname, os.path.basename(filename)) if dirname is not None else filename
         with open(path, "rb") as f:
-            for n in params:
+            for n in names:
                 loaded[n] = _read_tensor(f, f"{path} (variable {n})")
     else:
-        for n in params:
+        for n in names:
             path = os.path.join(dirname, n)
             if not os.path.isfile(path):
                 raise ValueError(f"load_persistables: there is no file for variable '{n}' in {dirname}")
@@ -213,7 +228,7 @@ def load_persistables(executor, dirname, main_program=None, filename=None):
     scope = global_scope()
     with mode.eager():
         for n, (arr, dtype) in loaded.items():
-            want = list(params[n].shape)
+            want = list(known[n].shape) if n in known else list(arr.shape)
             if list(arr.shape) != want:
                 raise ValueError(f"load_persistables: variable '{n}' has shape {want}, the file holds "
                                  f"{list(arr.shape)}")
