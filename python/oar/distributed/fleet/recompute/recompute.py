@@ -179,7 +179,9 @@ class _Recompute(PyLayer):
     def forward(ctx, run, *tensors):
         ctx.run = run
         ctx.save_for_backward(*tensors)
-        return run.first(tensors)
+        out = run.first(tensors)
+        run.first = None   # (the non-reentrant run's closure holds the outputs: no cycle through the node)
+        return out
 
     @staticmethod
     def backward(ctx, *grads):
@@ -437,6 +439,7 @@ class _HybridRecompute(PyLayer):
     def forward(ctx, run, *tensors):
         ctx.run = run
         out = run.first(tensors)
+        run.first = None
         if run.partition:
             run.shapes = [list(t.shape) for t in tensors]
             kept = []
