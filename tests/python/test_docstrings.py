@@ -41,6 +41,8 @@ NAMESPACES = [
     "oar.distributed", "oar.distributed.rpc", "oar.sparse", "oar.sparse.nn", "oar.sparse.nn.functional",
     "oar.compat", "oar.compat.nn", "oar.compat.nn.functional", "oar.device.xpu", "oar.nn.attention",
     "oar.incubate.asp", "oar.incubate.optimizer.functional", "oar.callbacks",
+    "oar.distributed.fleet", "oar.distributed.fleet.utils", "oar.distributed.io", "oar.incubate.distributed.fleet",
+    "oar.incubate.distributed.utils.io.dist_save", "oar.incubate.distributed.utils.io.save_for_auto",
 ]
 # Namespaces whose every name (backlog aside) must carry an example.
 COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.metric", "oar.io",
@@ -50,7 +52,9 @@ COMPLETE = ["oar.nn", "oar.nn.utils", "oar.optimizer", "oar.optimizer.lr", "oar.
             "oar.incubate.nn.functional", "oar.distributed.communication.stream", "oar.utils.download",
             "oar.distributed.rpc", "oar.sparse", "oar.sparse.nn", "oar.sparse.nn.functional",
             "oar.compat", "oar.compat.nn", "oar.compat.nn.functional", "oar.device.xpu", "oar.nn.attention",
-            "oar.incubate.asp", "oar.incubate.optimizer.functional"]
+            "oar.incubate.asp", "oar.incubate.optimizer.functional",
+            "oar.distributed.fleet.utils", "oar.distributed.io", "oar.incubate.distributed.fleet",
+            "oar.incubate.distributed.utils.io.dist_save", "oar.incubate.distributed.utils.io.save_for_auto"]
 BACKLOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "docstring_backlog.txt")
 # nanobind's generated docstring: one "name(args) -> result" line per overload.
 SIGNATURE = re.compile(r"[A-Za-z_][\w.]*\(.*\)\s*->\s*\S.*")

@@ -21,12 +21,15 @@ from .auto_parallel import (ProcessMesh, DistAttr, Placement, Shard, Replicate, 
                             DistModel, LocalLayer, local_map, parallelize, ColWiseParallel, RowWiseParallel,
                             SequenceParallelBegin, SequenceParallelEnd, SequenceParallelEnable,
                             SequenceParallelDisable, PrepareLayerInput, PrepareLayerOutput, SplitPoint, set_mesh,
-                            get_mesh)
+                            get_mesh, ConvParallel, ContextParallel, PrepareContextParallel)
 from .auto_parallel.checkpoint import (save_state_dict, load_state_dict, load_merged_state_dict, ShardedWeight,
                                        ShardedStateDict, shard_weight, build_sharded_state_dict)
 from .entry_attr import CountFilterEntry, ShowClickEntry, ProbabilityEntry
 from . import launch  # noqa: E402  (paddle.distributed.launch: python -m oar.distributed.launch)
 from . import entry_attr  # noqa: E402
+from .fleet.dataset import InMemoryDataset, QueueDataset  # noqa: E402
+from .mp_ops import split  # noqa: E402
+from . import io  # noqa: E402  (paddle.distributed.io)
 
 __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_env", "is_initialized", "get_rank", "get_world_size",
            "new_group", "get_group", "destroy_process_group", "all_reduce", "broadcast", "reduce", "all_gather",
@@ -42,7 +45,8 @@ __all__ = ["ReduceOp", "Group", "ParallelEnv", "DataParallel", "init_parallel_en
            "build_sharded_state_dict", "scatter_object_list", "send_object_list", "recv_object_list",
            "is_available", "get_backend", "shutdown_process_group", "restart_process_group",
            "gloo_init_parallel_env", "gloo_barrier", "gloo_release", "CountFilterEntry", "ShowClickEntry",
-           "ProbabilityEntry", "create_nccl_config", "rpc", "launch"]
+           "ProbabilityEntry", "create_nccl_config", "rpc", "launch", "InMemoryDataset", "QueueDataset",
+           "ConvParallel", "ContextParallel", "PrepareContextParallel", "split", "io"]
 
 
 def create_nccl_config(nccl_config=None):

@@ -4,6 +4,7 @@ from . import autograd  # noqa: F401
 from . import nn  # noqa: F401
 from . import optimizer  # noqa: F401
 from . import asp  # noqa: F401  (n:m structured sparsity)
+from . import distributed  # noqa: F401
 from ..geometric import segment_max, segment_mean, segment_min, segment_sum
 from .graph import graph_khop_sampler, graph_reindex, graph_sample_neighbors, graph_send_recv
 from .identity_loss import identity_loss

@@ -280,4 +280,6 @@ def data(name, shape, dtype=None, lod_level=0):
     if name in tracer.program.input_names():
         raise ValueError(f"static.data: the program already has an input named '{name}'")
     dt = convert_dtype(dtype if dtype is not None else get_default_dtype())
-    return tracer.data(name, dt, dims)
+    value = tracer.data(name, dt, dims)
+    value.name = name   # as Paddle's data Value (fleet's datasets name their slots by it)
+    return value

@@ -7,6 +7,6 @@ from .dtensor import (DistParameter, DistTensor, dtensor_from_fn, dtensor_from_l
                       shard_tensor, unshard_dtensor)
 from .intermediate import (ColWiseParallel, PrepareLayerInput, PrepareLayerOutput, RowWiseParallel,
                            SequenceParallelBegin, SequenceParallelDisable, SequenceParallelEnable, SequenceParallelEnd,
-                           SplitPoint, parallelize)
+                           SplitPoint, parallelize, ConvParallel, ContextParallel, PrepareContextParallel)
 from .placement import DistAttr, Partial, Placement, ReduceType, Replicate, Shard
 from .process_mesh import ProcessMesh, get_mesh, set_mesh

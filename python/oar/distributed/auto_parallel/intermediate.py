@@ -21,7 +21,7 @@ from .process_mesh import ProcessMesh, get_mesh, set_mesh
 
 __all__ = ["parallelize", "ColWiseParallel", "RowWiseParallel", "SequenceParallelBegin", "SequenceParallelEnd",
            "SequenceParallelEnable", "SequenceParallelDisable", "PrepareLayerInput", "PrepareLayerOutput",
-           "SplitPoint"]
+           "SplitPoint", "ConvParallel", "ContextParallel", "PrepareContextParallel"]
 
 
 class SplitPoint(enum.Enum):
@@ -425,6 +425,243 @@ class PrepareLayerOutput(PlanBase):
         layer.register_forward_post_hook(self.fn(process_mesh=process_mesh))
 
 
+def _conv_width_padding(layer):
+    """The convolution's (height, width) zero padding when it is symmetric and given as numbers;
+    None otherwise (string paddings, per-side paddings, padding modes: the layer stays dense)."""
+    p = layer._padding
+    if getattr(layer, "_padding_mode", "zeros") != "zeros" or isinstance(p, str):
+        return None
+    if isinstance(p, int):
+        return [p, p]
+    p = list(p)
+    if len(p) == 2 and all(isinstance(v, int) for v in p):
+        return p
+    return None
+
+
+class ConvParallel(PlanBase):
+    """Splits a Conv2D's input along its width over mesh dimension 'mp' (Shard(3) for NCHW,
+    Shard(2) for NHWC): each rank computes the output columns of its part of the width, reading
+    the few input columns its kernel needs beyond its part (the halo) from its neighbours' parts;
+    the output is width-sharded. As Paddle's, it applies only where that split is regular: width
+    divisible by the 'mp' size, dilation 1, and either stride 1 with padding (kernel_w // 2 <=
+    width) or no padding with stride == kernel width dividing the width; any other convolution
+    runs as it is, on the whole input.
+
+    Examples:
+        >>> import oar
+        >>> import oar.distributed as dist
+        >>> mesh = dist.ProcessMesh([0], dim_names=["mp"])
+        >>> net = oar.nn.Sequential(oar.nn.Conv2D(2, 3, 3, padding=1))
+        >>> x = oar.randn([1, 2, 4, 4])
+        >>> dense = net(x)
+        >>> net, _ = dist.parallelize(net, mesh=mesh, config={"mp_config": {"parallelize_plan": {"0": dist.ConvParallel()}}})
+        >>> y = net(x)
+        >>> print(y.placements, bool(oar.allclose(y, dense)))
+        [Shard(dim=3)] True
+    """
+
+    def __init__(self):
+        super().__init__()
+
+    @staticmethod
+    def _is_supported(input_size, kernel_size, stride, padding, dilation, data_format, mp_group_size):
+        if data_format == "NCHW":
+            w_in, w_k = 3, 3
+        elif data_format == "NHWC":
+            w_in, w_k = 2, 3
+        else:
+            return False
+        if input_size[w_in] % mp_group_size != 0:
+            return False
+        if dilation[1] != 1:
+            return False
+        input_w, kernel_w, stride_w = input_size[w_in], kernel_size[w_k], stride[1]
+        if padding[1] == 0:
+            return input_w % stride_w == 0 and stride_w == kernel_w
+        return stride_w == 1 and kernel_w // 2 <= input_w
+
+    def apply(self, layer, process_mesh, shard_param_list=None):
+        from ...nn import functional as F
+        mesh = process_mesh
+        d = _mp(mesh)
+        fmt = layer._data_format
+        if fmt not in ("NCHW", "NHWC"):
+            raise ValueError(f"Unsupported data_format: {fmt}. Only NCHW and NHWC are supported.")
+        w_axis = 3 if fmt == "NCHW" else 2
+        k = mesh.shape[d]
+        dense_forward = layer.forward
+
+        def forward(x, *args, **kwargs):
+            pad = _conv_width_padding(layer)
+            gshape = list(x._global_shape) if is_dist_tensor(x) else list(x.shape)
+            if pad is None or args or kwargs or len(gshape) != 4 or not ConvParallel._is_supported(
+                    gshape, list(layer.weight.shape), layer._stride, pad, layer._dilation, fmt, k):
+                return dense_forward(_gather_if_sharded(x, mesh, d) if is_dist_tensor(x) else x, *args, **kwargs)
+            g = _mp_group(mesh)
+            # The whole input width on every rank: gathered if it comes split, and the identity
+            # whose backward sums the ranks' gradients (each rank reads a different window).
+            full = _gather_if_sharded(x, mesh, d) if is_dist_tensor(x) else x
+            if g is not None and not full.stop_gradient:
+                full = comm.CopyToParallel.apply(full, g)
+            ph, pw = pad
+            kw, sw = layer.weight.shape[3], layer._stride[1]
+            width = gshape[w_axis]
+            out_w = (width + 2 * pw - (kw - 1) - 1) // sw + 1
+            sizes = comm.split_sizes(out_w, k)
+            i = g[1].index(_this_rank()) if g is not None else 0
+            o0, o1 = sum(sizes[:i]), sum(sizes[:i + 1])
+            if pw:
+                amount = [pw, pw, 0, 0]   # [left, right, top, bottom]: the width
+                full = F.pad(full, amount, mode="constant", value=0.0, data_format=fmt)
+            index = [slice(None)] * 4
+            index[w_axis] = slice(o0 * sw, (o1 - 1) * sw + kw)
+            window = full[tuple(index)]
+            # The weight (and bias) are replicated but each rank's output columns give only a part
+            # of their gradient: an identity whose backward sums it over 'mp'.
+            weight, bias = _local(layer.weight), _local(layer.bias) if layer.bias is not None else None
+            if g is not None:
+                weight = comm.CopyToParallel.apply(weight, g) if not weight.stop_gradient else weight
+                if bias is not None and not bias.stop_gradient:
+                    bias = comm.CopyToParallel.apply(bias, g)
+            out = F.conv2d(window, weight, bias, stride=layer._stride, padding=[ph, 0], dilation=layer._dilation,
+                           groups=layer._groups, data_format=fmt)
+            global_shape = list(out.shape)
+            global_shape[w_axis] = out_w
+            return DistTensor(out, mesh, _placements(mesh, d, Shard(w_axis)), global_shape)
+
+        layer.forward = forward
+
+
+def _sep(mesh):
+    if "sep" not in mesh.dim_names:
+        raise ValueError(f"parallelize: a context-parallel plan needs a mesh dimension named 'sep', the mesh has "
+                         f"{mesh.dim_names}")
+    return mesh.dim_names.index("sep")
+
+
+def _with_placement(x, mesh, d, placement):
+    p = list(x.placements) if is_dist_tensor(x) else [Replicate()] * mesh.ndim
+    p[d] = placement
+    return p
+
+
+class PrepareContextParallel(PlanBase):
+    """Splits a model's token inputs ([batch, seq] distributed tensors) along the sequence over
+    mesh dimension 'sep' before the layer runs. 'all2all': contiguous parts (seq divisible by the
+    'sep' size). 'p2p' (ring attention): load-balanced parts: the sequence is cut into 2 x sep
+    chunks and rank r holds chunks r and 2 x sep - 1 - r (inputs replicated on 'sep').
+
+    Args:
+        backend (str, optional): 'p2p' or 'all2all'. Default: 'p2p'.
+
+    Examples:
+        >>> import oar.distributed as dist
+        >>> print(dist.PrepareContextParallel("all2all").backend)
+        all2all
+    """
+
+    def __init__(self, backend="p2p"):
+        super().__init__()
+        self.backend = backend
+        assert self.backend in ["p2p", "all2all"], f"backend must be 'p2p' or 'all2all', but got {self.backend}"
+
+    def _split(self, mesh, x):
+        from . import dtensor as _dt
+        d = _sep(mesh)
+        cp = mesh.shape[d]
+        assert is_dist_tensor(x), "Input tensor must be a distributed tensor."
+        assert len(x._global_shape) == 2, f"input_ids should be [batch_size, seq_len], but got {x._global_shape}"
+        if self.backend == "all2all":
+            seq = x._global_shape[1]
+            assert seq % cp == 0, f"sequence length {seq} must be divisible by cp degree {cp}"
+            return _dt.reshard(x, mesh, _with_placement(x, mesh, d, Shard(1)))
+        assert isinstance(x.placements[d], Replicate), "Input tensor must be a replicated tensor in cp mesh."
+        if cp > 1:
+            local = x._local_value()
+            chunks = _C.split(local, 2 * cp, 1)
+            order = [c for r in range(cp) for c in (r, 2 * cp - 1 - r)]
+            local = _C.concat([chunks[c] for c in order], 1)
+            x = DistTensor(local, mesh, list(x.placements), x._global_shape)
+        return _dt.reshard(x, mesh, _with_placement(x, mesh, d, Shard(1)))
+
+    def apply(self, layer, process_mesh, shard_param_list=None):
+        def pre(_, args):
+            if isinstance(args, (list, tuple)):
+                return tuple(self._split(process_mesh, a) for a in args)
+            raise ValueError(f"Unsupported argument type: {type(args)}. Expected list of tensors or single tensor.")
+        layer.register_forward_pre_hook(pre)
+
+
+class ContextParallel(PlanBase):
+    """Context parallelism for an attention layer whose inputs (query, key, value: [batch, seq,
+    heads, dim] or [batch, seq, hidden]) come split along the sequence (Shard(1)) over mesh
+    dimension 'sep'. 'all2all': the inputs are laid out by heads instead (Shard(2)), the layer
+    attends over the whole sequence with this rank's heads, and its output goes back to the
+    sequence split. 'p2p': the inputs stay split and the layer is called with ``backend='p2p'``
+    (its attention must implement ring attention over 'sep').
+
+    Args:
+        backend (str, optional): 'p2p' or 'all2all'. Default: 'p2p'.
+
+    Examples:
+        >>> import oar
+        >>> import oar.distributed as dist
+        >>> mesh = dist.ProcessMesh([0], dim_names=["sep"])
+        >>> attn = oar.nn.Layer()
+        >>> attn.forward = lambda q, k, v: oar.nn.functional.scaled_dot_product_attention(q, k, v)
+        >>> dist.ContextParallel("all2all").apply(attn, mesh, None)
+        >>> q = dist.shard_tensor(oar.randn([1, 4, 2, 8]), mesh, [dist.Shard(1)])
+        >>> print(attn(q, q, q).placements)
+        [Shard(dim=1)]
+    """
+
+    def __init__(self, backend="p2p"):
+        super().__init__()
+        self.backend = backend
+
+    def apply(self, layer, process_mesh, shard_param_list=None):
+        from . import dtensor as _dt
+        mesh = process_mesh
+        d = _sep(mesh)
+        if self.backend == "all2all":
+            def pre(_, args):
+                out = []
+                for a in args:
+                    assert is_dist_tensor(a), f"arg {a} must be a distributed tensor."
+                    assert len(a._global_shape) in (3, 4)
+                    assert a.placements[d] == Shard(1), f"arg {a} must be sharded in sequence dimension."
+                    out.append(_dt.reshard(a, mesh, _with_placement(a, mesh, d, Shard(2))))
+                return tuple(out)
+
+            def post(_, inputs, output):
+                if not is_dist_tensor(output):   # the layer ran on the local (head-split) values
+                    src = inputs[0] if inputs and is_dist_tensor(inputs[0]) else None
+                    p = list(src.placements) if src is not None else [Replicate()] * mesh.ndim
+                    p[d] = Shard(2)
+                    output = dtensor_from_local(output, mesh, p)
+                assert len(output._global_shape) in (3, 4)
+                assert output.placements[d] == Shard(2), f"output {output} must be Shard(2) in sequence dimension."
+                return _dt.reshard(output, mesh, _with_placement(output, mesh, d, Shard(1)))
+            layer.register_forward_pre_hook(pre)
+            layer.register_forward_post_hook(post)
+        elif self.backend == "p2p":
+            forward = layer.forward
+
+            def p2p_forward(*args, **kwargs):
+                for a in args:
+                    assert is_dist_tensor(a), "Input tensor must be a distributed tensor."
+                    assert len(a._global_shape) in (3, 4)
+                    assert a.placements[d] == Shard(1), f"arg {a} must be Shard(1) in sequence dimension."
+                kwargs["backend"] = "p2p"
+                return forward(*args, **kwargs)
+            layer.forward = p2p_forward
+        else:
+            import logging
+            logging.getLogger("oar.distributed").warning(
+                f"{self.backend} is not supported backend for context parallel")
+
+
 def _match(plan_key, layer, name):
     attr = plan_key.split(".")[-1]
     params = []
@@ -494,9 +731,17 @@ def parallelize(model, optimizer=None, mesh=None, config=None):
     if pp is not None and "pp" in mesh.dim_names and mesh.get_dim_size("pp") > 1:
         raise NotImplementedError("parallelize: pipeline parallelism (pp_config over a 'pp' mesh dimension of "
                                   "several ranks) is not implemented in oar")
-    if config.get("cp_config") is not None:
-        raise NotImplementedError("parallelize: context parallelism (cp_config) is not implemented in oar")
     mp = config.get("mp_config")
+    cp = config.get("cp_config")
+    if cp is not None:
+        if not isinstance(cp, dict) or "parallelize_plan" not in cp:
+            raise ValueError("parallelize: cp_config must be a dict with 'parallelize_plan'")
+        if mp is not None:
+            if not isinstance(mp, dict) or "parallelize_plan" not in mp:
+                raise ValueError("parallelize: mp_config must be a dict with 'parallelize_plan'")
+            mp["parallelize_plan"].update(cp["parallelize_plan"])   # as Paddle: the cp plans join the mp plans
+        else:
+            mp = cp
     if mp is not None:
         if not isinstance(mp, dict) or "parallelize_plan" not in mp:
             raise ValueError("parallelize: mp_config must be a dict with 'parallelize_plan'")

@@ -6,8 +6,15 @@ implemented (see docs/distributed.md)."""
 from .base.distributed_strategy import DistributedStrategy
 from .base.topology import CommunicateTopology, HybridCommunicateGroup, ParallelMode
 from .fleet import Fleet, HybridParallelOptimizer, PaddleCloudRoleMaker, Role, UserDefinedRoleMaker
+from . import recompute as _recompute_pkg  # noqa: E402,F401  (fleet.recompute: the package, as Paddle)
+from . import utils  # noqa: E402
+
+from .base.util_factory import UtilBase
+from .data_generator import MultiSlotDataGenerator, MultiSlotStringDataGenerator
+from .dataset import DatasetBase, InMemoryDataset, QueueDataset  # noqa: F401
 
 fleet = Fleet()
+util = UtilBase()
 
 init = fleet.init
 is_first_worker = fleet.is_first_worker
@@ -34,4 +41,4 @@ __all__ = ["DistributedStrategy", "Fleet", "CommunicateTopology", "HybridCommuni
            "worker_num", "node_num", "is_worker", "is_server", "worker_endpoints", "barrier_worker",
            "init_worker", "init_server", "run_server", "stop_worker", "distributed_model",
            "distributed_optimizer", "distributed_scaler", "minimize", "get_hybrid_communicate_group",
-           "get_hybrid_parallel_topology"]
+           "get_hybrid_parallel_topology", "UtilBase", "MultiSlotDataGenerator", "MultiSlotStringDataGenerator"]

@@ -3,6 +3,8 @@ distributed_optimizer and the worker queries."""
 import copy
 import warnings
 
+import numpy as np
+
 from ...autograd import no_grad
 from .. import collective
 from .base.distributed_strategy import DistributedStrategy
@@ -14,6 +16,14 @@ _UNIMPLEMENTED_DEGREES = ("mp_degree", "pp_degree", "sep_degree", "cp_degree", "
 
 
 class Role:
+    """The roles of a job's processes (WORKER, SERVER, HETER_WORKER, ALL, COORDINATOR); oar's
+    collective jobs have workers only.
+
+    Examples:
+        >>> from oar.distributed import fleet
+        >>> print(fleet.Role.WORKER)
+        1
+    """
     WORKER = 1
     SERVER = 2
     HETER_WORKER = 3
@@ -39,6 +49,45 @@ class RoleMakerBase:
 
     def _is_first_worker(self):
         return self._worker_index() == 0
+
+    # Host-side collectives over the workers (Paddle's role makers run them on their Gloo context,
+    # which a collective job has only with PADDLE_WITH_GLOO; without one they warn and return the
+    # input). oar runs them on the job's process group; a single process warns as Paddle does.
+    _COMM_WORLDS = ("worker", "server", "all")
+
+    def _comm_ready(self, comm_world):
+        if comm_world not in self._COMM_WORLDS:
+            raise ValueError(f"argument error, comm_world must in {list(self._COMM_WORLDS)}")
+        if not collective.is_initialized() or collective.get_world_size() <= 1:
+            warnings.warn("gloo is not initialized, will not communicator with other nodes")
+            return False
+        if comm_world == "server":
+            raise NotImplementedError("fleet util: comm_world='server': parameter-server mode is not implemented "
+                                      "in oar (collective jobs have workers only)")
+        return True
+
+    def _barrier(self, comm_world="worker"):
+        if self._comm_ready(comm_world):
+            collective.barrier()
+
+    def _all_gather(self, input, comm_world="worker"):
+        if not self._comm_ready(comm_world):
+            return input
+        out = []
+        collective.all_gather_object(out, input)
+        return out
+
+    def _all_reduce(self, input, mode="sum", comm_world="worker"):
+        if mode not in ("sum", "min", "max"):
+            raise ValueError(f"fleet util all_reduce: mode must be 'sum', 'min' or 'max', got {mode!r}")
+        if not self._comm_ready(comm_world):
+            return input
+        arr = np.array(input)
+        gathered = []
+        collective.all_gather_object(gathered, arr.reshape(-1).tolist())
+        stacked = np.array(gathered)
+        out = {"sum": stacked.sum, "min": stacked.min, "max": stacked.max}[mode](axis=0)
+        return np.array(out).reshape(arr.shape)
 
 
 class PaddleCloudRoleMaker(RoleMakerBase):
@@ -95,6 +144,9 @@ class Fleet:
         self._role_maker = role_maker
         self._is_collective = True
         role_maker._generate_role()
+        from . import util as _util
+        _util._set_role_maker(role_maker)
+        _util._set_strategy(self._user_defined_strategy)
         collective.init_parallel_env()
         world = collective.get_world_size()
         sharding = hybrid["sharding_degree"]
@@ -124,25 +176,32 @@ class Fleet:
 
     # ---- queries ----
     def is_first_worker(self):
+        """Whether this process is worker 0."""
         return self.worker_index() == 0
 
     def worker_index(self):
+        """This worker's index (its rank)."""
         return collective.get_rank()
 
     def worker_num(self):
+        """The number of workers (the job's world size)."""
         return collective.get_world_size()
 
     def node_num(self):
+        """The number of nodes of the job (PADDLE_NNODES, default 1)."""
         import os
         return int(os.environ.get("PADDLE_NNODES", "1") or 1)
 
     def is_worker(self):
+        """True: every process of a collective job is a worker."""
         return True
 
     def is_server(self):
+        """False: collective jobs have no parameter servers."""
         return False
 
     def worker_endpoints(self, to_string=False):
+        """The workers' endpoints (a list, or one comma-separated string)."""
         eps = collective.ParallelEnv().trainer_endpoints
         return ",".join(eps) if to_string else eps
 
@@ -152,10 +211,12 @@ class Fleet:
             collective.barrier()
 
     def get_hybrid_communicate_group(self):
+        """The HybridCommunicateGroup fleet.init built (RuntimeError before fleet.init)."""
         self._require_init("get_hybrid_communicate_group")
         return self._hcg
 
     def get_hybrid_parallel_topology(self):
+        """The CommunicateTopology fleet.init built (RuntimeError before fleet.init)."""
         self._require_init("get_hybrid_parallel_topology")
         return self._topology
 
@@ -164,15 +225,19 @@ class Fleet:
                                   "jobs only)")
 
     def init_worker(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("init_worker")
 
     def init_server(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("init_server")
 
     def run_server(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("run_server")
 
     def stop_worker(self, *args, **kwargs):
+        """Parameter-server mode: NotImplementedError in oar."""
         self._ps("stop_worker")
 
     # ---- model and optimizer ----
@@ -219,6 +284,7 @@ class Fleet:
         return scaler
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
+        """Minimizes loss with the optimizer of distributed_optimizer (RuntimeError before it)."""
         if self.user_defined_optimizer is None:
             raise RuntimeError("fleet.minimize: call fleet.distributed_optimizer first")
         return self.user_defined_optimizer.minimize(loss, startup_program, parameter_list, no_grad_set)

@@ -22,6 +22,11 @@ from ...profiler import events as _profiler_events
 from ...utils import unique_name
 
 
+# Callables run with each layer that is called (fleet.utils.recompute's non-reentrant mode learns
+# from them which layers, hence which parameters, a function reaches). Empty almost always.
+_call_observers = []
+
+
 def _snake_case(name):
     """MyNet -> my_net, BatchNorm2D -> batch_norm2d, as Paddle names layers."""
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
@@ -151,6 +156,9 @@ class Layer:
         raise NotImplementedError(f"{type(self).__name__}.forward is not implemented")
 
     def __call__(self, *inputs, **kwargs):
+        if _call_observers:
+            for observe in list(_call_observers):
+                observe(self)
         if _profiler_events.recording:  # the profiler's Forward phase (outermost layer only)
             with _profiler_events.phase("Forward"):
                 return self._run_forward(self.forward, inputs, kwargs)

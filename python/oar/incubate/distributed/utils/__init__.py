@@ -1,0 +1,4 @@
+"""paddle.incubate.distributed.utils."""
+from . import io  # noqa: F401
+
+__all__ = []
