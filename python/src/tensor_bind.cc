@@ -1,4 +1,6 @@
 // The Tensor class for Python: properties, NumPy/DLPack interop and operators.
+#include <cstring>
+
 #include "bind_common.h"
 #include "oar/device/device_registry.h"
 #include "oar/ir/tracer.h"
@@ -162,6 +164,13 @@ nb::object to_numpy(const Tensor& t) {
     OAR_ENFORCE_ARG(d == 0 || !__builtin_mul_overflow(extent, d, &extent), "numpy: an array of shape ",
                     shape_str(t.shape()), " is too big for NumPy (its strides overflow)");
   Tensor c = t.place().is_host() ? t.contiguous() : t.cpu();  // device memory: the host copy
+  if (c.storage() == t.storage()) {
+    // The array gets memory of its own, as Paddle's numpy() does: later writes to the tensor
+    // (t[0] = 5, clear_gradient) must not change an array taken before them, nor the reverse.
+    Tensor own = Tensor::make(c.shape(), c.dtype());
+    if (c.numel() > 0) std::memcpy(own.raw_data(), c.raw_data(), static_cast<size_t>(c.numel()) * c.element_size());
+    c = own;
+  }
   auto* holder = new std::shared_ptr<Storage>(c.storage());
   nb::capsule owner(holder, [](void* p) noexcept { delete static_cast<std::shared_ptr<Storage>*>(p); });
   std::vector<size_t> shape(c.shape().begin(), c.shape().end());
@@ -260,8 +269,8 @@ void bind_tensor(nb::module_& m) {
       // Identifies the shared TensorImpl (a Parameter and the plain Tensor wrappers of it agree).
       .def_prop_ro("_impl_id", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.impl()); })
       .def("numpy", &to_numpy,
-           "A NumPy array with the tensor's values (a copy; device tensors are copied to the host after "
-           "their pending work).\n\nExamples:\n    >>> import oar\n    >>> print(oar.to_tensor([1.5, 2.5]).numpy())\n"
+           "A NumPy array with the tensor's values (its own copy, as Paddle's: later writes to either side "
+           "do not show in the other; device tensors are copied to the host after their pending work).\n\nExamples:\n    >>> import oar\n    >>> print(oar.to_tensor([1.5, 2.5]).numpy())\n"
            "    [1.5 2.5]")
       .def("item", [](const Tensor& t, nb::args idx) {
         if (idx.size() == 0) return item_of(t);

@@ -85,4 +85,6 @@ def test_uint16_is_bfloat16_and_tensorless_dtypes():
         with pytest.raises(ValueError, match=f"Not supported numpy dtype {name}"):
             oar.ones([2]).astype(d)
         with pytest.raises(ValueError, match=f"Not supported numpy dtype {name}"):
+            oar.to_tensor([1, 2], dtype=name)
+        with pytest.raises((TypeError, ValueError)):  # the C++ creation ops refuse it as an argument
             oar.zeros([2], dtype=name)

@@ -383,10 +383,9 @@ LOSSES = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "Cro
           "GaussianNLLLoss", "HSigmoidLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
           "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
           "MultiMarginLoss", "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss",
-          "TripletMarginLoss", "TripletMarginWithDistanceLoss", "AdaptiveLogSoftmaxWithLoss"]
-# Paddle's loss classes whose functional ops oar does not have yet (rnnt_loss): left out until
-# those ops exist.
-NOT_YET = ["RNNTLoss"]
+          "TripletMarginLoss", "TripletMarginWithDistanceLoss", "AdaptiveLogSoftmaxWithLoss", "RNNTLoss"]
+# Paddle's loss classes whose functional ops oar does not have yet: left out until those ops exist.
+NOT_YET = []
 
 
 def test_signatures_and_names_match_paddle():

@@ -54,18 +54,41 @@ Tensor arange_tensor(const Tensor& start, const Tensor& end, const Tensor& step,
   return out;
 }
 
+namespace {
+
+// x as it is, but the compiler may not fuse the multiply that made it into a following add:
+// linspace rounds the product and the sum separately, as Paddle's kernel does.
+template <typename T>
+inline T rounded(T x) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  asm volatile("" : "+x"(x));
+#endif
+  return x;
+}
+
+}  // namespace
+
 void linspace(const Scalar& start, const Scalar& stop, const Tensor& out) {
   dispatch_real(out.dtype(), "linspace", [&](auto tag) {
     using T = decltype(tag);
     T* p = out.data<T>();
     const int64_t n = out.numel();
-    const double a = start.to<double>(), b = stop.to<double>();
-    const double step = n > 1 ? (b - a) / static_cast<double>(n - 1) : 0.0;
-    // Fill from both ends so that the last value is exactly `stop`.
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = i < n / 2 ? a + step * static_cast<double>(i)
-                                 : b - step * static_cast<double>(n - 1 - i);
-      p[i] = convert<T>(v);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      // In T, as Paddle's float32/float64 kernel: step = (stop - start) / (n - 1), then the
+      // first half from start and the second from stop (so the last value is exactly stop).
+      const T a = start.to<T>(), b = stop.to<T>();
+      const T step = n > 1 ? (b - a) / static_cast<T>(n - 1) : T(0);
+      for (int64_t i = 0; i < n; ++i)
+        p[i] = i < n / 2 ? a + rounded(step * static_cast<T>(i)) : b - rounded(step * static_cast<T>(n - 1 - i));
+      if (n == 1) p[0] = a;  // one value: start
+    } else {
+      const double a = start.to<double>(), b = stop.to<double>();
+      const double step = n > 1 ? (b - a) / static_cast<double>(n - 1) : 0.0;
+      for (int64_t i = 0; i < n; ++i) {
+        const double v = n == 1 ? a : i < n / 2 ? a + rounded(step * static_cast<double>(i))
+                                                : b - rounded(step * static_cast<double>(n - 1 - i));
+        p[i] = convert<T>(v);
+      }
     }
   });
 }

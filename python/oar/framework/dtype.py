@@ -62,15 +62,25 @@ for _d in (uint32, uint64, pstring, raw):
     _BY_NAME[_d.name] = _d
 
 
+def _with_tensors(d):
+    if d._oar_code < 0:
+        raise ValueError(f"Not supported numpy dtype {d.name}: oar has no tensors of this dtype (nor has Paddle's "
+                         f"CPU build)")
+    return d
+
+
 def convert_dtype(d):
-    """Any dtype spelling -> oar dtype object (None stays None)."""
-    if d is None or isinstance(d, dtype):
+    """Any dtype spelling -> oar dtype object (None stays None); a dtype without tensors (uint32,
+    uint64, pstring, raw) raises ValueError."""
+    if d is None:
         return d
+    if isinstance(d, dtype):
+        return _with_tensors(d)
     if isinstance(d, str):
         key = d.replace("paddle.", "").replace("oar.", "")
         key = {"float": "float32", "double": "float64", "int": "int64", "half": "float16"}.get(key, key)
         if key in _BY_NAME:
-            return _BY_NAME[key]
+            return _with_tensors(_BY_NAME[key])
         raise TypeError(f"unknown dtype '{d}': expected one of {', '.join(_BY_NAME)}")
     if d is float:
         return float32

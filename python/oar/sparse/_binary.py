@@ -2,7 +2,7 @@
 is the union of the operands' (coalesced): add and subtract add the stored values, multiply
 multiplies them at the union (an element stored in one operand only gives a stored 0, as in
 Paddle), and divide gives every position (x / 0 is inf or nan there, as Paddle stores it)."""
-import oar
+from ._lazy import oar
 
 from ._tensor import (SparseCooTensor, SparseCsrTensor, SparseTensor, coalesce, coo_to_csr, csr_to_coo,
                       linear_key, unravel)

@@ -5,8 +5,8 @@ crows, columns offset by batch), so every product is one call of the C++ CSR ker
 (oar/kernels/cpu/sparse_matmul.cc): sparse_csr_matmul for A · B, sparse_csr_sampled_dot for
 masked_matmul; their gradients are the same kernels (values and dense operands both
 differentiable)."""
-import oar
-from oar import _C
+from ._lazy import oar
+from .. import _C
 
 from ._tensor import SparseCooTensor, SparseCsrTensor, SparseTensor, coo_to_csr, dense_to_coo, dense_to_csr
 

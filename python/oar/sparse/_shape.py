@@ -1,7 +1,7 @@
 """Shape functions of sparse tensors: transpose, reshape, sum, slice and mask_as. They move the
 pattern (index arithmetic on int64 coordinates) and carry the values along, so gradients
 reach the input's values."""
-import oar
+from ._lazy import oar
 
 from ._tensor import (SparseCooTensor, SparseCsrTensor, SparseTensor, coalesce, coo_to_csr, csr_to_coo,
                       linear_key, unravel)

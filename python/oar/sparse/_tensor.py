@@ -13,9 +13,9 @@ Paddle's sparse tensors are paddle.Tensor objects of another layout; oar's are t
 silently read them (docs/architecture.md, "Sparse tensors")."""
 import numpy as np
 
-import oar
-from oar import _C
-from oar.tensor.repr import format_data
+from ._lazy import oar
+from .. import _C
+from ..tensor.repr import format_data
 
 _INDENT = 7
 

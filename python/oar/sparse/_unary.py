@@ -1,6 +1,6 @@
 """Elementwise functions of sparse tensors: applied to the stored values only, the pattern kept
 (zero stays zero for each of them: f(0) = 0)."""
-import oar
+from ._lazy import oar
 
 from ._tensor import SparseCooTensor, SparseTensor
 
@@ -14,10 +14,10 @@ def _check(op, x):
                         f"(use oar.{op} for dense tensors)")
 
 
-def _elementwise(name, fn):
+def _elementwise(name):
     def op(x, name=None):
         _check(name_, x)
-        return x._with_values(fn(x.values()))
+        return x._with_values(getattr(oar, name_)(x.values()))
     name_ = name
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"""{name} of each stored element of a sparse COO or CSR tensor; the pattern is kept.
@@ -38,22 +38,22 @@ def _elementwise(name, fn):
     return op
 
 
-sin = _elementwise("sin", oar.sin)
-tan = _elementwise("tan", oar.tan)
-asin = _elementwise("asin", oar.asin)
-atan = _elementwise("atan", oar.atan)
-sinh = _elementwise("sinh", oar.sinh)
-tanh = _elementwise("tanh", oar.tanh)
-asinh = _elementwise("asinh", oar.asinh)
-atanh = _elementwise("atanh", oar.atanh)
-sqrt = _elementwise("sqrt", oar.sqrt)
-square = _elementwise("square", oar.square)
-log1p = _elementwise("log1p", oar.log1p)
-abs = _elementwise("abs", oar.abs)
-neg = _elementwise("neg", oar.neg)
-deg2rad = _elementwise("deg2rad", oar.deg2rad)
-rad2deg = _elementwise("rad2deg", oar.rad2deg)
-expm1 = _elementwise("expm1", oar.expm1)
+sin = _elementwise("sin")
+tan = _elementwise("tan")
+asin = _elementwise("asin")
+atan = _elementwise("atan")
+sinh = _elementwise("sinh")
+tanh = _elementwise("tanh")
+asinh = _elementwise("asinh")
+atanh = _elementwise("atanh")
+sqrt = _elementwise("sqrt")
+square = _elementwise("square")
+log1p = _elementwise("log1p")
+abs = _elementwise("abs")
+neg = _elementwise("neg")
+deg2rad = _elementwise("deg2rad")
+rad2deg = _elementwise("rad2deg")
+expm1 = _elementwise("expm1")
 
 
 def pow(x, factor, name=None):

@@ -3,7 +3,7 @@ named as Paddle names them (weight [*kernel, C_in, C_out] and bias for convoluti
 bias, _mean, _variance for BatchNorm), so state dicts move between the frameworks."""
 import math
 
-import oar
+from .._lazy import oar
 from oar.nn import Layer
 from oar.nn.initializer import Normal
 from oar.nn.layer.norm import BatchNorm1D

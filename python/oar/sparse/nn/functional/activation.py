@@ -3,12 +3,12 @@
 elements (absent ones do not count, unlike a dense softmax of to_dense())."""
 import math
 
-import oar
+from ..._lazy import oar
 import oar.nn.functional as F
 
 from ..._tensor import SparseCooTensor, SparseCsrTensor, SparseTensor, coo_to_csr, csr_rows
 from ..._matmul import _global_pattern, masked_matmul
-from oar import _C
+from .... import _C
 
 __all__ = ["relu", "relu6", "leaky_relu", "softmax", "attention"]
 

@@ -9,7 +9,7 @@ and the bias. Submanifold convolutions output exactly the input's positions; ord
 every position some input reaches. Output elements are in sorted (coalesced) order."""
 import itertools
 
-import oar
+from ..._lazy import oar
 
 from ..._tensor import SparseCooTensor, coalesce, linear_key, unravel
 
