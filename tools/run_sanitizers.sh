@@ -113,7 +113,9 @@ SLICE=(tests/python -k "not paddle and not conformance and not lenet and not loa
        # and multi-process runs, slow under ASan for no C++ path of their own:
        --ignore=tests/python/test_docstrings.py --ignore=tests/python/test_auto_parallel.py
        --ignore=tests/python/test_distributed_rpc.py --ignore=tests/python/test_distributed_misc.py
-       --ignore=tests/python/test_compat_api.py --ignore=tests/python/test_vision_datasets_extra.py)
+       --ignore=tests/python/test_compat_api.py --ignore=tests/python/test_vision_datasets_extra.py
+       --ignore=tests/python/test_vision_ops.py --ignore=tests/python/test_vision_ops2.py
+       --ignore=tests/python/test_nn_extra_api.py --ignore=tests/python/test_distributed_extra2.py)
 [ $# -gt 0 ] && SLICE=("$@")
 if ! env ${RUNTIME:+LD_PRELOAD=$RUNTIME} ${PY_OPTIONS:+ASAN_OPTIONS=$PY_OPTIONS:log_path=$LOGS/asan} \
     UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$LOGS/ubsan" TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$LOGS/tsan" \
