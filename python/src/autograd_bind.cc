@@ -1,6 +1,9 @@
 // Autograd for Python: backward over several tensors, oar.grad, grad mode, PyLayer nodes.
+#include <cctype>
 #include <mutex>
 #include <unordered_set>
+
+#include <nanobind/stl/vector.h>
 
 #include "bind_common.h"
 #include "oar/autograd/engine.h"
@@ -88,6 +91,29 @@ class PyLayerNode : public autograd::Node {
 
 }  // namespace
 
+// A node of the autograd graph as Python sees it (Tensor.grad_fn, as paddle.Tensor.grad_fn):
+// named as Paddle names its nodes ("MultiplyGradNode"; a leaf's sink "GradNodeAccumulation").
+struct GradNodeHandle {
+  std::shared_ptr<autograd::Node> node;
+};
+
+std::string paddle_node_name(const autograd::Node& n) {
+  std::string op = n.name();
+  if (op == "AccumulateGrad") return "GradNodeAccumulation";
+  if (op.size() > 5 && op.compare(op.size() - 5, 5, "_grad") == 0) op.resize(op.size() - 5);
+  std::string out;
+  bool upper = true;
+  for (char c : op) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out + "GradNode";
+}
+
 void bind_autograd(nb::module_& m) {
   m.def("_run_backward", [](std::vector<Tensor> outputs, std::vector<nb::object> grads,
                             bool retain_graph) {
@@ -123,6 +149,26 @@ void bind_autograd(nb::module_& m) {
   m.def("is_grad_enabled", &autograd::grad_enabled,
         "Whether operations record autograd history now (False inside oar.no_grad()).");
   m.def("_set_grad_enabled", &autograd::set_grad_enabled);
+  nb::class_<GradNodeHandle>(m, "GradNode", "A node of the autograd graph (Tensor.grad_fn).")
+      .def("name", [](const GradNodeHandle& h) { return paddle_node_name(*h.node); },
+           "The node's name as Paddle names it, e.g. 'MultiplyGradNode' or 'GradNodeAccumulation'.")
+      .def_prop_ro("next_functions", [](const GradNodeHandle& h) {
+        std::vector<GradNodeHandle> out;
+        for (const autograd::Edge& e : h.node->next_edges)
+          if (e.valid()) out.push_back(GradNodeHandle{e.node});
+        return out;
+      }, "The nodes the gradients go on to, one per input that takes a gradient.")
+      .def("node_ptr", [](const GradNodeHandle& h) { return reinterpret_cast<uintptr_t>(h.node.get()); })
+      .def("__eq__", [](const GradNodeHandle& a, const GradNodeHandle& b) { return a.node == b.node; })
+      .def("__hash__", [](const GradNodeHandle& h) { return std::hash<const void*>()(h.node.get()); })
+      .def("__repr__", [](const GradNodeHandle& h) { return "<oar.GradNode " + paddle_node_name(*h.node) + ">"; });
+  // The node that takes this tensor's gradient: its op's backward node, a leaf's accumulation
+  // node, None for a tensor that stops gradient.
+  m.def("_grad_fn", [](const Tensor& t) -> nb::object {
+    autograd::Edge e = autograd::edge_of(t);
+    if (!e.valid()) return nb::none();
+    return nb::cast(GradNodeHandle{e.node});
+  });
   m.def("_pylayer_release_all", &PyLayerNode::release_all,
         "Drops the Python backward functions of every live PyLayer node (at interpreter exit).");
   m.def("_pylayer_connect", [](nb::callable backward, std::string name,

@@ -158,3 +158,17 @@ def test_numpy_returns_an_array_of_its_own():
     g = x.grad.numpy()
     x.clear_gradient()
     np.testing.assert_array_equal(g, [3.0, 3.0])
+
+
+def test_grad_fn_walks_the_autograd_graph():
+    x = oar.ones([2])
+    x.stop_gradient = False
+    y = (x * 2).sum()
+    assert y.grad_fn.name() == "SumGradNode"
+    (mul,) = y.grad_fn.next_functions
+    assert mul.name() == "MultiplyGradNode"
+    assert mul.next_functions == [x.grad_fn] and x.grad_fn.name() == "GradNodeAccumulation"
+    assert x.grad_fn.next_functions == [] and isinstance(x.grad_fn.node_ptr(), int)
+    assert oar.ones([1]).grad_fn is None  # stops gradient
+    with oar.no_grad():
+        assert (x * 2).grad_fn is None

@@ -416,6 +416,21 @@ def set_requires_grad(self, v):
     self.stop_gradient = not v
 
 
+def grad_fn(self):
+    """The autograd node that takes this tensor's gradient (paddle.Tensor.grad_fn): its op's backward
+    node, or for a leaf that takes gradients its accumulation node; None when it stops gradient.
+
+    Examples:
+        >>> import oar
+        >>> x = oar.ones([2])
+        >>> x.stop_gradient = False
+        >>> y = (x * 2).sum()
+        >>> print(y.grad_fn.name(), x.grad_fn.name())
+        SumGradNode GradNodeAccumulation
+    """
+    return _C._grad_fn(self)
+
+
 def mT(self):
     return _C.transpose(self, list(range(self.ndim - 2)) + [self.ndim - 1, self.ndim - 2])
 

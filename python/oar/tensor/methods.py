@@ -262,6 +262,7 @@ METHODS = {
     "itemsize": property(conversion.itemsize),
     "requires_grad": property(conversion.requires_grad, conversion.set_requires_grad),
     "mT": property(conversion.mT),
+    "grad_fn": property(conversion.grad_fn),
     "strides": property(conversion.strides),
     "offset": property(conversion.offset),
     "inplace_version": property(conversion.inplace_version),
