@@ -14,6 +14,26 @@ def _follow(t, ref):
     move_in_place(t, _C._place_of(ref))
 
 
+
+_EXAMPLE_PROGRAM = """\
+            >>> import oar, numpy as np
+            >>> oar.enable_static()
+            >>> main = oar.static.Program()
+            >>> with oar.static.program_guard(main):
+            ...     x = oar.static.data('x', [None, 3], 'float32')
+            ...     y = oar.static.nn.fc(x, 1)
+            ...     ema = oar.static.ExponentialMovingAverage(0.99)
+            ...     ema.update()
+            >>> exe = oar.static.Executor()
+"""
+
+
+def _with_example_program(method):
+    """Puts the examples' shared program (an fc layer with an EMA, and an executor) in place of
+    the line `<ema program>` of the method's docstring."""
+    method.__doc__ = method.__doc__.replace("            <ema program>\n", _EXAMPLE_PROGRAM)
+    return method
+
 class ExponentialMovingAverage:
     r"""Exponential moving averages of the parameters of the current main program
     (paddle.static.ExponentialMovingAverage, as in Paddle's static mode). Call ``update()``
@@ -167,6 +187,7 @@ class ExponentialMovingAverage:
             param.copy_(tmp, False)
 
     @contextlib.contextmanager
+    @_with_example_program
     def apply(self, executor, need_restore=True):
         """Replaces the parameters with their bias-corrected averages (runs apply_program) for
         the with block; on leaving it restores them unless need_restore is False.
@@ -176,15 +197,7 @@ class ExponentialMovingAverage:
             need_restore (bool, optional): Restore the parameters on leaving. Default: True.
 
         Examples:
-            >>> import oar, numpy as np
-            >>> oar.enable_static()
-            >>> main = oar.static.Program()
-            >>> with oar.static.program_guard(main):
-            ...     x = oar.static.data('x', [None, 3], 'float32')
-            ...     y = oar.static.nn.fc(x, 1)
-            ...     ema = oar.static.ExponentialMovingAverage(0.99)
-            ...     ema.update()
-            >>> exe = oar.static.Executor()
+            <ema program>
             >>> _ = exe.run(main, feed={'x': np.ones([2, 3], 'float32')}, fetch_list=[y])
             >>> with ema.apply(exe):
             ...     pass
@@ -197,6 +210,7 @@ class ExponentialMovingAverage:
             if need_restore:
                 self.restore(executor)
 
+    @_with_example_program
     def restore(self, executor):
         """Puts back the parameters saved by the last apply (runs restore_program).
 
@@ -204,15 +218,7 @@ class ExponentialMovingAverage:
             executor (Executor): The executor that runs restore_program.
 
         Examples:
-            >>> import oar, numpy as np
-            >>> oar.enable_static()
-            >>> main = oar.static.Program()
-            >>> with oar.static.program_guard(main):
-            ...     x = oar.static.data('x', [None, 3], 'float32')
-            ...     y = oar.static.nn.fc(x, 1)
-            ...     ema = oar.static.ExponentialMovingAverage(0.99)
-            ...     ema.update()
-            >>> exe = oar.static.Executor()
+            <ema program>
             >>> with ema.apply(exe, need_restore=False):
             ...     pass
             >>> ema.restore(exe)

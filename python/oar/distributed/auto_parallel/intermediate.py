@@ -257,7 +257,28 @@ def _seq_gather(x, mesh, d, transpose):
     return dtensor_from_local(x, mesh, [Replicate()] * mesh.ndim)
 
 
-class SequenceParallelBegin(PlanBase):
+class _SequencePlan(PlanBase):
+    """A sequence-parallel plan with `need_transpose`: hooks that split a layer's output along
+    the sequence over 'mp', or gather its input."""
+
+    def __init__(self, need_transpose=True):
+        self.need_transpose = bool(need_transpose)
+
+    def _split_output(self, layer, process_mesh):
+        d, t = _mp(process_mesh), self.need_transpose
+        layer.register_forward_post_hook(lambda _, inputs, out: _seq_split(out, process_mesh, d, t))
+
+    def _gather_input(self, layer, process_mesh, local):
+        """The layer's first input tensor, gathered along the sequence (its local value with `local`)."""
+        d, t = _mp(process_mesh), self.need_transpose
+
+        def pre(_, inputs):
+            x = _seq_gather(_first_tensor(inputs), process_mesh, d, t)
+            return _replace_first(inputs, x._local_value() if local else x)
+        layer.register_forward_pre_hook(pre)
+
+
+class SequenceParallelBegin(_SequencePlan):
     """The layer's output ([batch, seq, hidden], transposed to [seq, batch, hidden] with
     `need_transpose`) is split along the sequence over mesh dimension 'mp' (Shard(0)).
 
@@ -270,16 +291,11 @@ class SequenceParallelBegin(PlanBase):
         True
     """
 
-    def __init__(self, need_transpose=True):
-        self.need_transpose = bool(need_transpose)
-
     def apply(self, layer, process_mesh, shard_param_list=None):
-        d = _mp(process_mesh)
-        t = self.need_transpose
-        layer.register_forward_post_hook(lambda _, inputs, out: _seq_split(out, process_mesh, d, t))
+        self._split_output(layer, process_mesh)
 
 
-class SequenceParallelEnd(PlanBase):
+class SequenceParallelEnd(_SequencePlan):
     """The layer's input, split along the sequence over 'mp', is gathered (and transposed back to
     [batch, seq, hidden] with `need_transpose`).
 
@@ -292,16 +308,8 @@ class SequenceParallelEnd(PlanBase):
         False
     """
 
-    def __init__(self, need_transpose=True):
-        self.need_transpose = bool(need_transpose)
-
     def apply(self, layer, process_mesh, shard_param_list=None):
-        d = _mp(process_mesh)
-        t = self.need_transpose
-
-        def pre(_, inputs):
-            return _replace_first(inputs, _seq_gather(_first_tensor(inputs), process_mesh, d, t))
-        layer.register_forward_pre_hook(pre)
+        self._gather_input(layer, process_mesh, local=False)
 
 
 def _sum_grads_over_mp(layer, mesh, d):
@@ -352,7 +360,7 @@ class SequenceParallelEnable(PlanBase):
         _sum_grads_over_mp(layer, mesh, d)
 
 
-class SequenceParallelDisable(PlanBase):
+class SequenceParallelDisable(_SequencePlan):
     """The layer runs on the whole sequence inside a sequence-parallel region: its input is
     gathered along the sequence (and transposed to [batch, seq, ...] with `need_transpose`), its
     output transposed back and split again.
@@ -366,18 +374,9 @@ class SequenceParallelDisable(PlanBase):
         True
     """
 
-    def __init__(self, need_transpose=True):
-        self.need_transpose = bool(need_transpose)
-
     def apply(self, layer, process_mesh, shard_param_list=None):
-        d = _mp(process_mesh)
-        t = self.need_transpose
-
-        def pre(_, inputs):
-            return _replace_first(inputs, _seq_gather(_first_tensor(inputs), process_mesh, d, t)._local_value())
-
-        layer.register_forward_pre_hook(pre)
-        layer.register_forward_post_hook(lambda _, inputs, out: _seq_split(out, process_mesh, d, t))
+        self._gather_input(layer, process_mesh, local=True)
+        self._split_output(layer, process_mesh)
 
 
 class PrepareLayerInput(PlanBase):

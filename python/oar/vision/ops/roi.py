@@ -232,7 +232,20 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
 from oar.nn import Layer  # noqa: E402  (oar.nn is loaded before oar.vision)
 
 
-class RoIAlign(Layer):
+class _RoILayer(Layer):
+    """A layer holding output_size and spatial_scale that calls its pooling function `_pool`."""
+    _pool = None
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return self._pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+
+class RoIAlign(_RoILayer):
     """The layer of :func:`roi_align`.
 
     Args:
@@ -249,17 +262,12 @@ class RoIAlign(Layer):
         [1, 3, 2, 2]
     """
 
-    def __init__(self, output_size, spatial_scale=1.0):
-        super().__init__()
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
-
     def forward(self, x, boxes, boxes_num, aligned=True):
         return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale,
                          aligned=aligned)
 
 
-class RoIPool(Layer):
+class RoIPool(_RoILayer):
     """The layer of :func:`roi_pool`.
 
     Args:
@@ -276,19 +284,13 @@ class RoIPool(Layer):
         [1, 3, 2, 2]
     """
 
-    def __init__(self, output_size, spatial_scale=1.0):
-        super().__init__()
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
-
-    def forward(self, x, boxes, boxes_num):
-        return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+    _pool = staticmethod(roi_pool)
 
     def extra_repr(self):
         return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
 
 
-class PSRoIPool(Layer):
+class PSRoIPool(_RoILayer):
     """The layer of :func:`psroi_pool`.
 
     Args:
@@ -305,10 +307,4 @@ class PSRoIPool(Layer):
         [1, 2, 2, 2]
     """
 
-    def __init__(self, output_size, spatial_scale=1.0):
-        super().__init__()
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
-
-    def forward(self, x, boxes, boxes_num):
-        return psroi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+    _pool = staticmethod(psroi_pool)

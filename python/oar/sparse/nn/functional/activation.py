@@ -18,11 +18,13 @@ def _check(op, x):
         raise TypeError(f"sparse.nn.functional.{op}: x must be a sparse COO or CSR tensor, got {type(x).__name__}")
 
 
-def relu(x, name=None):
-    """max(x, 0) for each stored element of a sparse tensor.
+def _activation_doc(summary, values, call, printed, extra_arg=""):
+    """The docstring of an activation of the stored values: `summary`, then Args, Returns and an
+    example applying `call` (e.g. "relu(x)") to a 2 x 2 COO tensor with the stored `values`."""
+    return f"""{summary}
 
     Args:
-        x (SparseCooTensor|SparseCsrTensor): The input.
+        x (SparseCooTensor|SparseCsrTensor): The input.{extra_arg}
         name (str, optional): Unused.
 
     Returns:
@@ -30,53 +32,38 @@ def relu(x, name=None):
 
     Examples:
         >>> import oar
-        >>> x = oar.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [-2.0, 3.0], [2, 2])
-        >>> print(oar.sparse.nn.functional.relu(x).values().numpy())
-        [0. 3.]
+        >>> x = oar.sparse.sparse_coo_tensor([[0, 1], [1, 0]], {values}, [2, 2])
+        >>> print(oar.sparse.nn.functional.{call}.values().numpy())
+        {printed}
     """
-    _check("relu", x)
-    return x._with_values(F.relu(x.values()))
+
+
+def _on_values(op, x, fn, *args):
+    """fn(values, *args) as a sparse tensor of x's format and pattern (x checked for op)."""
+    _check(op, x)
+    return x._with_values(fn(x.values(), *args))
+
+
+def relu(x, name=None):
+    return _on_values("relu", x, F.relu)
 
 
 def relu6(x, name=None):
-    """min(max(x, 0), 6) for each stored element.
-
-    Args:
-        x (SparseCooTensor|SparseCsrTensor): The input.
-        name (str, optional): Unused.
-
-    Returns:
-        SparseCooTensor|SparseCsrTensor: x's format and pattern.
-
-    Examples:
-        >>> import oar
-        >>> x = oar.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [-2.0, 8.0], [2, 2])
-        >>> print(oar.sparse.nn.functional.relu6(x).values().numpy())
-        [0. 6.]
-    """
-    _check("relu6", x)
-    return x._with_values(F.relu6(x.values()))
+    return _on_values("relu6", x, F.relu6)
 
 
 def leaky_relu(x, negative_slope=0.01, name=None):
-    """x if x >= 0 else negative_slope * x, for each stored element.
+    return _on_values("leaky_relu", x, F.leaky_relu, negative_slope)
 
-    Args:
-        x (SparseCooTensor|SparseCsrTensor): The input.
-        negative_slope (float): The slope for negative values.
-        name (str, optional): Unused.
 
-    Returns:
-        SparseCooTensor|SparseCsrTensor: x's format and pattern.
-
-    Examples:
-        >>> import oar
-        >>> x = oar.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [-2.0, 3.0], [2, 2])
-        >>> print(oar.sparse.nn.functional.leaky_relu(x, 0.5).values().numpy())
-        [-1.  3.]
-    """
-    _check("leaky_relu", x)
-    return x._with_values(F.leaky_relu(x.values(), negative_slope))
+relu.__doc__ = _activation_doc("max(x, 0) for each stored element of a sparse tensor.",
+                               "[-2.0, 3.0]", "relu(x)", "[0. 3.]")
+relu6.__doc__ = _activation_doc("min(max(x, 0), 6) for each stored element.",
+                                "[-2.0, 8.0]", "relu6(x)", "[0. 6.]")
+leaky_relu.__doc__ = _activation_doc(
+    "x if x >= 0 else negative_slope * x, for each stored element.", "[-2.0, 3.0]",
+    "leaky_relu(x, 0.5)", "[-1.  3.]",
+    extra_arg="\n        negative_slope (float): The slope for negative values.")
 
 
 def _row_softmax(values, rows, n_rows):
