@@ -476,3 +476,20 @@ def test_csr_ops_second_order_gradients():
         return float(g.sum().numpy())
 
     np.testing.assert_allclose(ggb.numpy(), central_grad(f, bn), atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matmul_wide_dense_operands(dtype):
+    # Widths past one register block (64 floats / 32 doubles) and with a tail: the kernel's
+    # blocked path, which the small cases above never reach.
+    rng = np.random.default_rng(5)
+    for n in (32, 64, 100, 130, 256):
+        a = rng.standard_normal((50, 40))
+        a[rng.random((50, 40)) > 0.3] = 0
+        b = rng.standard_normal((40, n))
+        x = oar.to_tensor(a.astype(dtype)).to_sparse_csr()
+        tol = 1e-4 if dtype == "float32" else 1e-10
+        np.testing.assert_allclose(S.matmul(x, oar.to_tensor(b.astype(dtype))).numpy(), a @ b, rtol=tol, atol=tol)
+        bt = oar.to_tensor(b.astype(dtype), stop_gradient=False)
+        S.matmul(x, bt).sum().backward()
+        np.testing.assert_allclose(bt.grad.numpy(), a.T @ np.ones((50, n)), rtol=tol, atol=tol)

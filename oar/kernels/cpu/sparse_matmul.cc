@@ -1,7 +1,6 @@
 #include "oar/kernels/cpu/sparse_matmul.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "oar/core/parallel.h"
@@ -38,27 +37,21 @@ int64_t row_grain(int64_t nnz, int64_t m, int64_t n) {
 }
 
 // One output row: out_row = sum over the row's entries p of v[p] * b[c[p]]. Columns go in
-// blocks of 256 bytes, each block's sums held in four vector registers across the row's
-// entries (a row of the result is read and written once, not once per entry). Written with
-// GCC vector types: left to the auto-vectoriser, the loop came out as scalar FMAs with the sums
-// on the stack in one of its compiled copies (the one OpenMP threads run), 2.5x slower.
+// blocks of kBlock, each block's sums held in registers across the row's entries (a row of
+// the result is read and written once, not once per entry).
 template <typename T>
 void matmul_row(const int64_t* c, const T* v, int64_t p0, int64_t p1, const T* b, T* o, int64_t n) {
-  using V = T __attribute__((vector_size(64)));
-  constexpr int64_t kLanes = 64 / sizeof(T), kVecs = 4, kBlock = kLanes * kVecs;
+  constexpr int64_t kBlock = 256 / sizeof(T);  // 64 floats: 8 AVX2 or 4 AVX-512 registers
   int64_t j0 = 0;
   for (; j0 + kBlock <= n; j0 += kBlock) {
-    V acc[kVecs] = {};
+    T acc[kBlock] = {};
     for (int64_t p = p0; p < p1; ++p) {
       const T a = v[p];
       const T* row = b + c[p] * n + j0;
-      for (int64_t q = 0; q < kVecs; ++q) {
-        V r;
-        std::memcpy(&r, row + q * kLanes, sizeof(V));
-        acc[q] += a * r;
-      }
+#pragma GCC unroll 64
+      for (int64_t j = 0; j < kBlock; ++j) acc[j] += a * row[j];
     }
-    for (int64_t q = 0; q < kVecs; ++q) std::memcpy(o + j0 + q * kLanes, &acc[q], sizeof(V));
+    std::copy(acc, acc + kBlock, o + j0);
   }
   if (j0 == n) return;
   std::fill(o + j0, o + n, T(0));
@@ -69,36 +62,10 @@ void matmul_row(const int64_t* c, const T* v, int64_t p0, int64_t p1, const T* b
   }
 }
 
-// x · y over r elements, in vector registers (GCC vector types, for the reason given above).
-template <typename T>
-T dot(const T* x, const T* y, int64_t r) {
-  using V = T __attribute__((vector_size(64)));
-  constexpr int64_t kLanes = 64 / sizeof(T);
-  V acc0 = {}, acc1 = {};
-  int64_t j = 0;
-  for (; j + 2 * kLanes <= r; j += 2 * kLanes) {
-    V a0, b0, a1, b1;
-    std::memcpy(&a0, x + j, sizeof(V));
-    std::memcpy(&b0, y + j, sizeof(V));
-    std::memcpy(&a1, x + j + kLanes, sizeof(V));
-    std::memcpy(&b1, y + j + kLanes, sizeof(V));
-    acc0 += a0 * b0;
-    acc1 += a1 * b1;
-  }
-  acc0 += acc1;
-  T lanes[kLanes];
-  std::memcpy(lanes, &acc0, sizeof(V));
-  T s = 0;
-  for (int64_t l = 0; l < kLanes; ++l) s += lanes[l];
-  for (; j < r; ++j) s += x[j] * y[j];
-  return s;
-}
-
 template <typename T>
 void matmul_rows(const int64_t* cr, const int64_t* c, const T* v, const T* b, T* out, int64_t m, int64_t n,
                  int64_t nnz) {
-  // The pointers by value: read through references, every store could alias them for the compiler.
-  parallel_for(0, m, row_grain(nnz, m, n), [cr, c, v, b, out, n](int64_t r0, int64_t r1) {
+  parallel_for(0, m, row_grain(nnz, m, n), [&](int64_t r0, int64_t r1) {
     for (int64_t i = r0; i < r1; ++i) matmul_row(c, v, cr[i], cr[i + 1], b, out + i * n, n);
   });
 }
@@ -163,7 +130,11 @@ void csr_sampled_dot(const char* op, const Tensor& crows, const Tensor& cols, co
       for (int64_t i = r0; i < r1; ++i) {
         const T* xr = xd + i * r;
         for (int64_t p = cr[i]; p < cr[i + 1]; ++p) {
-          o[p] = dot(xr, yd + c[p] * r, r);
+          const T* yr = yd + c[p] * r;
+          T s = 0;
+#pragma omp simd reduction(+ : s)
+          for (int64_t j = 0; j < r; ++j) s += xr[j] * yr[j];
+          o[p] = s;
         }
       }
     });
