@@ -13,6 +13,7 @@
 // out_grad * f'(x), act2_grad2 out_grad * f''(x), with `op` the Act2 number (celu = 0 ... swish =
 // 10) and (a, b) the forward's parameters. clip keeps NaN; on integers its bounds saturate to the
 // type's range. masked_fill writes `value` (converted to x's dtype) where the bool mask is set.
+#include "plugins/common/clip_bound.h"
 #include "plugins/cuda/elementwise2.cuh"
 #include "plugins/cuda/kernels.h"
 
@@ -256,16 +257,8 @@ OarStatus act2_grad_kernel(const OarKernelContext* ctx) {
 
 // ---- clip and masked_fill ----------------------------------------------------------------------
 
-// A clip bound for integer x: the Scalar saturated to T's range (the default bounds are
-// +-3.4e38, which an int cannot hold); an int Scalar converts directly.
-template <class T>
-T int_bound(const HostScalar& s) {
-  if (!s.is_float) return static_cast<T>(s.i);
-  if (std::isnan(s.f)) return T(0);
-  if (s.f <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (s.f >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(s.f);
-}
+// A clip bound for integer x: plugins/common/clip_bound.h's rule, as the host's.
+template <typename T> T int_bound(const HostScalar& s) { return oar_common::int_clip_bound<T>(s.is_float, s.i, s.f); }
 
 template <class T>
 struct ClipIntFn {

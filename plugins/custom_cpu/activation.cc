@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "plugins/common/clip_bound.h"
 #include "plugins/custom_cpu/kernel_util.h"
 #include "plugins/custom_cpu/kernels.h"
 #include "plugins/custom_cpu/map.h"
@@ -304,15 +305,8 @@ OarStatus softplus_kernel(const OarKernelContext* ctx) {
 }
 
 namespace {
-// A clip bound for integer x: the Scalar saturated to T's range (the default bounds are
-// +-3.4e38, which an int cannot hold).
-template <typename T> T int_bound(const Scalar& s) {
-  if (!s.is_float) return convert<T>(s.i);  // as the host: an int Scalar converts directly
-  if (std::isnan(s.f)) return T(0);
-  if (s.f <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (s.f >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(s.f);
-}
+// A clip bound for integer x: plugins/common/clip_bound.h's rule, as the host's.
+template <typename T> T int_bound(const Scalar& s) { return oar_common::int_clip_bound<T>(s.is_float, s.i, s.f); }
 }  // namespace
 
 // clip: x; min, max (Scalars). NaN stays NaN, as on the host.

@@ -1,12 +1,12 @@
 #include "oar/kernels/cpu/elementwise.h"
 
 #include <cmath>
-#include <limits>
 
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/loops.h"
 #include "oar/kernels/cpu/vec_math.h"
+#include "plugins/common/clip_bound.h"
 
 namespace oar::kernels {
 
@@ -485,28 +485,14 @@ void softplus(const Tensor& x, double beta, double threshold, const Tensor& out)
   });
 }
 
-// A clip bound in an integer type: saturated to the type's range, so that the default bounds
-// (+-3.4e38, "no bound") and any bound beyond the type mean "no bound" rather than a wrapped
-// value; in range, the bound truncates as a C cast does.
+// A clip bound in C: integers take plugins/common/clip_bound.h's rule, as the device plug-ins.
 template <typename C>
 C clip_bound(const Scalar& s) {
-  if constexpr (std::is_integral_v<C>) {
-    const double lowest = static_cast<double>(std::numeric_limits<C>::lowest());
-    const double highest = static_cast<double>(std::numeric_limits<C>::max());
-    if (s.is_integral()) {
-      const int64_t v = s.to<int64_t>();
-      if (static_cast<double>(v) <= lowest) return std::numeric_limits<C>::lowest();
-      if (static_cast<double>(v) >= highest) return std::numeric_limits<C>::max();
-      return static_cast<C>(v);
-    }
-    const double v = s.to<double>();
-    if (v != v) return std::numeric_limits<C>::lowest();
-    if (v <= lowest) return std::numeric_limits<C>::lowest();
-    if (v >= highest) return std::numeric_limits<C>::max();
-    return static_cast<C>(v);
-  } else {
+  if constexpr (std::is_integral_v<C>)
+    return oar_common::int_clip_bound<C>(!s.is_integral(), s.is_integral() ? s.to<int64_t>() : 0,
+                                         s.is_integral() ? 0.0 : s.to<double>());
+  else
     return s.to<C>();
-  }
 }
 
 void clip(const Tensor& x, const Scalar& min, const Scalar& max, const Tensor& out) {
