@@ -79,8 +79,8 @@ void linspace(const Scalar& start, const Scalar& stop, const Tensor& out) {
       const T a = start.to<T>(), b = stop.to<T>();
       const T step = n > 1 ? (b - a) / static_cast<T>(n - 1) : T(0);
       for (int64_t i = 0; i < n; ++i)
-        p[i] = i < n / 2 ? a + rounded(step * static_cast<T>(i)) : b - rounded(step * static_cast<T>(n - 1 - i));
-      if (n == 1) p[0] = a;  // one value: start
+        p[i] = n == 1 ? a  // one value: start
+               : i < n / 2 ? a + rounded(step * static_cast<T>(i)) : b - rounded(step * static_cast<T>(n - 1 - i));
     } else {
       const double a = start.to<double>(), b = stop.to<double>();
       const double step = n > 1 ? (b - a) / static_cast<double>(n - 1) : 0.0;
