@@ -13,11 +13,10 @@ training steps >= 1.3x faster; on an AVX2-only CPU, bfloat16 no slower than 1.2x
 int8 predictor >= 1.5x the float32 predictor.
 """
 import os
-import platform
 import sys
 
 from bench_train import BODY as TRAIN_BODY
-from harness import REF_PYTHON, fmt, run
+from harness import REF_PYTHON, fmt, machine_line, run
 
 # The models and step function of bench_train.py, then this benchmark's cases.
 MODELS = TRAIN_BODY.split("rng = np.random.default_rng(0)")[0]
@@ -60,24 +59,8 @@ for name, make, shape, number in cases:
 '''
 
 
-def cpu_line():
-    model, flags = platform.processor() or "?", ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name") and model in ("?", "", "x86_64"):
-                    model = line.split(":", 1)[1].strip()
-                if line.startswith("flags"):
-                    flags = line
-                    break
-    except OSError:
-        pass
-    have = [f for f in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if f" {f}" in flags]
-    return f"CPU: {model}, {os.cpu_count()} cores, {' '.join(have)}; load average {os.getloadavg()[0]:.2f}"
-
-
 def main():
-    print(cpu_line())
+    print(machine_line())
     oar_res, err = run(sys.executable, "oar", BODY)
     if oar_res is None:
         sys.exit(f"oar benchmark failed: {err}")
@@ -165,5 +148,5 @@ if __name__ == "__main__":
     if "--int8-only" not in sys.argv[1:]:
         main()
     else:
-        print(cpu_line())
+        print(machine_line())
     int8_predictor()

@@ -4,8 +4,6 @@ fft) in a batch of 2^20 points in all, a 2-D rfft2, irfft, and an STFT with its 
 Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_fft.py
 Target (issue 18): at least as fast as Paddle and PyTorch (ratios >= 1).
 """
-import os
-import platform
 
 from harness import compare
 
@@ -46,6 +44,4 @@ res["rfft fwd+bwd [64, 4096]"] = best(lambda: grad(F.abs(FFT.rfft(t)).sum(), [t]
 '''
 
 if __name__ == "__main__":
-    print(f"CPU: {platform.processor() or platform.machine()}, load average "
-          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     compare(BODY)

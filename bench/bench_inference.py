@@ -158,6 +158,7 @@ for name, make, shape, big in MODELS:
 
 
 def main():
+    print(harness.machine_line(), flush=True)
     oar_res, err = harness.run(sys.executable, "oar", BODY)
     if oar_res is None:
         sys.exit(f"oar benchmark failed: {err}")
@@ -167,6 +168,7 @@ def main():
         if e:
             print(f"({fw} not measured: {e})")
     torch_res, paddle_res = torch_res or {}, paddle_res or {}
+    print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print("Inference, time per batch; ratio = other's time / oar predictor's time (above 1: oar is faster)")
     cols = [("oar eager", oar_res, "eager"), ("torch eager", torch_res, "eager"),
             ("torch.jit", torch_res, "torch.jit"), ("onnxruntime", torch_res, "onnxruntime"),

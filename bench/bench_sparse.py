@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 
-from harness import REF_PYTHON, compare, cpu_name
+from harness import REF_PYTHON, compare
 
 CASES = [(4096, 4096, 64, 0.01), (4096, 4096, 256, 0.001), (16384, 16384, 64, 0.001), (2048, 2048, 512, 0.05)]
 
@@ -87,6 +87,5 @@ def scipy_times():
 
 
 if __name__ == "__main__":
-    print(f"CPU: {cpu_name()}, load average {os.getloadavg()[0]:.2f}")
     sc = scipy_times()
     compare(BODY % (CASES,), extra=lambda case, t: f"   scipy/oar {sc[case] / t:.2f}" if case in sc else "")

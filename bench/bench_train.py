@@ -1,10 +1,15 @@
 """Training-step speed: one step (forward, loss, backward, optimizer update, clear gradients) of an
-MLP (784-512-512-10, batch 128), LeNet (batch 64), ResNet-18 on 32x32 inputs (batch 32) and a 4-layer
-Transformer encoder (d_model 256, 8 heads, FFN 1024, sequence 128, batch 16), oar beside PyTorch and
-Paddle in the same run; then how long oar's DataLoader with 2 workers keeps LeNet waiting.
-Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_train.py [--feed-only]
-(--feed-only runs just the DataLoader part.)
+MLP (784-512-512-10, batch 128), LeNet (batch 64), ResNet-18 on 32x32 inputs (batch 32), a 4-layer
+Transformer encoder (d_model 256, 8 heads, FFN 1024, sequence 128, batch 16) and a GPT-style decoder
+(6 pre-norm causal layers, d_model 384, 6 heads, FFN 1536, GELU, sequence 256, batch 8, vocabulary
+4096, AdamW), oar beside PyTorch and Paddle in the same run; then each model's peak memory in a
+training step (each framework and model in a fresh process: peak RSS minus the RSS after import);
+then how long oar's DataLoader with 2 workers keeps LeNet waiting.
+Usage: bash tools/setup_bench.sh && .venv/bin/python bench/bench_train.py [--feed-only] [--no-memory]
+(--feed-only runs just the DataLoader part; --no-memory skips the memory table.)
 """
+import os
+import sys
 import time
 
 import numpy as np
@@ -76,11 +81,43 @@ class EncoderModel(Layer):
     def forward(self, x):
         return self.head(self.enc(x).mean(1))
 
+class GPT(Layer):
+    """A GPT-style decoder: token + position embeddings, pre-norm causal self-attention blocks, a
+    final norm and a language-model head; the loss is next-token cross-entropy over every token."""
+    def __init__(self, vocab=4096, d=384, heads=6, layers=6, seq=256):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(seq, d)
+        if torch:
+            block = nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu",
+                                               batch_first=True, norm_first=True)
+            self.blocks = nn.TransformerEncoder(block, layers, enable_nested_tensor=False)
+            self.head = nn.Linear(d, vocab, bias=False)
+            self.mask = F.triu(F.full((seq, seq), float("-inf")), 1)
+            self.positions = F.arange(seq)
+        else:
+            block = nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0, activation="gelu",
+                                               normalize_before=True)
+            self.blocks = nn.TransformerEncoder(block, layers)
+            self.head = nn.Linear(d, vocab, bias_attr=False)
+            self.mask = F.triu(F.full((seq, seq), float("-inf")), 1)
+            self.positions = F.arange(seq)
+        self.norm = nn.LayerNorm(d)
+    def forward(self, ids):
+        h = self.tok(ids) + self.pos(self.positions)
+        h = self.blocks(h, mask=self.mask) if torch else self.blocks(h, src_mask=self.mask)
+        logits = self.head(self.norm(h))
+        return logits.reshape([-1, logits.shape[-1]])
+
 import contextlib
-def step_fn(model, x, y, forward_context=contextlib.nullcontext):
+def step_fn(model, x, y, forward_context=contextlib.nullcontext, adamw=False):
     """One training step; the forward and loss run inside forward_context() (bench_amp: autocast)."""
     params = list(model.parameters())
-    opt = F.optim.Adam(params, lr=1e-3) if torch else F.optimizer.Adam(learning_rate=1e-3, parameters=params)
+    if torch:
+        opt = (F.optim.AdamW(params, lr=1e-3, weight_decay=0.01) if adamw else F.optim.Adam(params, lr=1e-3))
+    elif adamw:
+        opt = F.optimizer.AdamW(learning_rate=1e-3, parameters=params, weight_decay=0.01)
+    else:
+        opt = F.optimizer.Adam(learning_rate=1e-3, parameters=params)
     loss_fn = nn.CrossEntropyLoss()
     def step():
         with forward_context():
@@ -94,18 +131,37 @@ def step_fn(model, x, y, forward_context=contextlib.nullcontext):
     return step
 
 rng = np.random.default_rng(0)
-def labels(n):
-    return T(rng.integers(0, 10, n).astype(np.int64))
+def labels(n, classes=10):
+    return T(rng.integers(0, classes, n).astype(np.int64))
+def images(shape):
+    return T(rng.standard_normal(shape, dtype=np.float32)), labels(shape[0])
+def tokens(batch, seq=256, vocab=4096):
+    return T(rng.integers(0, vocab, (batch, seq)).astype(np.int64)), labels(batch * seq, vocab)
+# (name, model maker, (input, labels) maker, steps per timing, AdamW?)
 cases = [
-    ("MLP 784-512-512-10 b128", nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
-                                             nn.Linear(512, 10)), (128, 784), 20),
-    ("LeNet b64", LeNet(), (64, 1, 28, 28), 20),
-    ("ResNet-18 32x32 b32", ResNet18(), (32, 3, 32, 32), 3),
-    ("Transformer enc 4x256 s128 b16", EncoderModel(), (16, 128, 256), 2),
+    ("MLP 784-512-512-10 b128", lambda: nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512),
+                                                      nn.ReLU(), nn.Linear(512, 10)),
+     lambda: images((128, 784)), 20, False),
+    ("LeNet b64", LeNet, lambda: images((64, 1, 28, 28)), 20, False),
+    ("ResNet-18 32x32 b32", ResNet18, lambda: images((32, 3, 32, 32)), 3, False),
+    ("Transformer enc 4x256 s128 b16", EncoderModel, lambda: images((16, 128, 256)), 2, False),
+    ("GPT decoder 6x384 s256 b8 AdamW", GPT, lambda: tokens(8), 1, True),
 ]
-for name, model, shape, number in cases:
-    x = T(rng.standard_normal(shape, dtype=np.float32))
-    res[name] = best(step_fn(model, x, labels(shape[0])), number, 5)
+def rss_mb(field):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith(field + ":")) / 1024
+only = os.environ.get("BENCH_MEMORY_CASE")  # one case, run for its peak memory instead of timed
+base = rss_mb("VmRSS")
+for name, make, data, number, adamw in cases:
+    if only and name != only:
+        continue
+    step = step_fn(make(), *data(), adamw=adamw)
+    if only:
+        for _ in range(3):
+            step()
+        res[name] = rss_mb("VmHWM") - base
+    else:
+        res[name] = best(step, number, 5)
 '''
 
 
@@ -147,10 +203,33 @@ def dataloader_feed():
     return wait, compute
 
 
+def memory_table():
+    """Peak RSS of three training steps above the RSS after import, each framework and model in a
+    fresh process (so no model inherits another's allocator caches)."""
+    import re
+    from harness import REF_PYTHON, run
+    names = re.findall(r'^    \("([^"]+)", ', BODY.split("cases = [")[1], re.M)
+    print("\nPeak memory of a training step (MB above the process's RSS after import; ratio above 1: oar uses less)")
+    print(f"{'case':34s} {'oar':>8s} {'torch':>8s} {'paddle':>8s} {'torch/oar':>9s} {'paddle/oar':>10s}")
+    for name in names:
+        mb = {}
+        for fw, python in (("oar", sys.executable), ("torch", os.environ.get("TORCH_PYTHON", REF_PYTHON)),
+                           ("paddle", os.environ.get("PADDLE_PYTHON", REF_PYTHON))):
+            os.environ["BENCH_MEMORY_CASE"] = name
+            res, _ = run(python, fw, BODY)
+            mb[fw] = (res or {}).get(name)
+        del os.environ["BENCH_MEMORY_CASE"]
+        cell = lambda v: f"{v:8.0f}" if v is not None else f"{'n/a':>8s}"
+        ratio = lambda v: f"{v / mb['oar']:.2f}" if v and mb["oar"] else "n/a"
+        print(f"{name:34s} {cell(mb['oar'])} {cell(mb['torch'])} {cell(mb['paddle'])} {ratio(mb['torch']):>9s} "
+              f"{ratio(mb['paddle']):>10s}")
+
+
 if __name__ == "__main__":
-    import sys
     if "--feed-only" not in sys.argv[1:]:
         compare(BODY)
+        if "--no-memory" not in sys.argv[1:]:
+            memory_table()
     wait, compute = dataloader_feed()
     print(f"\nDataLoader(num_workers=2) feeding LeNet b64 on 28x28 images: waiting for data was "
           f"{100 * wait / (wait + compute):.1f}% of the step time ({wait * 1e3:.0f} ms of "

@@ -82,6 +82,24 @@ def cpu_name():
     return platform.processor() or "?"
 
 
+def isa_flags():
+    """The vector-instruction flags of this CPU that decide oar's kernel paths (from /proc/cpuinfo)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        flags = []
+    return [f for f in ("avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "amx_bf16")
+            if f in flags]
+
+
+def machine_line():
+    """One line naming the CPU, its vector ISA, the cores and the current load: every table carries
+    it, since a ratio means little without the machine and how busy it was."""
+    return (f"CPU: {cpu_name()}, {os.cpu_count()} cores, {' '.join(isa_flags()) or 'no AVX2'}; "
+            f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
 def fmt(s):
     if s is None:
         return "n/a"
@@ -91,6 +109,7 @@ def fmt(s):
 def compare(body, extra=None):
     """Runs body in oar, PyTorch and Paddle and prints the table; extra(case, oar_seconds) may
     add a note to a row."""
+    print(machine_line(), flush=True)
     oar_res, err = run(sys.executable, "oar", body)
     if oar_res is None:
         sys.exit(f"oar benchmark failed: {err}")
@@ -100,6 +119,7 @@ def compare(body, extra=None):
         others[fw] = res or {}
         if res is None:
             print(f"({fw} not measured: {ferr})")
+    print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print("ratio = other's time / oar's time (above 1: oar is faster)")
     print(f"{'case':34s} {'oar':>10s} {'torch':>10s} {'paddle':>10s} {'torch/oar':>9s} {'paddle/oar':>10s}")
     for k, v in oar_res.items():

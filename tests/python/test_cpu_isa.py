@@ -34,6 +34,16 @@ out["sum_rows"] = oar.sum(oar.to_tensor(big), axis=1).numpy().tolist()
 out["softmax"] = oar.nn.functional.softmax(oar.to_tensor(big[:8, :100]), axis=-1).numpy().tolist()
 a, b = rng.standard_normal((37, 53)), rng.standard_normal((53, 29))
 out["matmul64"] = oar.matmul(oar.to_tensor(a), oar.to_tensor(b)).numpy().tolist()
+# CSR x dense products at widths that reach each part of the row kernel (register blocks,
+# single vectors, scalar tail), and their NumPy references.
+dense = rng.standard_normal((60, 45))
+dense[rng.random((60, 45)) > 0.3] = 0
+for n in (1, 7, 16, 33, 64, 100, 130):
+    rhs = rng.standard_normal((45, n))
+    for dt in ("float32", "float64"):
+        csr = oar.to_tensor(dense.astype(dt)).to_sparse_csr()
+        out[f"csr_matmul_{n}_{dt[-2:]}"] = oar.sparse.matmul(csr, oar.to_tensor(rhs.astype(dt))).numpy().tolist()
+        out[f"csr_matmul_{n}_{dt[-2:]}_numpy"] = (dense @ rhs).tolist()
 # The predictor's blocked layout (max pool over 16-channel blocks) and its fused first
 # convolution + pool (LeNet's), against eager mode in the same process.
 import os, tempfile
@@ -103,6 +113,10 @@ def test_narrower_paths_match(widest, isa):
     np.testing.assert_allclose(np.array(got["tanh64"]), np.tanh(x32.astype(np.float64)), rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(np.array(got["log32"]), np.log(np.abs(x32.astype(np.float64)) + 0.1), rtol=2e-6,
                                atol=2e-7)
+    for key in [k for k in got if k.startswith("csr_matmul") and not k.endswith("numpy")]:
+        tol = 1e-12 if key.endswith("64") else 2e-5
+        np.testing.assert_allclose(np.array(got[key]), np.array(got[key + "_numpy"]), rtol=tol, atol=tol,
+                                   err_msg=f"{key} on {isa}")
     for key in ("conv_pool", "blocked_pool"):  # the predictor's fused kernels against eager mode
         np.testing.assert_allclose(np.array(got[key], dtype=np.float64), np.array(got[key + "_eager"], dtype=np.float64),
                                    rtol=1e-4, atol=1e-4, equal_nan=True, err_msg=f"{key} on {isa}")
