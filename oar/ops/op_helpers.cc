@@ -157,19 +157,6 @@ Tensor mask_grad(const Tensor& grad, const Tensor& cond) {
   return where(cond, grad, zeros_like(grad));
 }
 
-Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate) {
-  if (approximate) {
-    const double k = 0.7978845608028654, c = 0.044715;
-    Tensor inner = (x + x * x * x * c) * k;
-    Tensor t = tanh(inner);
-    Tensor dinner = (x * x * (3.0 * c) + 1.0) * k;
-    return grad * (0.5 * (t + 1.0) + x * 0.5 * (1.0 - t * t) * dinner);
-  }
-  Tensor cdf = (erf(x * M_SQRT1_2) + 1.0) * 0.5;
-  Tensor pdf = exp(x * x * -0.5) * 0.3989422804014327;
-  return grad * (cdf + x * pdf);
-}
-
 Tensor scale_grad(const Tensor& grad, const Scalar& s) { return scale(grad, s, 0.0, true); }
 
 namespace {

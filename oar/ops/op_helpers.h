@@ -55,7 +55,6 @@ Tensor mT(const Tensor& x);
 // conj(t) for complex t, t itself otherwise: the chain rule for complex inputs multiplies the
 // incoming gradient by the conjugate derivative (Paddle's convention: dL/dRe + i dL/dIm).
 Tensor conj_if_complex(const Tensor& t);
-Tensor gelu_grad(const Tensor& x, const Tensor& grad, bool approximate);
 Tensor scale_grad(const Tensor& grad, const Scalar& scale);
 
 // Arithmetic operators (differentiable; tensor-scalar follows Paddle's promotion).

@@ -78,7 +78,7 @@ struct SoftplusOp {
 
 enum Act2 : int {
   kCelu = 0, kSelu, kMish, kSoftsign, kSoftshrink, kHardshrink, kHardtanh, kTanhshrink,
-  kThresholdedRelu, kLogSigmoid, kSwish, kAct2Count
+  kThresholdedRelu, kLogSigmoid, kSwish, kRelu, kGelu, kGeluTanh, kAct2Count
 };
 
 template <class C>
@@ -107,6 +107,17 @@ __device__ __forceinline__ C mish_tanh_sp(C x) {
   return n / (n + C(2));
 }
 
+// gelu's pieces: Phi(x) and phi(x), and the tanh form's t = tanh(u), u = k (x + c x^3), and u'.
+constexpr double kGeluK = 0.7978845608028654, kGeluC = 0.044715;
+template <class C>
+__device__ __forceinline__ C gelu_cdf(C x) { return C(0.5) * (C(1) + m_erf(x * C(0.70710678118654752440))); }
+template <class C>
+__device__ __forceinline__ C gelu_pdf(C x) { return m_exp(C(-0.5) * x * x) * C(0.39894228040143267794); }
+template <class C>
+__device__ __forceinline__ C gelu_tanh_t(C x) { return m_tanh(C(kGeluK) * (x + C(kGeluC) * x * x * x)); }
+template <class C>
+__device__ __forceinline__ C gelu_tanh_du(C x) { return C(kGeluK) * (C(1) + C(3 * kGeluC) * x * x); }
+
 template <class C>
 __device__ __forceinline__ C act2_forward(int op, C x, const Act2Params<C>& p) {
   switch (op) {
@@ -121,6 +132,9 @@ __device__ __forceinline__ C act2_forward(int op, C x, const Act2Params<C>& p) {
     case kThresholdedRelu: return x > p.a ? x : p.b;
     case kLogSigmoid: return smin(x, C(0)) - m_log1p(m_exp(-m_fabs(x)));
     case kSwish: return x * stable_sigmoid(x);
+    case kRelu: return x > C(0) ? x : C(0);
+    case kGelu: return x * gelu_cdf(x);
+    case kGeluTanh: return C(0.5) * x * (C(1) + gelu_tanh_t(x));
     default: return x;
   }
 }
@@ -152,6 +166,12 @@ __device__ __forceinline__ C act2_backward(int op, C x, C g, const Act2Params<C>
     case kSwish: {
       const C s = stable_sigmoid(x);
       return g * s * (C(1) + x * (C(1) - s));
+    }
+    case kRelu: return x > C(0) ? g : C(0);  // x is relu's output
+    case kGelu: return g * (gelu_cdf(x) + x * gelu_pdf(x));
+    case kGeluTanh: {
+      const C t = gelu_tanh_t(x);
+      return g * (C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * gelu_tanh_du(x));
     }
     default: return g;
   }
@@ -189,7 +209,12 @@ __device__ __forceinline__ C act2_second(int op, C x, C g, const Act2Params<C>& 
       const C s = stable_sigmoid(x);
       return g * s * (one - s) * (two + x * (one - two * s));
     }
-    default: return C(0);  // softshrink, hardshrink, hardtanh, thresholded_relu
+    case kGelu: return g * gelu_pdf(x) * (two - x * x);
+    case kGeluTanh: {  // (1 - t^2) (u' + x (u'' - 2 t u'^2) / 2)
+      const C t = gelu_tanh_t(x), du = gelu_tanh_du(x), d2u = C(6 * kGeluK * kGeluC) * x;
+      return g * (one - t * t) * (du + C(0.5) * x * (d2u - two * t * du * du));
+    }
+    default: return C(0);  // relu, softshrink, hardshrink, hardtanh, thresholded_relu
   }
 }
 

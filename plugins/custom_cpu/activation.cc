@@ -62,8 +62,15 @@ template <typename C> C stable_sigmoid(C x) {
 
 enum class Act2 : int64_t {
   Celu = 0, Selu, Mish, Softsign, Softshrink, Hardshrink, Hardtanh, Tanhshrink, ThresholdedRelu,
-  LogSigmoid, Swish, kCount
+  LogSigmoid, Swish, Relu, Gelu, GeluTanh, kCount
 };
+
+// gelu's pieces: Phi(x) and phi(x), and the tanh form's t = tanh(u), u = k (x + c x^3), and u'.
+template <typename C> C gelu_cdf(C x) { return C(0.5) * (C(1) + std::erf(x * C(0.70710678118654752440))); }
+template <typename C> C gelu_pdf(C x) { return std::exp(C(-0.5) * x * x) * C(0.39894228040143267794); }
+constexpr double kGeluK = 0.7978845608028654, kGeluC = 0.044715;
+template <typename C> C gelu_tanh_t(C x) { return std::tanh(C(kGeluK) * (x + C(kGeluC) * x * x * x)); }
+template <typename C> C gelu_tanh_du(C x) { return C(kGeluK) * (C(1) + C(3 * kGeluC) * x * x); }
 
 template <typename C> struct Act2Params {
   C a, b, ia;  // ia = 1 / a (celu's alpha), 0 when a is 0
@@ -95,6 +102,9 @@ template <typename C> C act2_forward(Act2 op, C x, const Act2Params<C>& p) {
     case Act2::ThresholdedRelu: return x > p.a ? x : p.b;
     case Act2::LogSigmoid: return std::min(x, C(0)) - std::log1p(std::exp(-std::fabs(x)));
     case Act2::Swish: return x * stable_sigmoid(x);
+    case Act2::Relu: return x > C(0) ? x : C(0);
+    case Act2::Gelu: return x * gelu_cdf(x);
+    case Act2::GeluTanh: return C(0.5) * x * (C(1) + gelu_tanh_t(x));
     case Act2::kCount: break;
   }
   return x;
@@ -126,6 +136,12 @@ template <typename C> C act2_backward(Act2 op, C x, C g, const Act2Params<C>& p)
     case Act2::Swish: {
       const C s = stable_sigmoid(x);
       return g * s * (C(1) + x * (C(1) - s));
+    }
+    case Act2::Relu: return x > C(0) ? g : C(0);  // x is relu's output
+    case Act2::Gelu: return g * (gelu_cdf(x) + x * gelu_pdf(x));
+    case Act2::GeluTanh: {
+      const C t = gelu_tanh_t(x);
+      return g * (C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * gelu_tanh_du(x));
     }
     case Act2::kCount: break;
   }
@@ -166,6 +182,12 @@ template <typename C> C act2_second(Act2 op, C x, C g, const Act2Params<C>& p) {
     case Act2::Swish: {
       const C s = stable_sigmoid(x);
       return g * s * (one - s) * (two + x * (one - two * s));
+    }
+    case Act2::Relu: return C(0);
+    case Act2::Gelu: return g * gelu_pdf(x) * (two - x * x);
+    case Act2::GeluTanh: {  // (1 - t^2) (u' + x (u'' - 2 t u'^2) / 2)
+      const C t = gelu_tanh_t(x), du = gelu_tanh_du(x), d2u = C(6 * kGeluK * kGeluC) * x;
+      return g * (one - t * t) * (du + C(0.5) * x * (d2u - two * t * du * du));
     }
     case Act2::kCount: break;
   }

@@ -460,3 +460,51 @@ def test_swiglu_matches_paddle():
         out[lib.__name__] = (o.numpy(), t.grad.numpy())
     for a, b in zip(out["oar"], out["paddle"]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# relu's and gelu's gradients run on the act2 kernels (ids 11-13): their first derivatives against
+# NumPy's formulas (float32: the kernel's erf is an approximation within 2.4e-7), their second
+# derivatives against central differences of the first, in float64.
+def _gelu_d1(x, approximate):
+    if approximate:
+        k, c = math.sqrt(2 / math.pi), 0.044715
+        t = np.tanh(k * (x + c * x ** 3))
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x)
+    erf = np.vectorize(math.erf)
+    return 0.5 * (1 + erf(x / math.sqrt(2))) + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+
+
+GRAD_CASES = {
+    "relu": (F.relu, lambda x: (x > 0).astype(np.float64)),
+    "gelu": (F.gelu, lambda x: _gelu_d1(x, False)),
+    "gelu_tanh": (lambda t: F.gelu(t, approximate=True), lambda x: _gelu_d1(x, True)),
+}
+
+
+@pytest.mark.parametrize("name", list(GRAD_CASES))
+def test_relu_gelu_fused_gradients(name):
+    f, d1 = GRAD_CASES[name]
+    x = np.concatenate([np.linspace(-8, 8, 4001), [0.0, 1e-9, -1e-9, 40.0, -40.0]])
+    w = rand(x.shape, "float64", 0.5, 1.5, seed=7)
+    t = T(x.astype(np.float32), stop_gradient=False)
+    (g,) = oar.grad([f(t)], [t], grad_outputs=[T(w.astype(np.float32))])
+    # (the tanh form's 1 + tanh(u) cancels to 0 in float32 below x = -5, as Paddle's does: 2e-6)
+    np.testing.assert_allclose(g.numpy(), d1(x.astype(np.float32).astype(np.float64)) * w.astype(np.float32),
+                               atol=2e-6 if name == "gelu_tanh" else 1e-6, rtol=1e-6, err_msg=name)
+    # non-contiguous input and float64 second derivative
+    xs = rand((7, 6), "float64", -3, 3, seed=8)
+    xs = np.where(np.abs(xs) < 0.05, 0.3, xs)
+    t = T(xs, stop_gradient=False)
+    (g,) = oar.grad([f(t.transpose([1, 0])).sum()], [t], create_graph=True)
+    np.testing.assert_allclose(g.numpy(), d1(xs), rtol=1e-12, atol=1e-14)
+    (d2,) = oar.grad([g.sum()], [t], allow_unused=True)
+    eps = 1e-6
+    num = (d1(xs + eps) - d1(xs - eps)) / (2 * eps)
+    np.testing.assert_allclose(np.zeros_like(xs) if d2 is None else d2.numpy(), num, atol=1e-6, rtol=1e-5)
+    for dtype in ("float16", "bfloat16"):
+        th = T(x[::97].astype(np.float32)).astype(dtype)
+        th.stop_gradient = False
+        (gh,) = oar.grad([f(th).sum()], [th])
+        assert gh.dtype.name == dtype
+        ref = d1(th.astype("float32").numpy().astype(np.float64))
+        assert_close(gh.astype("float32").numpy(), ref, dtype, name)

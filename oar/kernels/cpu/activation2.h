@@ -1,6 +1,6 @@
 // Elementwise activations of nn.functional beyond activation.yaml (celu, selu, mish, softsign,
-// softshrink, hardshrink, hardtanh, tanhshrink, thresholded_relu, log_sigmoid, swish): one
-// forward and one backward kernel, each op a formula on a lane vector so float32 runs 8 lanes at
+// softshrink, hardshrink, hardtanh, tanhshrink, thresholded_relu, log_sigmoid, swish, and the
+// gradients of relu and gelu): one forward and one backward kernel, each op a formula on a lane vector so float32 runs 8 lanes at
 // a time (exp through vec_exp.h); float64 and the half types run the same formulas per element.
 #pragma once
 #include <cstdint>
@@ -22,6 +22,11 @@ enum class Act2 : int64_t {
   ThresholdedRelu = 8,  // a: threshold, b: value
   LogSigmoid = 9,
   Swish = 10,
+  // The gradients of activation.yaml's relu and gelu (their forwards have their own kernels):
+  // relu's is taken at its output, which is positive exactly where its input is.
+  Relu = 11,
+  Gelu = 12,
+  GeluTanh = 13,
 };
 
 const char* act2_name(Act2 op);

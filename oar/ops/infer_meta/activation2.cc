@@ -21,7 +21,7 @@ Meta softshrink(const char* op, const Tensor& x, double threshold) {
 
 Meta act2_grad(const char* op, const Tensor& x, const Tensor& out_grad, int64_t act, double,
                double) {
-  OAR_ENFORCE_ARG(act >= 0 && act <= 10, op, ": unknown activation id ", act);
+  OAR_ENFORCE_ARG(act >= 0 && act <= 13, op, ": unknown activation id ", act);
   OAR_ENFORCE_ARG(x.shape() == out_grad.shape(), op, ": argument 'out_grad' expected shape ",
                   shape_str(x.shape()), ", got ", shape_str(out_grad.shape()));
   OAR_ENFORCE(x.dtype() == out_grad.dtype(), TypeMismatch, op,
