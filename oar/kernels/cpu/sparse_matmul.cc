@@ -148,55 +148,48 @@ OAR_INLINE void sampled_rows_of(const int64_t* cr, const int64_t* c, const T* x,
     for (int64_t p = cr[i]; p < cr[i + 1]; ++p) out[p] = dot<T, W>(x + i * r, y + c[p] * r, r);
 }
 
+// Rows [r0, r1) of one of the two products for W-byte lanes: the sampled dot (out[p] = x[row] ·
+// y[c[p]], rows of length n) or the CSR x dense rows (out rows of length n).
+template <bool Sampled, typename T, int W>
+OAR_INLINE void product_rows(const int64_t* cr, const int64_t* c, const T* a, const T* b, T* out, int64_t r0,
+                             int64_t r1, int64_t n) {
+  if constexpr (Sampled) sampled_rows_of<T, W>(cr, c, a, b, out, r0, r1, n);
+  else rows_of<T, W>(cr, c, a, b, out, r0, r1, n);
+}
+
 template <typename T>
 using RowsFn = void (*)(const int64_t*, const int64_t*, const T*, const T*, T*, int64_t, int64_t, int64_t);
 
-template <typename T>
-OAR_TARGET_AVX512 void rows_avx512(const int64_t* cr, const int64_t* c, const T* v, const T* b, T* out,
+template <bool Sampled, typename T>
+OAR_TARGET_AVX512 void rows_avx512(const int64_t* cr, const int64_t* c, const T* a, const T* b, T* out,
                                    int64_t r0, int64_t r1, int64_t n) {
-  rows_of<T, 64>(cr, c, v, b, out, r0, r1, n);
+  product_rows<Sampled, T, 64>(cr, c, a, b, out, r0, r1, n);
 }
-template <typename T>
-OAR_TARGET_AVX2 void rows_avx2(const int64_t* cr, const int64_t* c, const T* v, const T* b, T* out,
+template <bool Sampled, typename T>
+OAR_TARGET_AVX2 void rows_avx2(const int64_t* cr, const int64_t* c, const T* a, const T* b, T* out,
                                int64_t r0, int64_t r1, int64_t n) {
-  rows_of<T, 32>(cr, c, v, b, out, r0, r1, n);
+  product_rows<Sampled, T, 32>(cr, c, a, b, out, r0, r1, n);
 }
-template <typename T>
-void rows_base(const int64_t* cr, const int64_t* c, const T* v, const T* b, T* out, int64_t r0, int64_t r1,
+template <bool Sampled, typename T>
+void rows_base(const int64_t* cr, const int64_t* c, const T* a, const T* b, T* out, int64_t r0, int64_t r1,
                int64_t n) {
-  rows_of<T, 16>(cr, c, v, b, out, r0, r1, n);
+  product_rows<Sampled, T, 16>(cr, c, a, b, out, r0, r1, n);
 }
 
-// The variant for this CPU's widest vectors.
-template <typename Fn>
-Fn for_this_cpu(Fn avx512, Fn avx2, Fn base) {
+// The variant of the product for this CPU's widest vectors.
+template <bool Sampled, typename T>
+RowsFn<T> rows_for_this_cpu() {
   switch (cpu_isa()) {
-    case CpuIsa::Avx512: return avx512;
-    case CpuIsa::Avx2: return avx2;
-    default: return base;
+    case CpuIsa::Avx512: return rows_avx512<Sampled, T>;
+    case CpuIsa::Avx2: return rows_avx2<Sampled, T>;
+    default: return rows_base<Sampled, T>;
   }
-}
-
-template <typename T>
-OAR_TARGET_AVX512 void sampled_avx512(const int64_t* cr, const int64_t* c, const T* x, const T* y, T* out,
-                                      int64_t r0, int64_t r1, int64_t r) {
-  sampled_rows_of<T, 64>(cr, c, x, y, out, r0, r1, r);
-}
-template <typename T>
-OAR_TARGET_AVX2 void sampled_avx2(const int64_t* cr, const int64_t* c, const T* x, const T* y, T* out,
-                                  int64_t r0, int64_t r1, int64_t r) {
-  sampled_rows_of<T, 32>(cr, c, x, y, out, r0, r1, r);
-}
-template <typename T>
-void sampled_base(const int64_t* cr, const int64_t* c, const T* x, const T* y, T* out, int64_t r0, int64_t r1,
-                  int64_t r) {
-  sampled_rows_of<T, 16>(cr, c, x, y, out, r0, r1, r);
 }
 
 template <typename T>
 void matmul_rows(const int64_t* cr, const int64_t* c, const T* v, const T* b, T* out, int64_t m, int64_t n,
                  int64_t nnz) {
-  const RowsFn<T> rows = for_this_cpu<RowsFn<T>>(rows_avx512<T>, rows_avx2<T>, rows_base<T>);
+  const RowsFn<T> rows = rows_for_this_cpu<false, T>();
   parallel_for(0, m, row_grain(nnz, m, n), [&](int64_t r0, int64_t r1) { rows(cr, c, v, b, out, r0, r1, n); });
 }
 
@@ -253,7 +246,7 @@ void csr_sampled_dot(const char* op, const Tensor& crows, const Tensor& cols, co
   const Tensor xc = x.contiguous(), yc = y.contiguous();
   dispatch_f32_f64(x.dtype(), op, [&](auto tag) {
     using T = decltype(tag);
-    const RowsFn<T> rows = for_this_cpu<RowsFn<T>>(sampled_avx512<T>, sampled_avx2<T>, sampled_base<T>);
+    const RowsFn<T> rows = rows_for_this_cpu<true, T>();
     parallel_for(0, m, row_grain(nnz, m, r), [&](int64_t r0, int64_t r1) {
       rows(cr, c, xc.data<T>(), yc.data<T>(), out.data<T>(), r0, r1, r);
     });
