@@ -51,18 +51,39 @@ struct Dims {
   int64_t B, Sq, Sk, H, Hk, D, Dv;
 };
 
+// The mask of the scores, [B, H, Sq, Sk] with each (batch, head)'s [Sq, Sk] block row-major and
+// its own batch and head strides: an expanded mask (stride 0 over the batch or heads, as a
+// [Sq, Sk] causal mask broadcast by the caller) is read in place, not copied B * H times.
+struct MaskView {
+  Tensor keep;  // the tensor the pointer reads (the mask, or a contiguous copy of it)
+  int64_t batch_stride = 0, head_stride = 0;
+  int64_t offset(int64_t b, int64_t h) const { return b * batch_stride + h * head_stride; }
+};
+
+MaskView mask_view(const Tensor& mask) {
+  MaskView m;
+  if (!mask.defined()) return m;
+  const Shape& sh = mask.shape();
+  const Strides& st = mask.strides();
+  const bool rows_ok = (sh[3] <= 1 || st[3] == 1) && (sh[2] <= 1 || st[2] == sh[3]);
+  m.keep = rows_ok ? mask : mask.contiguous();
+  m.batch_stride = sh[0] <= 1 ? 0 : m.keep.strides()[0];
+  m.head_stride = sh[1] <= 1 ? 0 : m.keep.strides()[1];
+  return m;
+}
+
 Dims dims_of(const Tensor& q, const Tensor& k, const Tensor& v) {
   return Dims{q.shape()[0], q.shape()[1], k.shape()[1], q.shape()[2], k.shape()[2], q.shape()[3],
               v.shape()[3]};
 }
 
 template <typename T>
-void forward(const Dims& d, const T* q, const T* k, const T* v, const Tensor& mask,
+void forward(const Dims& d, const T* q, const T* k, const T* v, const MaskView& mask,
              const T* dm, T scale, bool causal, T* out, T* probs) {
   const int64_t group = d.H / d.Hk, SS = d.Sq * d.Sk;
-  const bool bool_mask = mask.defined() && mask.dtype() == DType::Bool;
-  const bool* mb = bool_mask ? static_cast<const bool*>(mask.raw_data()) : nullptr;
-  const T* mf = mask.defined() && !bool_mask ? static_cast<const T*>(mask.raw_data()) : nullptr;
+  const bool bool_mask = mask.keep.defined() && mask.keep.dtype() == DType::Bool;
+  const bool* mb = bool_mask ? static_cast<const bool*>(mask.keep.raw_data()) : nullptr;
+  const T* mf = mask.keep.defined() && !bool_mask ? static_cast<const T*>(mask.keep.raw_data()) : nullptr;
   const T ninf = -std::numeric_limits<T>::infinity();
   parallel_for(0, d.B * d.H, 1, [&](int64_t b0, int64_t b1) {
     std::vector<T> tmp(dm ? SS : 0), scratch(probs ? 0 : SS);  // no probs: one head's P at a time
@@ -73,21 +94,33 @@ void forward(const Dims& d, const T* q, const T* k, const T* v, const Tensor& ma
       const T* vp = v + (b * d.Sk * d.Hk + hk) * d.Dv;
       T* P = probs ? probs + bh * SS : scratch.data();
       gemm(false, true, d.Sq, d.Sk, d.D, qp, d.H * d.D, kp, d.Hk * d.D, P, d.Sk, false);
+      const int64_t moff = mask.offset(b, h);
       for (int64_t i = 0; i < d.Sq; ++i) {
         T* row = P + i * d.Sk;
         const int64_t lim = causal ? std::min(i + 1, d.Sk) : d.Sk;
-        T m = ninf;
-        for (int64_t j = 0; j < d.Sk; ++j) {
-          T s = row[j] * scale;
-          if (j >= lim) s = ninf;
-          if (mb && !mb[bh * SS + i * d.Sk + j]) s = ninf;
-          if (mf) s += mf[bh * SS + i * d.Sk + j];
-          row[j] = s;
-          m = std::max(m, s);
+        // One branch-free pass per term, so each loop vectorises (a loop testing every term
+        // per element ran scalar and took half of the forward).
+        if (mf) {
+          const T* mfr = mf + moff + i * d.Sk;
+#pragma omp simd
+          for (int64_t j = 0; j < d.Sk; ++j) row[j] = row[j] * scale + mfr[j];
+        } else {
+#pragma omp simd
+          for (int64_t j = 0; j < d.Sk; ++j) row[j] *= scale;
         }
+        if (mb) {
+          const bool* mbr = mb + moff + i * d.Sk;
+#pragma omp simd
+          for (int64_t j = 0; j < d.Sk; ++j) row[j] = mbr[j] ? row[j] : ninf;
+        }
+        std::fill(row + lim, row + d.Sk, ninf);
+        T m = ninf;
+#pragma omp simd reduction(max : m)
+        for (int64_t j = 0; j < d.Sk; ++j) m = row[j] > m ? row[j] : m;
         // A row with every score -inf has no defined softmax: NaN, as the formula gives.
         const T sum = exp_sum(row, d.Sk, m == ninf ? std::numeric_limits<T>::quiet_NaN() : m);
         const T inv = T(1) / sum;
+#pragma omp simd
         for (int64_t j = 0; j < d.Sk; ++j) row[j] *= inv;
       }
       const T* W = P;
@@ -139,12 +172,16 @@ void backward(const Dims& d, const T* q, const T* k, const T* v, const T* probs,
           const T* p = P + i * d.Sk;
           if (dm) {
             const T* mrow = dm + bh * SS + i * d.Sk;
+#pragma omp simd
             for (int64_t j = 0; j < d.Sk; ++j) g[j] *= mrow[j];
           }
           T dot = 0;
+#pragma omp simd reduction(+ : dot)
           for (int64_t j = 0; j < d.Sk; ++j) dot += g[j] * p[j];
+#pragma omp simd
           for (int64_t j = 0; j < d.Sk; ++j) g[j] = p[j] == T(0) ? T(0) : p[j] * (g[j] - dot);
           if (dscore) std::copy(g, g + d.Sk, dscore + bh * SS + i * d.Sk);
+#pragma omp simd
           for (int64_t j = 0; j < d.Sk; ++j) g[j] *= scale;
         }
         // dQ = dS K; dK += dS^T Q.
@@ -162,7 +199,7 @@ void sdpa_forward(const Tensor& q0, const Tensor& k0, const Tensor& v0, const Te
                   const Tensor& probs) {
   if (out.numel() == 0 && (!probs.defined() || probs.numel() == 0)) return;
   const Tensor q = q0.contiguous(), k = k0.contiguous(), v = v0.contiguous();
-  const Tensor mask = mask0.defined() ? mask0.contiguous() : mask0;
+  const MaskView mask = mask_view(mask0);
   const Tensor dmask = dmask0.defined() ? dmask0.contiguous() : dmask0;
   const Dims d = dims_of(q, k, v);
   if (d.Sk == 0) {  // no keys: every softmax is empty

@@ -138,7 +138,10 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
     const Tensor m = attn_mask.dtype() == DType::Bool || attn_mask.dtype() == query.dtype()
                          ? attn_mask
                          : cast(attn_mask, query.dtype());
-    inputs.push_back(expand(m, {a.B, a.H, a.Sq, a.Sk}).contiguous());
+    // The host kernel reads a broadcast mask through its strides (one [Sq, Sk] block serves
+    // every batch and head); device kernels take it contiguous.
+    const Tensor full = expand(m, {a.B, a.H, a.Sq, a.Sk});
+    inputs.push_back(full.place().is_host() ? full : full.contiguous());
   }
   Tensor dmask;
   if (training && dropout_p > 0.0)

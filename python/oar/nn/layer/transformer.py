@@ -7,6 +7,7 @@ import copy
 
 from ... import _C
 from ...framework.dtype import get_default_dtype
+from ...framework.mode import in_dynamic_mode
 from ...framework.param_attr import ParamAttr
 from .. import functional as F
 from .common import Dropout, Linear
@@ -192,6 +193,8 @@ class MultiHeadAttention(Layer):
                              f"got shape {list(query.shape)}")
         key = query if key is None else key
         value = query if value is None else value
+        if self._fused_attention_applies(cache):
+            return self._fused_forward(query, key, value, attn_mask)
         q, k, v, cache = self._prepare_qkv(query, key, value, cache)
         product = _C.matmul(q * (self.head_dim ** -0.5), k, transpose_y=True)
         if attn_mask is not None:
@@ -207,6 +210,24 @@ class MultiHeadAttention(Layer):
         if cache is not None:
             outs.append(cache)
         return out if len(outs) == 1 else tuple(outs)
+
+
+    def _fused_attention_applies(self, cache):
+        """Eager training steps without a cache, returned weights or attention dropout run the
+        fused attention kernel (the scores, mask, softmax and weighted sum of each head in one
+        pass, and one fused backward): the same formula, without the head transposes and the
+        [B, H, Lq, Lk] intermediates. Programs (to_static, jit.save) keep the composition,
+        which the predictor's passes and the Paddle exporter match."""
+        return (cache is None and not self.need_weights and self.training and
+                (not self.dropout) and in_dynamic_mode())
+
+    def _fused_forward(self, query, key, value, attn_mask):
+        def heads(x):  # [B, L, E] -> [B, L, heads, head_dim]: a reshape, no transpose
+            return _C.reshape(x, _leading(x, 2) + [self.num_heads, self.head_dim])
+        q, k, v = heads(self.q_proj(query)), heads(self.k_proj(key)), heads(self.v_proj(value))
+        mask = _convert_attention_mask(attn_mask, q.dtype)
+        out = _C.scaled_dot_product_attention(q, k, v, mask, 0.0, False, False, self.head_dim ** -0.5)
+        return self.out_proj(_C.reshape(out, _leading(out, 2) + [self.embed_dim]))
 
 
 def _activation(where, name):
