@@ -5,6 +5,7 @@
 #include "oar/kernels/cpu/convert.h"
 #include "oar/kernels/cpu/dispatch.h"
 #include "oar/kernels/cpu/loops.h"
+#include "oar/kernels/cpu/transpose.h"
 #include "oar/kernels/cpu/vec_math.h"
 #include "plugins/common/clip_bound.h"
 
@@ -644,11 +645,53 @@ void copy_float8(const Tensor& src, const Tensor& dst) {
 
 }  // namespace
 
+namespace {
+
+// A same-type copy whose source is a transposed view in its last two dims (x.T, x.transpose(
+// [..., -1, -2]) made contiguous): each [R, C] block goes through the tiled transpose, not the
+// strided loop, which reads a new cache line for every element (4-8x slower on [64, 4096]ᵀ).
+// Returns false when the layout is not that, or the elements are not 1, 2, 4 or 8 bytes.
+bool copy_transposed(const Tensor& src, const Tensor& dst) {
+  const int64_t nd = src.ndim();
+  const size_t esize = dtype_size(src.dtype());
+  if (nd < 2 || src.dtype() != dst.dtype() || !dst.is_contiguous() || src.shape() != dst.shape() ||
+      (esize != 1 && esize != 2 && esize != 4 && esize != 8))
+    return false;
+  const Shape& sh = src.shape();
+  const Strides& st = src.strides();
+  const int64_t R = sh[nd - 2], C = sh[nd - 1];
+  if (R < 8 || C < 8 || st[nd - 2] != 1 || st[nd - 1] < R) return false;
+  const int64_t blocks = src.numel() / (R * C);
+  const char* sbase = static_cast<const char*>(src.raw_data());
+  char* dbase = static_cast<char*>(dst.raw_data());
+  int64_t extent = 1;  // elements from the source's first to its last, plus one
+  for (int64_t d = 0; d < nd; ++d) {
+    if (st[d] < 0) return false;
+    extent += (sh[d] - 1) * st[d];
+  }
+  const int64_t bytes = static_cast<int64_t>(esize);
+  if (sbase < dbase + src.numel() * bytes && dbase < sbase + extent * bytes) return false;  // overlap
+  for (int64_t b = 0; b < blocks; ++b) {
+    int64_t off = 0, rem = b;  // the block's source offset from its leading-dims index
+    for (int64_t d = nd - 3; d >= 0; --d) {
+      off += (rem % sh[d]) * st[d];
+      rem /= sh[d];
+    }
+    // The source block, read row-major, is a C x R matrix with rows st[nd - 1] apart.
+    transpose_2d(sbase + off * static_cast<int64_t>(esize), C, R, st[nd - 1],
+                 dbase + b * R * C * static_cast<int64_t>(esize), C, esize);
+  }
+  return true;
+}
+
+}  // namespace
+
 void copy(const Tensor& src, const Tensor& dst) {
   if (is_float8(src.dtype()) || is_float8(dst.dtype())) [[unlikely]] {
     copy_float8(src, dst);
     return;
   }
+  if (!src.is_contiguous() && src.place().is_host() && copy_transposed(src, dst)) return;
   dispatch_all(dst.dtype(), "cast", [&](auto dtag) {
     using D = decltype(dtag);
     dispatch_all(src.dtype(), "cast", [&](auto stag) {
