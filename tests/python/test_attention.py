@@ -61,6 +61,30 @@ def test_sdpa_masks(dt):
     qt = T(np.ascontiguousarray(q.transpose(0, 2, 1, 3))).transpose([0, 2, 1, 3])
     out = F.scaled_dot_product_attention(qt, T(k), T(v), attn_mask=T(fm), is_causal=True)
     np.testing.assert_allclose(out.numpy(), np_sdpa(q, k, v, mask=fm, causal=True), **TOL[dt])
+    # Broadcast masks the kernel reads in place through their strides: a padding mask over
+    # the keys ([B, 1, 1, Sk]: batch, heads and query rows broadcast), per-head rows
+    # ([1, H, 1, Sk]), and one broadcast over the keys ([B, 1, Sq, 1]: copied whole first); with
+    # the mask's gradient reduced back to its shape.
+    pad = rand((B, 1, 1, Sk), "bool", seed=9)
+    pad[..., 0] = True
+    out = F.scaled_dot_product_attention(T(q), T(k), T(v), attn_mask=T(pad))
+    np.testing.assert_allclose(out.numpy(), np_sdpa(q, k, v, mask=pad), **TOL[dt])
+    for shape in ((B, 1, 1, Sk), (1, H, 1, Sk), (B, 1, Sq, 1)):
+        m = rand(shape, dt, seed=10) * 2
+        mt = oar.to_tensor(m, stop_gradient=False)
+        out = F.scaled_dot_product_attention(T(q), T(k), T(v), attn_mask=mt, is_causal=True)
+        np.testing.assert_allclose(out.numpy(), np_sdpa(q, k, v, mask=m, causal=True), **TOL[dt])
+        w = T(rand(out.shape, dt, seed=11))
+        (g,) = oar.grad([(out * w).sum()], [mt])
+        # the same gradient through the composition (scores + broadcast mask, softmax, product)
+        mc = oar.to_tensor(m, stop_gradient=False)
+        qh, kh, vh = (T(a).transpose([0, 2, 1, 3]) for a in (q, k, v))
+        causal = T(np.triu(np.full((Sq, Sk), -np.inf), 1).astype(dt))
+        sc = oar.matmul(qh, kh, transpose_y=True) * float(1 / np.sqrt(D)) + mc + causal
+        ref = oar.matmul(F.softmax(sc), vh).transpose([0, 2, 1, 3])
+        (gc,) = oar.grad([(ref * w).sum()], [mc])
+        assert g.shape == list(shape)
+        np.testing.assert_allclose(g.numpy(), gc.numpy(), **TOL[dt])
     # A fully masked row has no softmax: NaN, as the formula.
     bm2 = np.ones((Sq, Sk), bool)
     bm2[1] = False

@@ -51,12 +51,13 @@ struct Dims {
   int64_t B, Sq, Sk, H, Hk, D, Dv;
 };
 
-// The mask of the scores, [B, H, Sq, Sk] with each (batch, head)'s [Sq, Sk] block row-major and
-// its own batch and head strides: an expanded mask (stride 0 over the batch or heads, as a
-// [Sq, Sk] causal mask broadcast by the caller) is read in place, not copied B * H times.
+// The mask of the scores, [B, H, Sq, Sk], read through its batch, head and row strides with
+// each row contiguous: an expanded mask (stride 0 over the batch, the heads or the query rows, as
+// a [Sq, Sk] causal mask or a [B, 1, 1, Sk] padding mask broadcast by the caller) is read in
+// place, not copied B * H * Sq times.
 struct MaskView {
   Tensor keep;  // the tensor the pointer reads (the mask, or a contiguous copy of it)
-  int64_t batch_stride = 0, head_stride = 0;
+  int64_t batch_stride = 0, head_stride = 0, row_stride = 0;
   int64_t offset(int64_t b, int64_t h) const { return b * batch_stride + h * head_stride; }
 };
 
@@ -65,10 +66,11 @@ MaskView mask_view(const Tensor& mask) {
   if (!mask.defined()) return m;
   const Shape& sh = mask.shape();
   const Strides& st = mask.strides();
-  const bool rows_ok = (sh[3] <= 1 || st[3] == 1) && (sh[2] <= 1 || st[2] == sh[3]);
+  const bool rows_ok = (sh[3] <= 1 || st[3] == 1) && st[0] >= 0 && st[1] >= 0 && st[2] >= 0;
   m.keep = rows_ok ? mask : mask.contiguous();
   m.batch_stride = sh[0] <= 1 ? 0 : m.keep.strides()[0];
   m.head_stride = sh[1] <= 1 ? 0 : m.keep.strides()[1];
+  m.row_stride = sh[2] <= 1 ? 0 : m.keep.strides()[2];
   return m;
 }
 
@@ -101,7 +103,7 @@ void forward(const Dims& d, const T* q, const T* k, const T* v, const MaskView& 
         // One branch-free pass per term, so each loop vectorises (a loop testing every term
         // per element ran scalar and took half of the forward).
         if (mf) {
-          const T* mfr = mf + moff + i * d.Sk;
+          const T* mfr = mf + moff + i * mask.row_stride;
 #pragma omp simd
           for (int64_t j = 0; j < d.Sk; ++j) row[j] = row[j] * scale + mfr[j];
         } else {
@@ -109,7 +111,7 @@ void forward(const Dims& d, const T* q, const T* k, const T* v, const MaskView& 
           for (int64_t j = 0; j < d.Sk; ++j) row[j] *= scale;
         }
         if (mb) {
-          const bool* mbr = mb + moff + i * d.Sk;
+          const bool* mbr = mb + moff + i * mask.row_stride;
 #pragma omp simd
           for (int64_t j = 0; j < d.Sk; ++j) row[j] = mbr[j] ? row[j] : ninf;
         }
