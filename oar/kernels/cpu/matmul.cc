@@ -215,10 +215,11 @@ OAR_INLINE void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const A* pa, co
   }
 }
 
-// Per-thread packing buffers, grown on demand and kept for later calls.
+// Per-thread buffers, grown on demand and kept for later calls: 0 and 1 pack A and B in the
+// blocked kernel, 2 holds sgemm's untransposed copy of B.
 template <typename A>
 A* scratch(size_t n, int which) {
-  thread_local std::vector<A> bufs[2];
+  thread_local std::vector<A> bufs[3];
   std::vector<A>& v = bufs[which];
   if (v.size() < n) v.resize(n);
   return v.data();
@@ -517,10 +518,9 @@ void sgemm(bool trans_a, bool trans_b, int64_t M, int64_t N, int64_t K, float al
   // per-thread buffer first (1/M of the work). Below that the plain path is not faster: the
   // attention heads' 256 x 256 x 64 products ran at 135-143 GFLOP/s copied, 161 without.
   if (trans_b && M >= kTransposeBMinRows && M * N * K >= kBlasParallelWork) {
-    thread_local std::vector<float> bt;
-    if (bt.size() < static_cast<size_t>(K * N)) bt.resize(static_cast<size_t>(K * N));
-    transpose_2d(B, N, K, ldb, bt.data(), N);
-    B = bt.data();
+    float* bt = scratch<float>(static_cast<size_t>(K * N), 2);
+    transpose_2d(B, N, K, ldb, bt, N);
+    B = bt;
     ldb = N;
     trans_b = false;
   }
